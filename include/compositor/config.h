@@ -1,0 +1,61 @@
+/* The compositor's configuration: keyboard, pointer, bindings, from an INI file. */
+#ifndef CORDON_COMPOSITOR_CONFIG_H
+#define CORDON_COMPOSITOR_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-util.h>
+#include <xkbcommon/xkbcommon.h>
+
+enum cordon_action {
+	CORDON_ACTION_EXEC,
+	CORDON_ACTION_QUIT,
+	CORDON_ACTION_CLOSE,
+	CORDON_ACTION_FOCUS_NEXT,
+	CORDON_ACTION_FOCUS_PREV,
+	CORDON_ACTION_MINIMIZE,
+	CORDON_ACTION_MAXIMIZE,
+	CORDON_ACTION_FULLSCREEN,
+};
+
+struct cordon_binding {
+	uint32_t modifiers; /* WLR_MODIFIER_* mask */
+	xkb_keysym_t keysym; /* lower-case keysym */
+	enum cordon_action action;
+	char *command; /* for CORDON_ACTION_EXEC, run with /bin/sh -c */
+	struct wl_list link; /* cordon_config.bindings */
+};
+
+struct cordon_config {
+	/* [keyboard]; NULL means "use XKB_DEFAULT_* or xkbcommon's default" */
+	char *xkb_rules, *xkb_model, *xkb_layout, *xkb_variant, *xkb_options;
+	int32_t repeat_rate; /* keys per second */
+	int32_t repeat_delay; /* milliseconds */
+
+	/* [pointer] */
+	char *xcursor_theme; /* NULL: XCURSOR_THEME or the default theme */
+	uint32_t xcursor_size;
+
+	/* [general] */
+	char *terminal; /* what the terminal binding runs */
+	uint32_t move_modifier; /* modifier+left drag moves, +right drag resizes */
+
+	struct wl_list bindings; /* cordon_binding.link */
+};
+
+/*
+ * Loads the configuration. path NULL means the default location
+ * ($XDG_CONFIG_HOME/cordon/cordon.ini, else ~/.config/cordon/cordon.ini),
+ * where a missing file is not an error and gives the defaults. An explicit
+ * path must exist. On failure returns NULL and sets *error to a malloc'ed
+ * "FILE:LINE: reason" message.
+ */
+struct cordon_config *cordon_config_load(const char *path, char **error);
+struct cordon_config *cordon_config_create_default(void);
+void cordon_config_destroy(struct cordon_config *config);
+
+/* Parses a binding like "Logo+Shift+Return"; false when malformed. */
+bool cordon_parse_key_combo(const char *combo, uint32_t *modifiers, xkb_keysym_t *keysym);
+bool cordon_parse_modifier(const char *name, uint32_t *modifier);
+
+#endif
