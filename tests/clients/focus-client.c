@@ -1,0 +1,69 @@
+/*
+ * focus-client: a toplevel that reports where input goes. Prints
+ * "keyboard-enter"/"keyboard-leave", "enter"/"leave" for the pointer,
+ * "button ..." and "key code=C ..." lines (see tc_input in common.h).
+ */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "common.h"
+
+static void usage(void) {
+	tc_die("usage: focus-client [--app-id ID] [--width W] [--height H] [--color AARRGGBB]\n"
+		"       [--timeout SECONDS]");
+}
+
+int main(int argc, char *argv[]) {
+	static const struct option options[] = {
+		{"app-id", required_argument, NULL, 'a'},
+		{"width", required_argument, NULL, 'w'},
+		{"height", required_argument, NULL, 'h'},
+		{"color", required_argument, NULL, 'c'},
+		{"timeout", required_argument, NULL, 't'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *app_id = "focus-client";
+	int width = 300, height = 200, timeout = 120;
+	uint32_t color = 0xff808080;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			app_id = optarg;
+			break;
+		case 'w':
+			width = tc_parse_int("--width", optarg, 1, 8192);
+			break;
+		case 'h':
+			height = tc_parse_int("--height", optarg, 1, 8192);
+			break;
+		case 'c': {
+			char *end;
+			color = (uint32_t)strtoul(optarg, &end, 16);
+			if (end == optarg || *end != '\0') {
+				tc_die("--color: expected hex AARRGGBB, got \"%s\"", optarg);
+			}
+			break;
+		}
+		case 't':
+			timeout = tc_parse_int("--timeout", optarg, 0, 86400);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc) {
+		usage();
+	}
+
+	struct tc_client *client = tc_client_connect();
+	struct tc_input *input = tc_input_create(client, true);
+	struct tc_toplevel *toplevel = tc_toplevel_create(client, app_id, width, height, color);
+
+	int ret = tc_run(client, tc_timeout_ms(timeout));
+	int code = tc_exit_code(client, ret);
+	tc_toplevel_destroy(toplevel);
+	tc_input_destroy(input);
+	tc_client_destroy(client);
+	return code;
+}
