@@ -1,0 +1,53 @@
+#!/bin/bash
+# Misbehaving clients are disconnected with a protocol error, and only they:
+# a client started before keeps its window and its input, new clients connect.
+set -euo pipefail
+source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
+source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
+
+cordon_start --output 1280x720
+
+start_client survivor "$TC/focus-client" --app-id survivor --width 300 --height 200
+wait_for_window survivor
+if command -v weston-simple-shm >/dev/null; then
+	start_client simple-shm weston-simple-shm
+	wait_for_window org.freedesktop.weston.simple-shm
+fi
+
+# still_alive: the earlier clients are listed and the survivor still gets clicks.
+still_alive() {
+	window_json survivor >/dev/null || fail "survivor's window is gone: $(ctl windows)"
+	if command -v weston-simple-shm >/dev/null; then
+		window_json org.freedesktop.weston.simple-shm >/dev/null ||
+			fail "weston-simple-shm's window is gone: $(ctl windows)"
+	fi
+	local presses
+	presses=$(log_count survivor '^button name=left .*state=pressed')
+	click_window survivor
+	wait_for "survivor to still get clicks" \
+		log_count_above survivor '^button name=left .*state=pressed' "$presses"
+}
+
+# mode and the protocol error it must get: "interface code"
+declare -A expected=(
+	[unknown-object]="wl_display 0"      # WL_DISPLAY_ERROR_INVALID_OBJECT
+	[invalid-enum]="xdg_positioner 0"    # XDG_POSITIONER_ERROR_INVALID_INPUT
+	[negative-size]="xdg_positioner 0"   # XDG_POSITIONER_ERROR_INVALID_INPUT
+	[invalid-resize-edge]="xdg_toplevel 0" # XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE
+)
+
+for mode in unknown-object invalid-enum negative-size invalid-resize-edge; do
+	log="$TEST_TMP/bad-$mode.log"
+	status=0
+	timeout 30 "$TC/bad-client" "$mode" > "$log" 2>&1 || status=$?
+	[ "$status" -eq 0 ] ||
+		fail "bad-client $mode was not disconnected with a protocol error (exit $status): $(cat "$log")"
+	read -r interface code <<< "${expected[$mode]}"
+	grep -Eq "^protocol-error interface=$interface code=$code " "$log" ||
+		fail "bad-client $mode: expected a $interface error $code, got: $(cat "$log")"
+	still_alive
+done
+
+start_client late "$TC/focus-client" --app-id late
+wait_for_window late
+still_alive
