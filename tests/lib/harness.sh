@@ -1,0 +1,416 @@
+# Shared fixture for cordon's shell tests: each test sources this file, starts its own
+# headless cordon in a private XDG_RUNTIME_DIR, drives it with cordonctl and real
+# clients, and on exit tears everything down. A test fails if cordon crashed, exited
+# non-zero, or its log holds a sanitizer report, even when every assertion passed:
+# the ASan build of the suite is how leaks and use-after-free in the compositor show.
+#
+# Usage (from a test run by meson, which sets CORDON, CORDONCTL, CORDON_TEST_TOOLS...):
+#
+#	set -euo pipefail
+#	source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
+#	cordon_start
+#	start_client shm weston-simple-shm
+#	wait_for_window org.freedesktop.weston.simple-shm
+#
+# Environment: CORDON_TEST_TIMEOUT (seconds for each wait, default 15),
+# CORDON_TEST_KEEP=1 keeps $TEST_TMP (logs, screenshots) after the test.
+
+: "${CORDON:?CORDON must point to the cordon binary (run the tests with meson test)}"
+: "${CORDONCTL:?CORDONCTL must point to the cordonctl binary}"
+: "${CORDON_TEST_TIMEOUT:=15}"
+
+# Sanitizer reports that make a test fail wherever they appear in cordon's log.
+CORDON_SANITIZER_PATTERN='ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:'
+
+# A test must never reach the developer's session: no inherited display or socket.
+unset DISPLAY WAYLAND_SOCKET WAYLAND_DISPLAY CORDON_SOCKET
+# pixman works everywhere (no GPU in CI); no real input devices are opened.
+export WLR_RENDERER=pixman
+export WLR_LIBINPUT_NO_DEVICES=1
+
+TEST_TMP=
+CORDON_PID=
+CORDON_LOG=
+CORDON_HARNESS_PID=$BASHPID
+CORDON_HARNESS_FAILED=0
+CORDON_HARNESS_REPORTED=0
+declare -a CORDON_CLIENT_NAMES=()
+declare -A CORDON_CLIENT_PIDS=()
+# Extra cordon instances, by Wayland socket name.
+declare -a CORDON_EXTRA_NAMES=()
+declare -A CORDON_EXTRA_PIDS=()
+CORDON_EXTRA_SOCKET=
+CORDON_START_COUNT=0
+
+_log() {
+	printf '%s\n' "$*" >&2
+}
+
+# Called lazily by everything that needs $TEST_TMP, so a test can use extra instances
+# without a main one.
+_harness_init() {
+	if [[ -n "$TEST_TMP" ]]; then
+		return 0
+	fi
+	TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cordon-test.XXXXXX")
+	mkdir -m 0700 "$TEST_TMP/runtime"
+	export XDG_RUNTIME_DIR="$TEST_TMP/runtime"
+	# Clients read no user configuration and write nothing into $HOME.
+	mkdir -p "$TEST_TMP/config" "$TEST_TMP/data" "$TEST_TMP/cache"
+	export XDG_CONFIG_HOME="$TEST_TMP/config"
+	export XDG_DATA_HOME="$TEST_TMP/data"
+	export XDG_CACHE_HOME="$TEST_TMP/cache"
+	trap cordon_teardown EXIT
+}
+
+# True while PID is running; a zombie (exited, not yet reaped) counts as gone.
+_alive() {
+	local pid=$1 state
+	[[ -r /proc/$pid/stat ]] || return 1
+	state=$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+	[[ -n "$state" && "$state" != Z && "$state" != X ]]
+}
+
+# Waits up to SECONDS for PID to end; false if it is still running.
+_wait_gone() {
+	local pid=$1 seconds=$2 deadline
+	deadline=$(($(date +%s%N) + seconds * 1000000000))
+	while _alive "$pid"; do
+		if (($(date +%s%N) > deadline)); then
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+_tail_logs() {
+	local f
+	[[ -n "$TEST_TMP" && -d "$TEST_TMP" ]] || return 0
+	for f in "$TEST_TMP"/*.log; do
+		[[ -e "$f" ]] || continue
+		_log "----- last lines of $(basename "$f") -----"
+		tail -n 40 "$f" >&2
+	done
+	_log "-----"
+	CORDON_HARNESS_REPORTED=1
+}
+
+fail() {
+	_log "FAIL: $*"
+	_tail_logs
+	CORDON_HARNESS_FAILED=1
+	exit 1
+}
+
+skip() {
+	_log "SKIP: $*"
+	exit 77
+}
+
+assert_eq() {
+	local expected=$1 actual=$2 msg=${3:-values differ}
+	if [[ "$expected" != "$actual" ]]; then
+		fail "$msg: expected '$expected', got '$actual'"
+	fi
+}
+
+# Fails unless the command succeeds; for checks that read best as a command.
+assert() {
+	local msg=$1
+	shift
+	if ! "$@"; then
+		fail "$msg (command failed: $*)"
+	fi
+}
+
+# Fails if the main cordon (or an extra one) is no longer running: waiting the full
+# timeout for a window from a compositor that crashed only hides the crash.
+_check_cordons_alive() {
+	local name
+	if [[ -n "$CORDON_PID" ]] && ! _alive "$CORDON_PID"; then
+		fail "cordon (pid $CORDON_PID) died; see cordon.log"
+	fi
+	for name in "${CORDON_EXTRA_NAMES[@]}"; do
+		if [[ -n "${CORDON_EXTRA_PIDS[$name]}" ]] && ! _alive "${CORDON_EXTRA_PIDS[$name]}"; then
+			fail "cordon instance $name (pid ${CORDON_EXTRA_PIDS[$name]}) died; see cordon-$name.log"
+		fi
+	done
+}
+
+wait_for() {
+	local description=$1 deadline
+	shift
+	deadline=$(($(date +%s%N) + CORDON_TEST_TIMEOUT * 1000000000))
+	while true; do
+		# In a subshell, so that a predicate calling fail only counts as "not yet".
+		if ("$@") >/dev/null 2>&1; then
+			return 0
+		fi
+		_check_cordons_alive
+		if (($(date +%s%N) > deadline)); then
+			fail "timed out waiting for $description"
+		fi
+		sleep 0.1
+	done
+}
+
+# Starts cordon with the given log and socket name in the background and waits for its
+# control socket. Prints nothing; sets _started_pid.
+_launch_cordon() {
+	local log=$1 socket_name=$2 description=$3 deadline
+	shift 3
+	"$@" >"$log" 2>&1 &
+	_started_pid=$!
+	local control="$XDG_RUNTIME_DIR/cordon.$socket_name.sock"
+	deadline=$(($(date +%s%N) + CORDON_TEST_TIMEOUT * 1000000000))
+	while [[ ! -S "$control" || ! -S "$XDG_RUNTIME_DIR/$socket_name" ]]; do
+		if ! _alive "$_started_pid"; then
+			local rc=0
+			wait "$_started_pid" || rc=$?
+			fail "$description exited with status $rc before its control socket appeared"
+		fi
+		if (($(date +%s%N) > deadline)); then
+			fail "timed out waiting for the control socket of $description ($control)"
+		fi
+		sleep 0.05
+	done
+}
+
+cordon_start() {
+	_harness_init
+	if [[ -n "$CORDON_PID" ]]; then
+		fail "cordon_start: cordon is already running (call cordon_stop first)"
+	fi
+	local args=("$@") has_output=0 a
+	for a in "${args[@]}"; do
+		if [[ "$a" == --output || "$a" == --output=* ]]; then
+			has_output=1
+		fi
+	done
+	if ((!has_output)); then
+		args+=(--output 1280x720)
+	fi
+	local name="wayland-test-$$"
+	# A second start in the same test keeps the first log beside it.
+	if ((CORDON_START_COUNT > 0)) && [[ -e "$TEST_TMP/cordon.log" ]]; then
+		mv "$TEST_TMP/cordon.log" "$TEST_TMP/cordon-$CORDON_START_COUNT.log"
+	fi
+	CORDON_START_COUNT=$((CORDON_START_COUNT + 1))
+	CORDON_LOG="$TEST_TMP/cordon.log"
+	_launch_cordon "$CORDON_LOG" "$name" cordon \
+		"$CORDON" --headless --socket "$name" "${args[@]}"
+	CORDON_PID=$_started_pid
+	export WAYLAND_DISPLAY="$name"
+	export CORDON_SOCKET="$XDG_RUNTIME_DIR/cordon.$name.sock"
+}
+
+# cordon_spawn_extra NAME [VAR=VALUE...] [CORDON ARGS...]
+# Starts another cordon with Wayland socket NAME (in the same XDG_RUNTIME_DIR), the
+# given environment and arguments (no --headless is added: pass it, or a backend
+# through WLR_BACKENDS=...). It inherits WAYLAND_DISPLAY, so WLR_BACKENDS=wayland
+# nests it in the main instance. Sets CORDON_EXTRA_SOCKET to its control socket;
+# ctl_at NAME ARGS... talks to it. Its log is $TEST_TMP/cordon-NAME.log.
+cordon_spawn_extra() {
+	_harness_init
+	local name=$1
+	shift
+	local envs=()
+	while (($#)) && [[ "$1" == [A-Za-z_]*=* ]]; do
+		envs+=("$1")
+		shift
+	done
+	_launch_cordon "$TEST_TMP/cordon-$name.log" "$name" "cordon instance $name" \
+		env "${envs[@]}" "$CORDON" --socket "$name" "$@"
+	CORDON_EXTRA_NAMES+=("$name")
+	CORDON_EXTRA_PIDS[$name]=$_started_pid
+	CORDON_EXTRA_SOCKET="$XDG_RUNTIME_DIR/cordon.$name.sock"
+}
+
+extra_pid() {
+	printf '%s\n' "${CORDON_EXTRA_PIDS[$1]}"
+}
+
+ctl() {
+	"$CORDONCTL" --socket "$CORDON_SOCKET" "$@"
+}
+
+ctl_at() {
+	local name=$1
+	shift
+	"$CORDONCTL" --socket "$XDG_RUNTIME_DIR/cordon.$name.sock" "$@"
+}
+
+# start_client NAME CMD...: runs CMD in the background in its own process group (so
+# teardown also reaches what it forks, such as dbus-run-session's bus), output in
+# $TEST_TMP/NAME.log. Sets CLIENT_PID; client_pid NAME prints it later.
+start_client() {
+	_harness_init
+	local name=$1
+	shift
+	setsid "$@" >"$TEST_TMP/$name.log" 2>&1 </dev/null &
+	CLIENT_PID=$!
+	CORDON_CLIENT_NAMES+=("$name")
+	CORDON_CLIENT_PIDS[$name]=$CLIENT_PID
+}
+
+client_pid() {
+	printf '%s\n' "${CORDON_CLIENT_PIDS[$1]}"
+}
+
+client_alive() {
+	_alive "${CORDON_CLIENT_PIDS[$1]}"
+}
+
+# Stops one client (SIGTERM to its group, SIGKILL after 3 s) and reaps it.
+stop_client() {
+	local pid=${CORDON_CLIENT_PIDS[$1]:-}
+	[[ -n "$pid" ]] || return 0
+	if _alive "$pid"; then
+		kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+		if ! _wait_gone "$pid" 3; then
+			kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+		fi
+	fi
+	wait "$pid" 2>/dev/null || true
+	CORDON_CLIENT_PIDS[$1]=
+}
+
+# The windows cordon lists, as a JSON array (the result of `cordonctl --json windows`).
+windows_json() {
+	ctl --json windows
+}
+
+_has_window() {
+	windows_json | jq -e --arg a "$1" 'any(.[]; .app_id == $a)' >/dev/null
+}
+
+wait_for_window() {
+	wait_for "a window with app_id '$1'" _has_window "$1"
+}
+
+_has_no_window() {
+	windows_json | jq -e --arg a "$1" 'all(.[]; .app_id != $a)' >/dev/null
+}
+
+wait_for_window_gone() {
+	wait_for "the window with app_id '$1' to go away" _has_no_window "$1"
+}
+
+window_json() {
+	local json
+	json=$(windows_json | jq -c --arg a "$1" 'first(.[] | select(.app_id == $a))') || true
+	if [[ -z "$json" || "$json" == null ]]; then
+		fail "no window with app_id '$1'"
+	fi
+	printf '%s\n' "$json"
+}
+
+_has_window_pid() {
+	windows_json | jq -e --argjson p "$1" 'any(.[]; .pid == $p)' >/dev/null
+}
+
+wait_for_window_pid() {
+	wait_for "a window of pid $1" _has_window_pid "$1"
+}
+
+window_json_by_pid() {
+	local json
+	json=$(windows_json | jq -c --argjson p "$1" 'first(.[] | select(.pid == $p))') || true
+	if [[ -z "$json" || "$json" == null ]]; then
+		fail "no window of pid $1"
+	fi
+	printf '%s\n' "$json"
+}
+
+png_probe() {
+	"${CORDON_TEST_TOOLS:?CORDON_TEST_TOOLS is not set}/png-probe" "$@"
+}
+
+# Stops one cordon and checks how it ended: exit status 0, no sanitizer report.
+# mode is "quit" (cordonctl quit, then SIGTERM, then SIGKILL) or a signal name.
+# Returns non-zero (after logging why) when cordon ended badly.
+_stop_cordon() {
+	local pid=$1 control=$2 log=$3 what=$4 mode=$5 rc=0 bad=0
+	if _alive "$pid"; then
+		if [[ "$mode" == quit ]]; then
+			timeout 5 "$CORDONCTL" --socket "$control" quit >/dev/null 2>&1 || true
+		else
+			kill -s "$mode" "$pid" 2>/dev/null || true
+		fi
+		if ! _wait_gone "$pid" 10; then
+			_log "FAIL: $what did not exit within 10 s of $mode; sending SIGTERM"
+			bad=1
+			kill -TERM "$pid" 2>/dev/null || true
+			if ! _wait_gone "$pid" 5; then
+				_log "FAIL: $what ignored SIGTERM; sending SIGKILL"
+				kill -KILL "$pid" 2>/dev/null || true
+			fi
+		fi
+	fi
+	wait "$pid" 2>/dev/null || rc=$?
+	if ((rc > 128)); then
+		_log "FAIL: $what was killed by signal $((rc - 128)) ($(kill -l $((rc - 128)) 2>/dev/null || echo '?'))"
+		bad=1
+	elif ((rc != 0)); then
+		_log "FAIL: $what exited with status $rc"
+		bad=1
+	fi
+	if [[ -f "$log" ]] && grep -Eq "$CORDON_SANITIZER_PATTERN" "$log"; then
+		_log "FAIL: sanitizer report in $(basename "$log"):"
+		grep -E -A 30 "$CORDON_SANITIZER_PATTERN" "$log" | head -n 80 >&2
+		bad=1
+	fi
+	return "$bad"
+}
+
+# cordon_stop [SIGNAL]: stops the main cordon (by `cordonctl quit`, or by SIGNAL such
+# as TERM or INT) and fails the test unless it exits 0 with a clean log. Afterwards
+# cordon_start may be called again.
+cordon_stop() {
+	local mode=${1:-quit}
+	[[ -n "$CORDON_PID" ]] || fail "cordon_stop: cordon is not running"
+	local pid=$CORDON_PID
+	CORDON_PID=
+	if ! _stop_cordon "$pid" "$CORDON_SOCKET" "$CORDON_LOG" cordon "$mode"; then
+		fail "cordon did not shut down cleanly (stopped with $mode)"
+	fi
+}
+
+cordon_teardown() {
+	local status=$? name i
+	# A subshell that exits must not tear down the test's compositor.
+	[[ "$BASHPID" == "$CORDON_HARNESS_PID" ]] || return 0
+	trap - EXIT
+	set +e
+	for ((i = ${#CORDON_CLIENT_NAMES[@]} - 1; i >= 0; i--)); do
+		stop_client "${CORDON_CLIENT_NAMES[$i]}"
+	done
+	for ((i = ${#CORDON_EXTRA_NAMES[@]} - 1; i >= 0; i--)); do
+		name=${CORDON_EXTRA_NAMES[$i]}
+		if [[ -n "${CORDON_EXTRA_PIDS[$name]}" ]]; then
+			_stop_cordon "${CORDON_EXTRA_PIDS[$name]}" \
+				"$XDG_RUNTIME_DIR/cordon.$name.sock" "$TEST_TMP/cordon-$name.log" \
+				"cordon instance $name" quit || CORDON_HARNESS_FAILED=1
+		fi
+	done
+	if [[ -n "$CORDON_PID" ]]; then
+		_stop_cordon "$CORDON_PID" "$CORDON_SOCKET" "$CORDON_LOG" cordon quit ||
+			CORDON_HARNESS_FAILED=1
+		CORDON_PID=
+	fi
+	if ((CORDON_HARNESS_FAILED)) && ((status == 0 || status == 77)); then
+		status=1
+	fi
+	if ((status != 0 && status != 77 && !CORDON_HARNESS_REPORTED)); then
+		_log "FAIL: the test exited with status $status"
+		_tail_logs
+	fi
+	if [[ -n "$TEST_TMP" && -d "$TEST_TMP" ]]; then
+		if [[ "${CORDON_TEST_KEEP:-0}" == 1 ]]; then
+			_log "kept $TEST_TMP"
+		else
+			rm -rf "$TEST_TMP"
+		fi
+	fi
+	exit "$status"
+}
