@@ -46,9 +46,9 @@ _log() {
 	printf '%s\n' "$*" >&2
 }
 
-# Called lazily by everything that needs $TEST_TMP, so a test can use extra instances
-# without a main one.
-_harness_init() {
+# Makes $TEST_TMP and the private XDG_RUNTIME_DIR. Called by everything that needs
+# them; a test that needs $TEST_TMP before starting anything calls it first.
+cordon_test_init() {
 	if [[ -n "$TEST_TMP" ]]; then
 		return 0
 	fi
@@ -137,6 +137,11 @@ _check_cordons_alive() {
 	done
 }
 
+# not CMD...: succeeds when CMD fails, for wait_for "x to go" not client_alive x.
+not() {
+	! "$@"
+}
+
 wait_for() {
 	local description=$1 deadline
 	shift
@@ -177,7 +182,7 @@ _launch_cordon() {
 }
 
 cordon_start() {
-	_harness_init
+	cordon_test_init
 	if [[ -n "$CORDON_PID" ]]; then
 		fail "cordon_start: cordon is already running (call cordon_stop first)"
 	fi
@@ -211,7 +216,7 @@ cordon_start() {
 # nests it in the main instance. Sets CORDON_EXTRA_SOCKET to its control socket;
 # ctl_at NAME ARGS... talks to it. Its log is $TEST_TMP/cordon-NAME.log.
 cordon_spawn_extra() {
-	_harness_init
+	cordon_test_init
 	local name=$1
 	shift
 	local envs=()
@@ -244,7 +249,7 @@ ctl_at() {
 # teardown also reaches what it forks, such as dbus-run-session's bus), output in
 # $TEST_TMP/NAME.log. Sets CLIENT_PID; client_pid NAME prints it later.
 start_client() {
-	_harness_init
+	cordon_test_init
 	local name=$1
 	shift
 	setsid "$@" >"$TEST_TMP/$name.log" 2>&1 </dev/null &
@@ -305,6 +310,14 @@ window_json() {
 	printf '%s\n' "$json"
 }
 
+_window_focused() {
+	windows_json | jq -e --arg a "$1" 'first(.[] | select(.app_id == $a)).focused == true' >/dev/null
+}
+
+wait_for_focus() {
+	wait_for "the window with app_id '$1' to have focus" _window_focused "$1"
+}
+
 _has_window_pid() {
 	windows_json | jq -e --argjson p "$1" 'any(.[]; .pid == $p)' >/dev/null
 }
@@ -322,8 +335,75 @@ window_json_by_pid() {
 	printf '%s\n' "$json"
 }
 
+# The same for an extra instance, by its Wayland socket name.
+_has_window_pid_at() {
+	ctl_at "$1" --json windows | jq -e --argjson p "$2" 'any(.[]; .pid == $p)' >/dev/null
+}
+
+window_json_by_pid_at() {
+	local json
+	json=$(ctl_at "$1" --json windows | jq -c --argjson p "$2" 'first(.[] | select(.pid == $p))') || true
+	if [[ -z "$json" || "$json" == null ]]; then
+		fail "no window of pid $2 in cordon instance $1"
+	fi
+	printf '%s\n' "$json"
+}
+
 png_probe() {
 	"${CORDON_TEST_TOOLS:?CORDON_TEST_TOOLS is not set}/png-probe" "$@"
+}
+
+# color_permille FILE "R G B" TOLERANCE X Y W H: prints how many of every 1000 pixels
+# of the region match the colour, for assertions like "at least 99% background".
+color_permille() {
+	local file=$1 rgb=$2 tolerance=$3 x=$4 y=$5 w=$6 h=$7 count
+	if ((w <= 0 || h <= 0)); then
+		echo 1000
+		return 0
+	fi
+	# shellcheck disable=SC2086 # rgb is three words on purpose
+	count=$(png_probe "$file" count-color $rgb "$tolerance" "$x" "$y" "$w" "$h") || return 1
+	echo $((count * 1000 / (w * h)))
+}
+
+# screenshot OUTPUT FILE (cordonctl screenshot on the main cordon); screenshot_at NAME
+# OUTPUT FILE for an extra instance. Both fail unless FILE was written.
+screenshot() {
+	ctl screenshot "$1" "$2" >/dev/null || fail "cordonctl screenshot $1 $2 failed"
+	[[ -s "$2" ]] || fail "cordonctl screenshot $1 did not write $2"
+}
+
+screenshot_at() {
+	ctl_at "$1" screenshot "$2" "$3" >/dev/null || fail "cordonctl screenshot $2 $3 failed on $1"
+	[[ -s "$3" ]] || fail "cordonctl screenshot $2 on $1 did not write $3"
+}
+
+# type_text TEXT: types TEXT into the focused client with `cordonctl key`, one keysym
+# per character (letters, digits, space and common punctuation).
+type_text() {
+	local text=$1 keys=() c i
+	for ((i = 0; i < ${#text}; i++)); do
+		c=${text:i:1}
+		case "$c" in
+		[a-zA-Z0-9]) keys+=("$c") ;;
+		' ') keys+=(space) ;;
+		/) keys+=(slash) ;;
+		.) keys+=(period) ;;
+		-) keys+=(minus) ;;
+		_) keys+=(underscore) ;;
+		'>') keys+=(greater) ;;
+		'<') keys+=(less) ;;
+		=) keys+=(equal) ;;
+		:) keys+=(colon) ;;
+		,) keys+=(comma) ;;
+		"'") keys+=(apostrophe) ;;
+		'"') keys+=(quotedbl) ;;
+		'$') keys+=(dollar) ;;
+		+) keys+=(plus) ;;
+		*) fail "type_text: no keysym for '$c'" ;;
+		esac
+	done
+	ctl key click "${keys[@]}" >/dev/null || fail "cordonctl key failed while typing '$text'"
 }
 
 # Stops one cordon and checks how it ended: exit status 0, no sanitizer report.

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# wayland-info, a plain client, sees every global cordon promises to unsandboxed
+# clients, and a seat with both a pointer and a keyboard.
+set -euo pipefail
+source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
+command -v wayland-info >/dev/null || skip "wayland-info not found (Debian package wayland-utils)"
+
+cordon_start
+info="$TEST_TMP/wayland-info.txt"
+timeout 20 wayland-info >"$info" 2>"$TEST_TMP/wayland-info.log" ||
+	fail "wayland-info exited with status $?"
+
+expected=(
+	wl_compositor wl_subcompositor wl_shm wl_data_device_manager
+	zwp_primary_selection_device_manager_v1 zxdg_output_manager_v1 wp_viewporter
+	wp_presentation zwlr_screencopy_manager_v1 zwlr_export_dmabuf_manager_v1
+	zwlr_data_control_manager_v1 zwlr_layer_shell_v1 zwlr_foreign_toplevel_manager_v1
+	xdg_activation_v1 zwp_virtual_keyboard_manager_v1 zwlr_virtual_pointer_manager_v1
+	org_kde_kwin_idle zwlr_gamma_control_manager_v1 zwlr_output_manager_v1
+	zwlr_input_inhibit_manager_v1 xdg_wm_base zxdg_decoration_manager_v1 wl_seat wl_output
+)
+missing=()
+for interface in "${expected[@]}"; do
+	grep -q "^interface: '$interface'," "$info" || missing+=("$interface")
+done
+if ((${#missing[@]})); then
+	fail "globals missing from wayland-info: ${missing[*]} (full list in wayland-info.txt)"
+fi
+
+# wayland-info prints the seat's properties indented under its interface line.
+capabilities=$(awk '
+	/^interface: / { in_seat = ($0 ~ /^interface: .wl_seat./) }
+	in_seat && /capabilities:/ { sub(/.*capabilities:[ \t]*/, ""); print; exit }
+' "$info")
+for capability in pointer keyboard; do
+	[[ " $capabilities " == *" $capability "* ]] ||
+		fail "wl_seat capabilities are '$capabilities': no $capability"
+done
+
+outputs=$(grep -c "^interface: 'wl_output'," "$info")
+assert_eq 1 "$outputs" "number of wl_output globals with one --output"
+echo "all ${#expected[@]} globals present; seat capabilities: $capabilities"
