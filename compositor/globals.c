@@ -1,0 +1,181 @@
+/*
+ * The desktop globals beyond the shell. Most are wlroots implementations that
+ * need nothing from cordon once created; the rest are wired to the seat and
+ * the views here. They go away with the display.
+ */
+#include "compositor/globals.h"
+
+#include <stdlib.h>
+#include <wlr/types/wlr_data_control_v1.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_export_dmabuf_v1.h>
+#include <wlr/types/wlr_foreign_toplevel_management_v1.h>
+#include <wlr/types/wlr_gamma_control_v1.h>
+#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_idle_inhibit_v1.h>
+#include <wlr/types/wlr_input_inhibitor.h>
+#include <wlr/types/wlr_presentation_time.h>
+#include <wlr/types/wlr_primary_selection_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_screencopy_v1.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_viewporter.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_virtual_pointer_v1.h>
+#include <wlr/types/wlr_xdg_activation_v1.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/types/wlr_xdg_output_v1.h>
+#include <wlr/util/log.h>
+
+#include "compositor/decoration.h"
+#include "compositor/layer_shell.h"
+#include "compositor/output_management.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/view.h"
+
+static void handle_new_virtual_keyboard(struct wl_listener *listener, void *data) {
+	struct cordon_globals *globals = wl_container_of(listener, globals, new_virtual_keyboard);
+	struct wlr_virtual_keyboard_v1 *keyboard = data;
+	cordon_seat_add_client_keyboard(globals->server->seat, &keyboard->input_device);
+}
+
+static void handle_new_virtual_pointer(struct wl_listener *listener, void *data) {
+	struct cordon_globals *globals = wl_container_of(listener, globals, new_virtual_pointer);
+	struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
+	cordon_seat_add_pointer(globals->server->seat, &event->new_pointer->input_device);
+}
+
+static void handle_request_activate(struct wl_listener *listener, void *data) {
+	struct cordon_globals *globals = wl_container_of(listener, globals, request_activate);
+	struct wlr_xdg_activation_v1_request_activate_event *event = data;
+	struct cordon_view *view = cordon_view_from_surface(globals->server, event->surface);
+	if (!view || !view->mapped) {
+		return;
+	}
+	/*
+	 * Focus may only be handed on by a client the user was using: the token
+	 * must come with a serial of a recent input event on this seat.
+	 */
+	struct wlr_xdg_activation_token_v1 *token = event->token;
+	if (!token->seat) {
+		wlr_log(WLR_DEBUG, "Refusing activation of view %u: token without input",
+			view->id);
+		return;
+	}
+	cordon_view_focus(view);
+}
+
+static void handle_inhibit_activate(struct wl_listener *listener, void *data) {
+	struct cordon_globals *globals = wl_container_of(listener, globals, inhibit_activate);
+	struct cordon_seat *seat = globals->server->seat;
+	/* The lock screen takes over: nobody else keeps focus. */
+	wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
+	wlr_seat_pointer_clear_focus(seat->wlr_seat);
+	cordon_seat_update_pointer_focus(seat, 0);
+}
+
+static void handle_inhibit_deactivate(struct wl_listener *listener, void *data) {
+	struct cordon_globals *globals = wl_container_of(listener, globals, inhibit_deactivate);
+	struct cordon_seat *seat = globals->server->seat;
+	if (seat->focused_view) {
+		cordon_seat_focus_surface(seat, seat->focused_view->xdg_surface->surface);
+	}
+	cordon_seat_update_pointer_focus(seat, 0);
+}
+
+struct wl_client *cordon_globals_input_inhibitor(struct cordon_globals *globals) {
+	if (!globals || !globals->input_inhibit) {
+		return NULL;
+	}
+	return globals->input_inhibit->active_client;
+}
+
+void cordon_globals_notify_activity(struct cordon_globals *globals) {
+	if (globals && globals->idle) {
+		wlr_idle_notify_activity(globals->idle, globals->server->seat->wlr_seat);
+	}
+}
+
+/* The globals that need no wiring: each works on its own once created. */
+static bool create_plain_globals(struct wl_display *display, struct cordon_server *server) {
+	return wlr_data_device_manager_create(display) &&
+		wlr_primary_selection_v1_device_manager_create(display) &&
+		wlr_xdg_output_manager_v1_create(display, server->output_layout) &&
+		wlr_viewporter_create(display) &&
+		wlr_screencopy_manager_v1_create(display) &&
+		wlr_export_dmabuf_manager_v1_create(display) &&
+		wlr_data_control_manager_v1_create(display) &&
+		wlr_gamma_control_manager_v1_create(display) &&
+		wlr_idle_inhibit_v1_create(display);
+}
+
+struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
+	struct cordon_globals *globals = calloc(1, sizeof(*globals));
+	if (!globals) {
+		return NULL;
+	}
+	globals->server = server;
+	struct wl_display *display = server->display;
+	wl_list_init(&globals->new_virtual_keyboard.link);
+	wl_list_init(&globals->new_virtual_pointer.link);
+	wl_list_init(&globals->request_activate.link);
+	wl_list_init(&globals->inhibit_activate.link);
+	wl_list_init(&globals->inhibit_deactivate.link);
+
+	if (!create_plain_globals(display, server)) {
+		goto error;
+	}
+	globals->presentation = wlr_presentation_create(display, server->backend);
+	globals->foreign_toplevel_manager = wlr_foreign_toplevel_manager_v1_create(display);
+	globals->xdg_activation = wlr_xdg_activation_v1_create(display);
+	globals->virtual_keyboard_manager = wlr_virtual_keyboard_manager_v1_create(display);
+	globals->virtual_pointer_manager = wlr_virtual_pointer_manager_v1_create(display);
+	globals->idle = wlr_idle_create(display);
+	globals->input_inhibit = wlr_input_inhibit_manager_create(display);
+	globals->output_management = cordon_output_management_create(server);
+	globals->layer_shell = cordon_layer_shell_create(server);
+	globals->decorations = cordon_decorations_create(server);
+	if (!globals->presentation || !globals->foreign_toplevel_manager ||
+			!globals->xdg_activation || !globals->virtual_keyboard_manager ||
+			!globals->virtual_pointer_manager || !globals->idle ||
+			!globals->input_inhibit || !globals->output_management ||
+			!globals->layer_shell || !globals->decorations) {
+		goto error;
+	}
+	wlr_scene_set_presentation(server->scene, globals->presentation);
+
+	globals->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
+	wl_signal_add(&globals->virtual_keyboard_manager->events.new_virtual_keyboard,
+		&globals->new_virtual_keyboard);
+	globals->new_virtual_pointer.notify = handle_new_virtual_pointer;
+	wl_signal_add(&globals->virtual_pointer_manager->events.new_virtual_pointer,
+		&globals->new_virtual_pointer);
+	globals->request_activate.notify = handle_request_activate;
+	wl_signal_add(&globals->xdg_activation->events.request_activate,
+		&globals->request_activate);
+	globals->inhibit_activate.notify = handle_inhibit_activate;
+	wl_signal_add(&globals->input_inhibit->events.activate, &globals->inhibit_activate);
+	globals->inhibit_deactivate.notify = handle_inhibit_deactivate;
+	wl_signal_add(&globals->input_inhibit->events.deactivate, &globals->inhibit_deactivate);
+	return globals;
+
+error:
+	cordon_globals_destroy(globals);
+	return NULL;
+}
+
+void cordon_globals_destroy(struct cordon_globals *globals) {
+	if (!globals) {
+		return;
+	}
+	wl_list_remove(&globals->new_virtual_keyboard.link);
+	wl_list_remove(&globals->new_virtual_pointer.link);
+	wl_list_remove(&globals->request_activate.link);
+	wl_list_remove(&globals->inhibit_activate.link);
+	wl_list_remove(&globals->inhibit_deactivate.link);
+	cordon_decorations_destroy(globals->decorations);
+	cordon_layer_shell_destroy(globals->layer_shell);
+	cordon_output_management_destroy(globals->output_management);
+	free(globals);
+}

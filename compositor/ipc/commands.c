@@ -1,0 +1,55 @@
+/* The command table, and the commands too small for a file of their own. */
+#include "commands.h"
+
+#include <stdlib.h>
+
+#include "compositor/output.h"
+#include "compositor/screenshot.h"
+#include "compositor/server.h"
+
+const struct cordon_ipc_command cordon_ipc_commands[] = {
+	{"outputs", cordon_ipc_outputs},
+	{"windows", cordon_ipc_windows},
+	{"clients", cordon_ipc_clients},
+	{"focus", cordon_ipc_focus},
+	{"close", cordon_ipc_close},
+	{"minimize", cordon_ipc_minimize},
+	{"restore", cordon_ipc_restore},
+	{"pointer", cordon_ipc_pointer},
+	{"key", cordon_ipc_key},
+	{"screenshot", cordon_ipc_screenshot},
+	{"quit", cordon_ipc_quit},
+	{NULL, NULL},
+};
+
+CORDON_IPC_HANDLER(cordon_ipc_screenshot) {
+	if (argc != 2) {
+		return cordon_ipc_fail(error, "usage: screenshot OUTPUT FILE");
+	}
+	struct cordon_output *output = cordon_output_by_name(server, argv[0]);
+	if (!output) {
+		return cordon_ipc_fail(error, "no output named \"%s\"", argv[0]);
+	}
+	if (argv[1][0] != '/') {
+		/* cordon's working directory means nothing to the caller. */
+		return cordon_ipc_fail(error, "the file must be an absolute path");
+	}
+	int width, height;
+	if (!cordon_screenshot_output(output, argv[1], &width, &height, error)) {
+		return false;
+	}
+	*result = json_object_new_object();
+	json_object_object_add(*result, "file", json_object_new_string(argv[1]));
+	json_object_object_add(*result, "width", json_object_new_int(width));
+	json_object_object_add(*result, "height", json_object_new_int(height));
+	return true;
+}
+
+CORDON_IPC_HANDLER(cordon_ipc_quit) {
+	if (argc != 0) {
+		return cordon_ipc_fail(error, "usage: quit");
+	}
+	/* The reply is written before the loop returns. */
+	cordon_server_terminate(server);
+	return true;
+}

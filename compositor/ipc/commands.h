@@ -1,0 +1,27 @@
+/* The control socket's command handlers, one group per file. */
+#ifndef CORDON_IPC_COMMANDS_H
+#define CORDON_IPC_COMMANDS_H
+
+#include "compositor/ipc.h"
+
+#define CORDON_IPC_HANDLER(name) \
+	bool name(struct cordon_server *server, int argc, const char *const *argv, \
+		struct json_object **result, char **error)
+
+/* query_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_outputs);
+CORDON_IPC_HANDLER(cordon_ipc_windows);
+CORDON_IPC_HANDLER(cordon_ipc_clients);
+/* window_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_focus);
+CORDON_IPC_HANDLER(cordon_ipc_close);
+CORDON_IPC_HANDLER(cordon_ipc_minimize);
+CORDON_IPC_HANDLER(cordon_ipc_restore);
+/* input_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_pointer);
+CORDON_IPC_HANDLER(cordon_ipc_key);
+/* commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_screenshot);
+CORDON_IPC_HANDLER(cordon_ipc_quit);
+
+#endif

@@ -1,0 +1,114 @@
+/* Commands that describe state: outputs, windows, clients. */
+#include "commands.h"
+
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_xdg_shell.h>
+
+#include "compositor/output.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/view.h"
+
+static void add_int(struct json_object *object, const char *key, int64_t value) {
+	json_object_object_add(object, key, json_object_new_int64(value));
+}
+
+static void add_bool(struct json_object *object, const char *key, bool value) {
+	json_object_object_add(object, key, json_object_new_boolean(value));
+}
+
+static void add_string(struct json_object *object, const char *key, const char *value) {
+	json_object_object_add(object, key, json_object_new_string(value ? value : ""));
+}
+
+CORDON_IPC_HANDLER(cordon_ipc_outputs) {
+	if (argc != 0) {
+		return cordon_ipc_fail(error, "usage: outputs");
+	}
+	struct cordon_seat *seat = server->seat;
+	struct cordon_output *under_cursor = cordon_output_at(server, seat->cursor->x,
+		seat->cursor->y);
+	*result = json_object_new_array();
+	struct cordon_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		struct wlr_output *wlr_output = output->wlr_output;
+		struct wlr_box box;
+		cordon_output_get_box(output, &box);
+		struct json_object *object = json_object_new_object();
+		add_string(object, "name", wlr_output->name);
+		add_string(object, "description", wlr_output->description);
+		add_int(object, "width", wlr_output->width);
+		add_int(object, "height", wlr_output->height);
+		add_int(object, "x", box.x);
+		add_int(object, "y", box.y);
+		json_object_object_add(object, "scale", json_object_new_double(wlr_output->scale));
+		add_int(object, "refresh_mhz", wlr_output->refresh);
+		add_bool(object, "enabled", wlr_output->enabled);
+		add_bool(object, "focused", output == under_cursor);
+		json_object_array_add(*result, object);
+	}
+	return true;
+}
+
+CORDON_IPC_HANDLER(cordon_ipc_windows) {
+	if (argc != 0) {
+		return cordon_ipc_fail(error, "usage: windows");
+	}
+	*result = json_object_new_array();
+	struct cordon_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (!view->mapped) {
+			continue;
+		}
+		struct wlr_box box;
+		cordon_view_get_box(view, &box);
+		struct json_object *object = json_object_new_object();
+		add_int(object, "id", view->id);
+		add_string(object, "app_id", cordon_view_get_app_id(view));
+		add_string(object, "title", cordon_view_get_title(view));
+		add_int(object, "pid", cordon_view_get_pid(view));
+		add_bool(object, "focused", view == server->seat->focused_view);
+		add_bool(object, "minimized", view->minimized);
+		add_bool(object, "maximized", view->maximized);
+		add_bool(object, "fullscreen", view->fullscreen);
+		add_int(object, "x", box.x);
+		add_int(object, "y", box.y);
+		add_int(object, "width", box.width);
+		add_int(object, "height", box.height);
+		json_object_array_add(*result, object);
+	}
+	return true;
+}
+
+static int count_windows(struct cordon_server *server, struct wl_client *client) {
+	int count = 0;
+	struct cordon_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped && wl_resource_get_client(view->xdg_surface->resource) == client) {
+			count++;
+		}
+	}
+	return count;
+}
+
+CORDON_IPC_HANDLER(cordon_ipc_clients) {
+	if (argc != 0) {
+		return cordon_ipc_fail(error, "usage: clients");
+	}
+	*result = json_object_new_array();
+	struct wl_client *client;
+	wl_client_for_each(client, wl_display_get_client_list(server->display)) {
+		pid_t pid;
+		uid_t uid;
+		gid_t gid;
+		wl_client_get_credentials(client, &pid, &uid, &gid);
+		struct json_object *object = json_object_new_object();
+		add_int(object, "pid", pid);
+		add_int(object, "uid", uid);
+		add_int(object, "gid", gid);
+		add_int(object, "windows", count_windows(server, client));
+		json_object_array_add(*result, object);
+	}
+	return true;
+}

@@ -1,0 +1,289 @@
+/*
+ * wlr-layer-shell: each layer surface is placed on its output by its anchors,
+ * margins and desired size; exclusive zones shrink the area that maximized
+ * and new views use.
+ */
+#include "compositor/layer_shell.h"
+
+#include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_layer_shell_v1.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+
+#include "compositor/output.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/view.h"
+#include "compositor/xdg_shell.h"
+
+#define ANCHOR_TOP ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP
+#define ANCHOR_BOTTOM ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM
+#define ANCHOR_LEFT ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT
+#define ANCHOR_RIGHT ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT
+
+static const enum cordon_scene_layer scene_layers[] = {
+	[ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND] = CORDON_LAYER_BACKGROUND,
+	[ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM] = CORDON_LAYER_BOTTOM,
+	[ZWLR_LAYER_SHELL_V1_LAYER_TOP] = CORDON_LAYER_TOP,
+	[ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY] = CORDON_LAYER_OVERLAY,
+};
+
+static struct wlr_scene_tree *scene_layer_for(struct cordon_server *server,
+		enum zwlr_layer_shell_v1_layer layer) {
+	return server->layers[scene_layers[layer]];
+}
+
+/* One axis of placement: start, size and margins within [bounds_start, +bounds_size). */
+static bool place_axis(bool anchor_start, bool anchor_end, uint32_t desired, int margin_start,
+		int margin_end, int bounds_start, int bounds_size, int *pos, int *size) {
+	*size = (int)desired;
+	if (desired == 0) {
+		if (!anchor_start || !anchor_end) {
+			return false; /* the protocol requires both anchors for size 0 */
+		}
+		*size = bounds_size - margin_start - margin_end;
+	}
+	if (anchor_start && !anchor_end) {
+		*pos = bounds_start + margin_start;
+	} else if (anchor_end && !anchor_start) {
+		*pos = bounds_start + bounds_size - *size - margin_end;
+	} else {
+		/* Both or neither: centred between the margins. */
+		*pos = bounds_start + margin_start +
+			(bounds_size - margin_start - margin_end - *size) / 2;
+	}
+	return *size > 0;
+}
+
+static void apply_exclusive_zone(const struct wlr_layer_surface_v1_state *state,
+		struct wlr_box *usable) {
+	if (state->exclusive_zone <= 0) {
+		return;
+	}
+	/* A zone belongs to one edge: anchored to it alone, or spanning along it. */
+	const uint32_t horizontal = ANCHOR_LEFT | ANCHOR_RIGHT;
+	const uint32_t vertical = ANCHOR_TOP | ANCHOR_BOTTOM;
+	uint32_t anchor = state->anchor;
+	int zone = state->exclusive_zone;
+	if (anchor == ANCHOR_TOP || anchor == (ANCHOR_TOP | horizontal)) {
+		zone += (int)state->margin.top;
+		usable->y += zone;
+		usable->height -= zone;
+	} else if (anchor == ANCHOR_BOTTOM || anchor == (ANCHOR_BOTTOM | horizontal)) {
+		usable->height -= zone + (int)state->margin.bottom;
+	} else if (anchor == ANCHOR_LEFT || anchor == (ANCHOR_LEFT | vertical)) {
+		zone += (int)state->margin.left;
+		usable->x += zone;
+		usable->width -= zone;
+	} else if (anchor == ANCHOR_RIGHT || anchor == (ANCHOR_RIGHT | vertical)) {
+		usable->width -= zone + (int)state->margin.right;
+	}
+}
+
+static void arrange_surface(struct cordon_layer_surface *surface, const struct wlr_box *full,
+		struct wlr_box *usable) {
+	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
+	const struct wlr_layer_surface_v1_state *state = &layer->current;
+	/* Surfaces that take space are placed against the full output. */
+	const struct wlr_box *bounds = state->exclusive_zone == -1 ? full : usable;
+	struct wlr_box box;
+	if (!place_axis(state->anchor & ANCHOR_LEFT, state->anchor & ANCHOR_RIGHT,
+			state->desired_width, (int)state->margin.left, (int)state->margin.right,
+			bounds->x, bounds->width, &box.x, &box.width) ||
+			!place_axis(state->anchor & ANCHOR_TOP, state->anchor & ANCHOR_BOTTOM,
+				state->desired_height, (int)state->margin.top,
+				(int)state->margin.bottom, bounds->y, bounds->height, &box.y,
+				&box.height)) {
+		wlr_log(WLR_DEBUG, "Closing layer surface '%s': it does not fit",
+			layer->namespace);
+		wlr_layer_surface_v1_destroy(layer);
+		return;
+	}
+	wlr_scene_node_set_position(&surface->tree->node, box.x, box.y);
+	wlr_layer_surface_v1_configure(layer, (uint32_t)box.width, (uint32_t)box.height);
+	apply_exclusive_zone(state, usable);
+}
+
+void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_output *output) {
+	struct wlr_box full;
+	cordon_output_get_box(output, &full);
+	struct wlr_box usable = full;
+	struct cordon_layer_surface *surface, *tmp;
+	/* Exclusive surfaces first, so the others are placed in what is left. */
+	for (int pass = 0; pass < 2; pass++) {
+		wl_list_for_each_safe(surface, tmp, &output->layer_surfaces, link) {
+			bool exclusive = surface->wlr_layer_surface->current.exclusive_zone > 0;
+			if (exclusive == (pass == 0) && surface->wlr_layer_surface->added) {
+				arrange_surface(surface, &full, &usable);
+			}
+		}
+	}
+	output->usable_area = usable;
+}
+
+static void focus_exclusive(struct cordon_layer_surface *surface) {
+	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
+	if (layer->current.keyboard_interactive ==
+			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE &&
+			layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
+		cordon_seat_focus_surface(surface->server->seat, layer->surface);
+	}
+}
+
+static void handle_map(struct wl_listener *listener, void *data) {
+	struct cordon_layer_surface *surface = wl_container_of(listener, surface, map);
+	surface->mapped = true;
+	wlr_scene_node_set_enabled(&surface->tree->node, true);
+	focus_exclusive(surface);
+	cordon_seat_update_pointer_focus(surface->server->seat, 0);
+}
+
+static void handle_unmap(struct wl_listener *listener, void *data) {
+	struct cordon_layer_surface *surface = wl_container_of(listener, surface, unmap);
+	struct cordon_seat *seat = surface->server->seat;
+	surface->mapped = false;
+	wlr_scene_node_set_enabled(&surface->tree->node, false);
+	if (seat->wlr_seat->keyboard_state.focused_surface == surface->wlr_layer_surface->surface) {
+		/* Give the keyboard back to the windows. */
+		cordon_view_focus_top(surface->server);
+		struct cordon_view *focused = seat->focused_view;
+		if (focused) {
+			cordon_seat_focus_surface(seat, focused->xdg_surface->surface);
+		}
+	}
+	cordon_seat_update_pointer_focus(seat, 0);
+}
+
+static void handle_commit(struct wl_listener *listener, void *data) {
+	struct cordon_layer_surface *surface = wl_container_of(listener, surface, commit);
+	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
+	if (!surface->output) {
+		return;
+	}
+	uint32_t committed = layer->current.committed;
+	if (committed & WLR_LAYER_SURFACE_V1_STATE_LAYER) {
+		wlr_scene_node_reparent(&surface->tree->node,
+			&scene_layer_for(surface->server, layer->current.layer)->node);
+	}
+	if (committed || !layer->configured) {
+		cordon_layer_shell_arrange(surface->server, surface->output);
+	}
+}
+
+static void handle_new_popup(struct wl_listener *listener, void *data) {
+	struct cordon_layer_surface *surface = wl_container_of(listener, surface, new_popup);
+	cordon_xdg_shell_attach_popup(surface->server, data);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_layer_surface *surface = wl_container_of(listener, surface, destroy);
+	wl_list_remove(&surface->map.link);
+	wl_list_remove(&surface->unmap.link);
+	wl_list_remove(&surface->commit.link);
+	wl_list_remove(&surface->destroy.link);
+	wl_list_remove(&surface->new_popup.link);
+	wl_list_remove(&surface->link);
+	wlr_scene_node_destroy(&surface->tree->node);
+	struct cordon_output *output = surface->output;
+	struct cordon_server *server = surface->server;
+	free(surface);
+	if (output) {
+		cordon_layer_shell_arrange(server, output);
+	}
+}
+
+static void handle_new_surface(struct wl_listener *listener, void *data) {
+	struct cordon_layer_shell *shell = wl_container_of(listener, shell, new_surface);
+	struct cordon_server *server = shell->server;
+	struct wlr_layer_surface_v1 *layer = data;
+
+	struct cordon_output *output = NULL;
+	if (layer->output) {
+		output = layer->output->data;
+	} else {
+		struct cordon_seat *seat = server->seat;
+		output = cordon_output_at(server, seat->cursor->x, seat->cursor->y);
+	}
+	if (!output) {
+		wlr_log(WLR_DEBUG, "Closing layer surface '%s': no output", layer->namespace);
+		wlr_layer_surface_v1_destroy(layer);
+		return;
+	}
+	layer->output = output->wlr_output;
+
+	struct cordon_layer_surface *surface = calloc(1, sizeof(*surface));
+	if (!surface) {
+		wl_resource_post_no_memory(layer->resource);
+		return;
+	}
+	surface->server = server;
+	surface->wlr_layer_surface = layer;
+	surface->output = output;
+	surface->tree = wlr_scene_tree_create(&scene_layer_for(server, layer->pending.layer)->node);
+	surface->surface_node = surface->tree ?
+		wlr_scene_subsurface_tree_create(&surface->tree->node, layer->surface) : NULL;
+	if (!surface->surface_node) {
+		if (surface->tree) {
+			wlr_scene_node_destroy(&surface->tree->node);
+		}
+		free(surface);
+		wl_resource_post_no_memory(layer->resource);
+		return;
+	}
+	wlr_scene_node_set_enabled(&surface->tree->node, false);
+	/* Popups hang below the tree (see xdg_shell.c). */
+	layer->data = &surface->tree->node;
+
+	surface->map.notify = handle_map;
+	wl_signal_add(&layer->events.map, &surface->map);
+	surface->unmap.notify = handle_unmap;
+	wl_signal_add(&layer->events.unmap, &surface->unmap);
+	surface->destroy.notify = handle_destroy;
+	wl_signal_add(&layer->events.destroy, &surface->destroy);
+	surface->commit.notify = handle_commit;
+	wl_signal_add(&layer->surface->events.commit, &surface->commit);
+	surface->new_popup.notify = handle_new_popup;
+	wl_signal_add(&layer->events.new_popup, &surface->new_popup);
+	wl_list_insert(output->layer_surfaces.prev, &surface->link);
+}
+
+void cordon_layer_shell_output_destroyed(struct cordon_server *server,
+		struct cordon_output *output) {
+	struct cordon_layer_surface *surface, *tmp;
+	wl_list_for_each_safe(surface, tmp, &output->layer_surfaces, link) {
+		/* Its output is gone: the client is told with closed. */
+		surface->output = NULL;
+		wl_list_remove(&surface->link);
+		wl_list_init(&surface->link);
+		surface->wlr_layer_surface->output = NULL;
+		wlr_layer_surface_v1_destroy(surface->wlr_layer_surface);
+	}
+}
+
+struct cordon_layer_shell *cordon_layer_shell_create(struct cordon_server *server) {
+	struct cordon_layer_shell *shell = calloc(1, sizeof(*shell));
+	if (!shell) {
+		return NULL;
+	}
+	shell->server = server;
+	shell->wlr_layer_shell = wlr_layer_shell_v1_create(server->display);
+	if (!shell->wlr_layer_shell) {
+		free(shell);
+		return NULL;
+	}
+	shell->new_surface.notify = handle_new_surface;
+	wl_signal_add(&shell->wlr_layer_shell->events.new_surface, &shell->new_surface);
+	return shell;
+}
+
+void cordon_layer_shell_destroy(struct cordon_layer_shell *shell) {
+	if (!shell) {
+		return;
+	}
+	wl_list_remove(&shell->new_surface.link);
+	free(shell);
+}

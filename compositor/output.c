@@ -1,0 +1,125 @@
+/*
+ * Outputs: each wlr_output gets a mode, a place in the layout and a scene
+ * output; its frame event is when the scene is rendered and clients are told
+ * that their last frame was shown.
+ */
+#include "compositor/output.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/log.h>
+
+#include "compositor/layer_shell.h"
+#include "compositor/server.h"
+#include "compositor/view.h"
+
+static void handle_frame(struct wl_listener *listener, void *data) {
+	struct cordon_output *output = wl_container_of(listener, output, frame);
+	wlr_scene_output_commit(output->scene_output);
+
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(output->scene_output, &now);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_output *output = wl_container_of(listener, output, destroy);
+	struct cordon_server *server = output->server;
+	wl_list_remove(&output->frame.link);
+	wl_list_remove(&output->destroy.link);
+	wl_list_remove(&output->link);
+	cordon_layer_shell_output_destroyed(server, output);
+	output->wlr_output->data = NULL;
+	/* The layout and scene drop the output through their own destroy listeners. */
+	free(output);
+	cordon_view_focus_top(server);
+}
+
+static bool enable_output(struct wlr_output *wlr_output) {
+	wlr_output_enable(wlr_output, true);
+	struct wlr_output_mode *mode = wlr_output_preferred_mode(wlr_output);
+	if (mode) {
+		wlr_output_set_mode(wlr_output, mode);
+	}
+	if (wlr_output_commit(wlr_output)) {
+		return true;
+	}
+	/* Some outputs reject their preferred mode; try the others. */
+	wl_list_for_each(mode, &wlr_output->modes, link) {
+		wlr_output_set_mode(wlr_output, mode);
+		if (wlr_output_commit(wlr_output)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void cordon_output_handle_new(struct cordon_server *server, struct wlr_output *wlr_output) {
+	if (!wlr_output_init_render(wlr_output, server->allocator, server->renderer)) {
+		wlr_log(WLR_ERROR, "Cannot initialise rendering on output %s", wlr_output->name);
+		return;
+	}
+	if (!enable_output(wlr_output)) {
+		wlr_log(WLR_ERROR, "Cannot enable output %s", wlr_output->name);
+		return;
+	}
+
+	struct cordon_output *output = calloc(1, sizeof(*output));
+	if (!output) {
+		return;
+	}
+	output->server = server;
+	output->wlr_output = wlr_output;
+	wl_list_init(&output->layer_surfaces);
+	wlr_output->data = output;
+	/* The scene mirrors the layout: adding the output creates its scene output. */
+	wlr_output_layout_add_auto(server->output_layout, wlr_output);
+	output->scene_output = wlr_scene_get_scene_output(server->scene, wlr_output);
+	if (!output->scene_output) {
+		wlr_log(WLR_ERROR, "No scene output for %s", wlr_output->name);
+		wlr_output_layout_remove(server->output_layout, wlr_output);
+		wlr_output->data = NULL;
+		free(output);
+		return;
+	}
+	output->frame.notify = handle_frame;
+	wl_signal_add(&wlr_output->events.frame, &output->frame);
+	output->destroy.notify = handle_destroy;
+	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
+	wl_list_insert(server->outputs.prev, &output->link);
+	cordon_output_get_box(output, &output->usable_area);
+	wlr_log(WLR_INFO, "Output %s: %dx%d", wlr_output->name, wlr_output->width,
+		wlr_output->height);
+}
+
+void cordon_output_get_box(struct cordon_output *output, struct wlr_box *box) {
+	struct wlr_box *layout_box =
+		wlr_output_layout_get_box(output->server->output_layout, output->wlr_output);
+	*box = layout_box ? *layout_box : (struct wlr_box){0};
+}
+
+struct cordon_output *cordon_output_at(struct cordon_server *server, double lx, double ly) {
+	struct wlr_output *wlr_output = wlr_output_layout_output_at(server->output_layout, lx, ly);
+	if (wlr_output && wlr_output->data) {
+		return wlr_output->data;
+	}
+	if (wl_list_empty(&server->outputs)) {
+		return NULL;
+	}
+	struct cordon_output *first = wl_container_of(server->outputs.next, first, link);
+	return first;
+}
+
+struct cordon_output *cordon_output_by_name(struct cordon_server *server, const char *name) {
+	struct cordon_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		if (strcmp(output->wlr_output->name, name) == 0) {
+			return output;
+		}
+	}
+	return NULL;
+}

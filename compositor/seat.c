@@ -1,0 +1,759 @@
+/*
+ * The seat: one wlr_seat with every keyboard and the cursor. Keys go through
+ * the bindings first; pointer events drive click focus, compositor grabs
+ * (interactive move and resize) and otherwise reach the surface under the
+ * cursor.
+ */
+#include "compositor/seat.h"
+
+#include <linux/input-event-codes.h>
+#include <stdlib.h>
+#include <time.h>
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/backend/session.h>
+#include <wlr/interfaces/wlr_keyboard.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_layer_shell_v1.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_primary_selection.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/edges.h>
+#include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
+
+#include "compositor/config.h"
+#include "compositor/globals.h"
+#include "compositor/server.h"
+#include "compositor/view.h"
+
+static uint32_t now_msec(void) {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
+}
+
+/* While a lock screen holds the input inhibitor, only it gets input. */
+static bool surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface) {
+	struct wl_client *allowed = cordon_globals_input_inhibitor(seat->server->globals);
+	return !allowed || !surface || wl_resource_get_client(surface->resource) == allowed;
+}
+
+/* Bindings */
+
+static void run_action(struct cordon_seat *seat, const struct cordon_binding *binding) {
+	struct cordon_server *server = seat->server;
+	struct cordon_view *focused = seat->focused_view;
+	switch (binding->action) {
+	case CORDON_ACTION_EXEC:
+		cordon_spawn(server, binding->command);
+		break;
+	case CORDON_ACTION_QUIT:
+		cordon_server_terminate(server);
+		break;
+	case CORDON_ACTION_CLOSE:
+		if (focused) {
+			cordon_view_close(focused);
+		}
+		break;
+	case CORDON_ACTION_FOCUS_NEXT:
+		cordon_view_cycle_focus(server, true);
+		break;
+	case CORDON_ACTION_FOCUS_PREV:
+		cordon_view_cycle_focus(server, false);
+		break;
+	case CORDON_ACTION_MINIMIZE:
+		if (focused) {
+			cordon_view_set_minimized(focused, true);
+		}
+		break;
+	case CORDON_ACTION_MAXIMIZE:
+		if (focused) {
+			cordon_view_set_maximized(focused, !focused->maximized);
+		}
+		break;
+	case CORDON_ACTION_FULLSCREEN:
+		if (focused) {
+			cordon_view_set_fullscreen(focused, !focused->fullscreen);
+		}
+		break;
+	}
+}
+
+bool cordon_seat_handle_binding(struct cordon_seat *seat, uint32_t modifiers, uint32_t keysym) {
+	/* Caps Lock and Num Lock (mod2) never change what a binding means. */
+	modifiers &= ~(WLR_MODIFIER_CAPS | WLR_MODIFIER_MOD2);
+	keysym = xkb_keysym_to_lower(keysym);
+	struct cordon_binding *binding;
+	wl_list_for_each(binding, &seat->server->config->bindings, link) {
+		if (binding->modifiers == modifiers && binding->keysym == keysym) {
+			run_action(seat, binding);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool handle_vt_switch(struct cordon_seat *seat, xkb_keysym_t keysym) {
+	if (keysym < XKB_KEY_XF86Switch_VT_1 || keysym > XKB_KEY_XF86Switch_VT_12) {
+		return false;
+	}
+	struct wlr_session *session = wlr_backend_get_session(seat->server->backend);
+	if (session) {
+		wlr_session_change_vt(session, keysym - XKB_KEY_XF86Switch_VT_1 + 1);
+	}
+	return true;
+}
+
+/* Keyboards */
+
+static bool take_swallowed_key(struct cordon_seat *seat, uint32_t keycode) {
+	for (size_t i = 0; i < seat->swallowed_key_count; i++) {
+		if (seat->swallowed_keys[i] == keycode) {
+			seat->swallowed_keys[i] = seat->swallowed_keys[--seat->swallowed_key_count];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void swallow_key(struct cordon_seat *seat, uint32_t keycode) {
+	size_t max = sizeof(seat->swallowed_keys) / sizeof(seat->swallowed_keys[0]);
+	if (seat->swallowed_key_count < max) {
+		seat->swallowed_keys[seat->swallowed_key_count++] = keycode;
+	}
+}
+
+static bool keyboard_run_bindings(struct cordon_keyboard *keyboard, uint32_t keycode) {
+	struct cordon_seat *seat = keyboard->seat;
+	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
+	xkb_keycode_t xkb_code = keycode + 8;
+
+	/* VT switching uses the translated keysyms (Ctrl+Alt+F1 gives XF86Switch_VT_1). */
+	const xkb_keysym_t *syms;
+	int count = xkb_state_key_get_syms(wlr_keyboard->xkb_state, xkb_code, &syms);
+	for (int i = 0; i < count; i++) {
+		if (handle_vt_switch(seat, syms[i])) {
+			return true;
+		}
+	}
+
+	/*
+	 * Bindings match the key's level-one keysym, so that Logo+Shift+q is
+	 * found whatever Shift does to q.
+	 */
+	uint32_t modifiers = wlr_keyboard_get_modifiers(wlr_keyboard);
+	xkb_layout_index_t layout = xkb_state_key_get_layout(wlr_keyboard->xkb_state, xkb_code);
+	count = xkb_keymap_key_get_syms_by_level(wlr_keyboard->keymap, xkb_code, layout, 0, &syms);
+	for (int i = 0; i < count; i++) {
+		if (cordon_seat_handle_binding(seat, modifiers, syms[i])) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void handle_keyboard_key(struct wl_listener *listener, void *data) {
+	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, key);
+	struct cordon_seat *seat = keyboard->seat;
+	struct wlr_event_keyboard_key *event = data;
+	cordon_globals_notify_activity(seat->server->globals);
+
+	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
+		if (keyboard_run_bindings(keyboard, event->keycode)) {
+			swallow_key(seat, event->keycode);
+			return;
+		}
+	} else if (take_swallowed_key(seat, event->keycode)) {
+		return;
+	}
+
+	wlr_seat_set_keyboard(seat->wlr_seat, keyboard->device);
+	wlr_seat_keyboard_notify_key(seat->wlr_seat, event->time_msec, event->keycode,
+		event->state);
+}
+
+static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
+	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
+	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->device);
+	wlr_seat_keyboard_notify_modifiers(keyboard->seat->wlr_seat,
+		&keyboard->device->keyboard->modifiers);
+}
+
+static void handle_keyboard_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
+	struct cordon_seat *seat = keyboard->seat;
+	wl_list_remove(&keyboard->key.link);
+	wl_list_remove(&keyboard->modifiers.link);
+	wl_list_remove(&keyboard->destroy.link);
+	wl_list_remove(&keyboard->link);
+	if (keyboard->device == seat->virtual_keyboard) {
+		seat->virtual_keyboard = NULL;
+	}
+	free(keyboard);
+}
+
+static void add_keyboard(struct cordon_seat *seat, struct wlr_input_device *device,
+		bool own_keymap) {
+	struct cordon_keyboard *keyboard = calloc(1, sizeof(*keyboard));
+	if (!keyboard) {
+		return;
+	}
+	keyboard->seat = seat;
+	keyboard->device = device;
+	keyboard->own_keymap = own_keymap;
+	if (!own_keymap) {
+		wlr_keyboard_set_keymap(device->keyboard, seat->keymap);
+	}
+	const struct cordon_config *config = seat->server->config;
+	wlr_keyboard_set_repeat_info(device->keyboard, config->repeat_rate, config->repeat_delay);
+
+	keyboard->key.notify = handle_keyboard_key;
+	wl_signal_add(&device->keyboard->events.key, &keyboard->key);
+	keyboard->modifiers.notify = handle_keyboard_modifiers;
+	wl_signal_add(&device->keyboard->events.modifiers, &keyboard->modifiers);
+	keyboard->destroy.notify = handle_keyboard_destroy;
+	wl_signal_add(&device->events.destroy, &keyboard->destroy);
+	wl_list_insert(&seat->keyboards, &keyboard->link);
+	wlr_seat_set_keyboard(seat->wlr_seat, device);
+}
+
+void cordon_seat_add_client_keyboard(struct cordon_seat *seat, struct wlr_input_device *device) {
+	add_keyboard(seat, device, true);
+}
+
+void cordon_seat_add_pointer(struct cordon_seat *seat, struct wlr_input_device *device) {
+	wlr_cursor_attach_input_device(seat->cursor, device);
+}
+
+void cordon_seat_add_device(struct cordon_seat *seat, struct wlr_input_device *device) {
+	switch (device->type) {
+	case WLR_INPUT_DEVICE_KEYBOARD:
+		add_keyboard(seat, device, false);
+		break;
+	case WLR_INPUT_DEVICE_POINTER:
+		cordon_seat_add_pointer(seat, device);
+		break;
+	default:
+		wlr_log(WLR_DEBUG, "Ignoring input device %s of type %d", device->name,
+			device->type);
+		break;
+	}
+}
+
+bool cordon_seat_add_virtual_devices(struct cordon_seat *seat) {
+	struct wlr_backend *backend = seat->server->input_backend;
+	/* new_input fires synchronously and adds them through cordon_seat_add_device. */
+	seat->virtual_keyboard = wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_KEYBOARD);
+	seat->virtual_pointer = wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_POINTER);
+	return seat->virtual_keyboard && seat->virtual_pointer;
+}
+
+/* Focus */
+
+void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *surface) {
+	if (!surface) {
+		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
+		return;
+	}
+	if (!surface_may_get_input(seat, surface)) {
+		return;
+	}
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
+	if (keyboard) {
+		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, keyboard->keycodes,
+			keyboard->num_keycodes, &keyboard->modifiers);
+	} else {
+		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, NULL, 0, NULL);
+	}
+}
+
+static struct wlr_surface *surface_at(struct cordon_seat *seat, double lx, double ly,
+		double *sx, double *sy) {
+	struct wlr_scene_node *node =
+		wlr_scene_node_at(&seat->server->scene->node, lx, ly, sx, sy);
+	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
+		return NULL;
+	}
+	return wlr_scene_surface_from_node(node)->surface;
+}
+
+void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec) {
+	if (seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH) {
+		return;
+	}
+	if (time_msec == 0) {
+		time_msec = now_msec();
+	}
+	double sx, sy;
+	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
+	if (surface && !surface_may_get_input(seat, surface)) {
+		surface = NULL;
+	}
+	if (!surface) {
+		/* Nobody sets the image over the background: cordon does. */
+		wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "left_ptr",
+			seat->cursor);
+		wlr_seat_pointer_clear_focus(seat->wlr_seat);
+		return;
+	}
+	wlr_seat_pointer_notify_enter(seat->wlr_seat, surface, sx, sy);
+	wlr_seat_pointer_notify_motion(seat->wlr_seat, time_msec, sx, sy);
+}
+
+/* Compositor grabs: interactive move and resize */
+
+static void begin_grab(struct cordon_seat *seat, struct cordon_view *view,
+		enum cordon_cursor_mode mode, uint32_t edges) {
+	if (view->fullscreen || view->maximized) {
+		return;
+	}
+	seat->cursor_mode = mode;
+	seat->grabbed_view = view;
+	seat->grab_x = seat->cursor->x;
+	seat->grab_y = seat->cursor->y;
+	cordon_view_get_box(view, &seat->grab_box);
+	seat->resize_edges = edges;
+	/* The client must not see the drag as its own pointer motion. */
+	wlr_seat_pointer_clear_focus(seat->wlr_seat);
+	if (mode == CORDON_CURSOR_RESIZE) {
+		wlr_xdg_toplevel_set_resizing(view->xdg_surface, true);
+	}
+}
+
+void cordon_seat_begin_move(struct cordon_seat *seat, struct cordon_view *view) {
+	begin_grab(seat, view, CORDON_CURSOR_MOVE, 0);
+	wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "grabbing", seat->cursor);
+}
+
+void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view,
+		uint32_t edges) {
+	begin_grab(seat, view, CORDON_CURSOR_RESIZE, edges);
+}
+
+void cordon_seat_end_grab(struct cordon_seat *seat, struct cordon_view *view) {
+	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH ||
+			(view && seat->grabbed_view != view)) {
+		return;
+	}
+	struct cordon_view *grabbed = seat->grabbed_view;
+	if (seat->cursor_mode == CORDON_CURSOR_RESIZE && grabbed) {
+		wlr_xdg_toplevel_set_resizing(grabbed->xdg_surface, false);
+	}
+	seat->cursor_mode = CORDON_CURSOR_PASSTHROUGH;
+	seat->grabbed_view = NULL;
+}
+
+static void process_move(struct cordon_seat *seat) {
+	struct cordon_view *view = seat->grabbed_view;
+	cordon_view_move_to(view, seat->grab_box.x + (int)(seat->cursor->x - seat->grab_x),
+		seat->grab_box.y + (int)(seat->cursor->y - seat->grab_y));
+}
+
+static void process_resize(struct cordon_seat *seat) {
+	struct cordon_view *view = seat->grabbed_view;
+	struct wlr_box box = seat->grab_box;
+	int dx = (int)(seat->cursor->x - seat->grab_x);
+	int dy = (int)(seat->cursor->y - seat->grab_y);
+	int width = box.width, height = box.height;
+	if (seat->resize_edges & WLR_EDGE_LEFT) {
+		width -= dx;
+	} else if (seat->resize_edges & WLR_EDGE_RIGHT) {
+		width += dx;
+	}
+	if (seat->resize_edges & WLR_EDGE_TOP) {
+		height -= dy;
+	} else if (seat->resize_edges & WLR_EDGE_BOTTOM) {
+		height += dy;
+	}
+	/* Respect the client's limits; the commit handler keeps the fixed edges still. */
+	struct wlr_xdg_toplevel_state *current = &view->xdg_surface->toplevel->current;
+	int min_width = current->min_width > 0 ? current->min_width : 1;
+	int min_height = current->min_height > 0 ? current->min_height : 1;
+	width = width < min_width ? min_width : width;
+	height = height < min_height ? min_height : height;
+	if (current->max_width > 0 && width > (int)current->max_width) {
+		width = current->max_width;
+	}
+	if (current->max_height > 0 && height > (int)current->max_height) {
+		height = current->max_height;
+	}
+	wlr_xdg_toplevel_set_size(view->xdg_surface, width, height);
+}
+
+static void update_drag_icon(struct cordon_seat *seat) {
+	if (seat->drag_icon) {
+		wlr_scene_node_set_position(seat->drag_icon, (int)seat->cursor->x,
+			(int)seat->cursor->y);
+	}
+}
+
+static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
+	cordon_globals_notify_activity(seat->server->globals);
+	update_drag_icon(seat);
+	switch (seat->cursor_mode) {
+	case CORDON_CURSOR_MOVE:
+		process_move(seat);
+		return;
+	case CORDON_CURSOR_RESIZE:
+		process_resize(seat);
+		return;
+	case CORDON_CURSOR_PASSTHROUGH:
+		cordon_seat_update_pointer_focus(seat, time_msec);
+		return;
+	}
+}
+
+static void handle_cursor_motion(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_motion);
+	struct wlr_event_pointer_motion *event = data;
+	wlr_cursor_move(seat->cursor, event->device, event->delta_x, event->delta_y);
+	process_motion(seat, event->time_msec);
+}
+
+static void handle_cursor_motion_absolute(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_motion_absolute);
+	struct wlr_event_pointer_motion_absolute *event = data;
+	wlr_cursor_warp_absolute(seat->cursor, event->device, event->x, event->y);
+	process_motion(seat, event->time_msec);
+}
+
+static uint32_t resize_edges_at(struct cordon_view *view, double lx, double ly) {
+	struct wlr_box box;
+	cordon_view_get_box(view, &box);
+	uint32_t edges = lx < box.x + box.width / 2.0 ? WLR_EDGE_LEFT : WLR_EDGE_RIGHT;
+	edges |= ly < box.y + box.height / 2.0 ? WLR_EDGE_TOP : WLR_EDGE_BOTTOM;
+	return edges;
+}
+
+/* Clicking a layer surface that takes keyboard input focuses it. */
+static void focus_layer_surface_at(struct cordon_seat *seat, struct wlr_surface *surface) {
+	if (!surface || !wlr_surface_is_layer_surface(surface)) {
+		return;
+	}
+	struct wlr_layer_surface_v1 *layer = wlr_layer_surface_v1_from_wlr_surface(surface);
+	if (layer && layer->current.keyboard_interactive) {
+		cordon_seat_focus_surface(seat, surface);
+	}
+}
+
+/* A press with the move modifier held starts a compositor move or resize. */
+static bool start_modifier_grab(struct cordon_seat *seat, struct cordon_view *view,
+		uint32_t button) {
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
+	uint32_t modifier = seat->server->config->move_modifier;
+	if (!view || !keyboard || !modifier ||
+			!(wlr_keyboard_get_modifiers(keyboard) & modifier)) {
+		return false;
+	}
+	if (button == BTN_LEFT) {
+		cordon_seat_begin_move(seat, view);
+	} else if (button == BTN_RIGHT) {
+		cordon_seat_begin_resize(seat, view,
+			resize_edges_at(view, seat->cursor->x, seat->cursor->y));
+	} else {
+		return false;
+	}
+	return seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH;
+}
+
+static void handle_cursor_button(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_button);
+	struct wlr_event_pointer_button *event = data;
+	cordon_globals_notify_activity(seat->server->globals);
+
+	if (event->state == WLR_BUTTON_RELEASED) {
+		if (seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH) {
+			cordon_seat_end_grab(seat, NULL);
+			cordon_seat_update_pointer_focus(seat, event->time_msec);
+		}
+		if (seat->swallow_button_release) {
+			/* The client never saw the press. */
+			seat->swallow_button_release = false;
+			return;
+		}
+		wlr_seat_pointer_notify_button(seat->wlr_seat, event->time_msec, event->button,
+			event->state);
+		return;
+	}
+
+	double sx, sy;
+	struct wlr_surface *surface;
+	struct cordon_view *view =
+		cordon_view_at(seat->server, seat->cursor->x, seat->cursor->y, &surface, &sx, &sy);
+	if (surface && !surface_may_get_input(seat, surface)) {
+		return;
+	}
+	if (start_modifier_grab(seat, view, event->button)) {
+		seat->swallow_button_release = true;
+		cordon_view_focus(view);
+		return;
+	}
+	if (view) {
+		cordon_view_focus(view);
+	} else {
+		focus_layer_surface_at(seat, surface);
+	}
+	wlr_seat_pointer_notify_button(seat->wlr_seat, event->time_msec, event->button,
+		event->state);
+}
+
+static void handle_cursor_axis(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_axis);
+	struct wlr_event_pointer_axis *event = data;
+	cordon_globals_notify_activity(seat->server->globals);
+	wlr_seat_pointer_notify_axis(seat->wlr_seat, event->time_msec, event->orientation,
+		event->delta, event->delta_discrete, event->source);
+}
+
+static void handle_cursor_frame(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_frame);
+	wlr_seat_pointer_notify_frame(seat->wlr_seat);
+}
+
+/* Requests from clients */
+
+static void handle_request_set_cursor(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, request_set_cursor);
+	struct wlr_seat_pointer_request_set_cursor_event *event = data;
+	/* Only the client under the pointer may choose its image. */
+	if (event->seat_client != seat->wlr_seat->pointer_state.focused_client) {
+		return;
+	}
+	wlr_cursor_set_surface(seat->cursor, event->surface, event->hotspot_x, event->hotspot_y);
+}
+
+static void handle_request_set_selection(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, request_set_selection);
+	struct wlr_seat_request_set_selection_event *event = data;
+	wlr_seat_set_selection(seat->wlr_seat, event->source, event->serial);
+}
+
+static void handle_request_set_primary_selection(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, request_set_primary_selection);
+	struct wlr_seat_request_set_primary_selection_event *event = data;
+	wlr_seat_set_primary_selection(seat->wlr_seat, event->source, event->serial);
+}
+
+static void handle_request_start_drag(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, request_start_drag);
+	struct wlr_seat_request_start_drag_event *event = data;
+	/* A drag starts from a held button (or touch) on the origin surface. */
+	if (wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, event->origin, event->serial)) {
+		wlr_seat_start_pointer_drag(seat->wlr_seat, event->drag, event->serial);
+		return;
+	}
+	wlr_log(WLR_DEBUG, "Refusing a drag with an invalid serial");
+	wlr_data_source_destroy(event->drag->source);
+}
+
+static void handle_drag_icon_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, drag_icon_destroy);
+	wl_list_remove(&seat->drag_icon_destroy.link);
+	wl_list_init(&seat->drag_icon_destroy.link);
+	/* The scene node goes with the surface; only forget it. */
+	seat->drag_icon = NULL;
+	cordon_seat_update_pointer_focus(seat, 0);
+}
+
+static void handle_start_drag(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, start_drag);
+	struct wlr_drag *drag = data;
+	if (!drag->icon) {
+		return;
+	}
+	seat->drag_icon = wlr_scene_subsurface_tree_create(
+		&seat->server->layers[CORDON_LAYER_OVERLAY]->node, drag->icon->surface);
+	if (!seat->drag_icon) {
+		return;
+	}
+	update_drag_icon(seat);
+	wl_list_remove(&seat->drag_icon_destroy.link);
+	seat->drag_icon_destroy.notify = handle_drag_icon_destroy;
+	wl_signal_add(&drag->icon->events.destroy, &seat->drag_icon_destroy);
+}
+
+/* Injection for the control socket: the virtual devices emit real events. */
+
+void cordon_seat_inject_key(struct cordon_seat *seat, uint32_t keycode, bool pressed) {
+	if (!seat->virtual_keyboard) {
+		return;
+	}
+	struct wlr_event_keyboard_key event = {
+		.time_msec = now_msec(),
+		.keycode = keycode,
+		.update_state = true,
+		.state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED,
+	};
+	wlr_keyboard_notify_key(seat->virtual_keyboard->keyboard, &event);
+}
+
+void cordon_seat_inject_pointer_warp(struct cordon_seat *seat, double lx, double ly) {
+	wlr_cursor_warp_closest(seat->cursor, seat->virtual_pointer, lx, ly);
+	process_motion(seat, now_msec());
+	wlr_seat_pointer_notify_frame(seat->wlr_seat);
+}
+
+void cordon_seat_inject_pointer_motion(struct cordon_seat *seat, double dx, double dy) {
+	struct wlr_event_pointer_motion event = {
+		.device = seat->virtual_pointer,
+		.time_msec = now_msec(),
+		.delta_x = dx,
+		.delta_y = dy,
+		.unaccel_dx = dx,
+		.unaccel_dy = dy,
+	};
+	wl_signal_emit(&seat->virtual_pointer->pointer->events.motion, &event);
+	wl_signal_emit(&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+}
+
+void cordon_seat_inject_button(struct cordon_seat *seat, uint32_t button, bool pressed) {
+	struct wlr_event_pointer_button event = {
+		.device = seat->virtual_pointer,
+		.time_msec = now_msec(),
+		.button = button,
+		.state = pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED,
+	};
+	wl_signal_emit(&seat->virtual_pointer->pointer->events.button, &event);
+	wl_signal_emit(&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+}
+
+void cordon_seat_inject_axis(struct cordon_seat *seat, bool horizontal, double value) {
+	struct wlr_event_pointer_axis event = {
+		.device = seat->virtual_pointer,
+		.time_msec = now_msec(),
+		.source = WLR_AXIS_SOURCE_WHEEL,
+		.orientation = horizontal ? WLR_AXIS_ORIENTATION_HORIZONTAL
+					  : WLR_AXIS_ORIENTATION_VERTICAL,
+		.delta = value,
+		/* One wheel click is 15 units of motion. */
+		.delta_discrete = (int32_t)(value / 15.0),
+	};
+	wl_signal_emit(&seat->virtual_pointer->pointer->events.axis, &event);
+	wl_signal_emit(&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+}
+
+/* Life cycle */
+
+static struct xkb_keymap *compile_keymap(const struct cordon_config *config) {
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	if (!context) {
+		return NULL;
+	}
+	/* NULL fields fall back to XKB_DEFAULT_* and then xkbcommon's defaults. */
+	struct xkb_rule_names names = {
+		.rules = config->xkb_rules,
+		.model = config->xkb_model,
+		.layout = config->xkb_layout,
+		.variant = config->xkb_variant,
+		.options = config->xkb_options,
+	};
+	struct xkb_keymap *keymap = xkb_keymap_new_from_names(context, &names,
+		XKB_KEYMAP_COMPILE_NO_FLAGS);
+	xkb_context_unref(context);
+	return keymap;
+}
+
+struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
+	struct cordon_seat *seat = calloc(1, sizeof(*seat));
+	if (!seat) {
+		return NULL;
+	}
+	seat->server = server;
+	wl_list_init(&seat->keyboards);
+	wl_list_init(&seat->drag_icon_destroy.link);
+	const struct cordon_config *config = server->config;
+
+	seat->keymap = compile_keymap(config);
+	if (!seat->keymap) {
+		wlr_log(WLR_ERROR, "Cannot compile the keymap (layout '%s', variant '%s', "
+			"options '%s'): check the [keyboard] section or XKB_DEFAULT_*",
+			config->xkb_layout ? config->xkb_layout : "",
+			config->xkb_variant ? config->xkb_variant : "",
+			config->xkb_options ? config->xkb_options : "");
+		free(seat);
+		return NULL;
+	}
+
+	seat->wlr_seat = wlr_seat_create(server->display, "seat0");
+	seat->cursor = wlr_cursor_create();
+	seat->xcursor_manager = wlr_xcursor_manager_create(config->xcursor_theme,
+		config->xcursor_size);
+	if (!seat->wlr_seat || !seat->cursor || !seat->xcursor_manager ||
+			!wlr_xcursor_manager_load(seat->xcursor_manager, 1)) {
+		wlr_log(WLR_ERROR, "Cannot create the seat and cursor");
+		cordon_seat_destroy(seat);
+		return NULL;
+	}
+	wlr_cursor_attach_output_layout(seat->cursor, server->output_layout);
+	/* The virtual devices make both capabilities permanent. */
+	wlr_seat_set_capabilities(seat->wlr_seat,
+		WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD);
+
+	seat->cursor_motion.notify = handle_cursor_motion;
+	wl_signal_add(&seat->cursor->events.motion, &seat->cursor_motion);
+	seat->cursor_motion_absolute.notify = handle_cursor_motion_absolute;
+	wl_signal_add(&seat->cursor->events.motion_absolute, &seat->cursor_motion_absolute);
+	seat->cursor_button.notify = handle_cursor_button;
+	wl_signal_add(&seat->cursor->events.button, &seat->cursor_button);
+	seat->cursor_axis.notify = handle_cursor_axis;
+	wl_signal_add(&seat->cursor->events.axis, &seat->cursor_axis);
+	seat->cursor_frame.notify = handle_cursor_frame;
+	wl_signal_add(&seat->cursor->events.frame, &seat->cursor_frame);
+
+	struct wlr_seat *wlr_seat = seat->wlr_seat;
+	seat->request_set_cursor.notify = handle_request_set_cursor;
+	wl_signal_add(&wlr_seat->events.request_set_cursor, &seat->request_set_cursor);
+	seat->request_set_selection.notify = handle_request_set_selection;
+	wl_signal_add(&wlr_seat->events.request_set_selection, &seat->request_set_selection);
+	seat->request_set_primary_selection.notify = handle_request_set_primary_selection;
+	wl_signal_add(&wlr_seat->events.request_set_primary_selection,
+		&seat->request_set_primary_selection);
+	seat->request_start_drag.notify = handle_request_start_drag;
+	wl_signal_add(&wlr_seat->events.request_start_drag, &seat->request_start_drag);
+	seat->start_drag.notify = handle_start_drag;
+	wl_signal_add(&wlr_seat->events.start_drag, &seat->start_drag);
+	return seat;
+}
+
+void cordon_seat_destroy(struct cordon_seat *seat) {
+	if (!seat) {
+		return;
+	}
+	if (seat->cursor_motion.notify) {
+		wl_list_remove(&seat->cursor_motion.link);
+		wl_list_remove(&seat->cursor_motion_absolute.link);
+		wl_list_remove(&seat->cursor_button.link);
+		wl_list_remove(&seat->cursor_axis.link);
+		wl_list_remove(&seat->cursor_frame.link);
+		wl_list_remove(&seat->request_set_cursor.link);
+		wl_list_remove(&seat->request_set_selection.link);
+		wl_list_remove(&seat->request_set_primary_selection.link);
+		wl_list_remove(&seat->request_start_drag.link);
+		wl_list_remove(&seat->start_drag.link);
+	}
+	wl_list_remove(&seat->drag_icon_destroy.link);
+	/* Keyboards still listed belong to devices that outlive us (none normally). */
+	struct cordon_keyboard *keyboard, *tmp;
+	wl_list_for_each_safe(keyboard, tmp, &seat->keyboards, link) {
+		handle_keyboard_destroy(&keyboard->destroy, NULL);
+	}
+	if (seat->xcursor_manager) {
+		wlr_xcursor_manager_destroy(seat->xcursor_manager);
+	}
+	if (seat->cursor) {
+		wlr_cursor_destroy(seat->cursor);
+	}
+	if (seat->wlr_seat) {
+		wlr_seat_destroy(seat->wlr_seat);
+	}
+	xkb_keymap_unref(seat->keymap);
+	free(seat);
+}

@@ -1,0 +1,320 @@
+/*
+ * Building the compositor step by step, running it, and unwinding it in the
+ * reverse order. Every subsystem is created here and handed the server.
+ */
+#include "compositor/server.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/backend/multi.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/pixman.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_xdg_shell.h>
+
+#include "compositor/config.h"
+#include "compositor/globals.h"
+#include "compositor/ipc.h"
+#include "compositor/output.h"
+#include "compositor/seat.h"
+#include "compositor/xdg_shell.h"
+
+static void handle_new_output(struct wl_listener *listener, void *data) {
+	struct cordon_server *server = wl_container_of(listener, server, new_output);
+	cordon_output_handle_new(server, data);
+}
+
+static void handle_new_input(struct wl_listener *listener, void *data) {
+	struct cordon_server *server = wl_container_of(listener, server, new_input);
+	cordon_seat_add_device(server->seat, data);
+}
+
+static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
+	struct cordon_server *server = wl_container_of(listener, server, new_xdg_surface);
+	cordon_xdg_shell_handle_new_surface(server, data);
+}
+
+static int handle_terminate_signal(int signal, void *data) {
+	struct cordon_server *server = data;
+	wlr_log(WLR_INFO, "Received signal %d, shutting down", signal);
+	cordon_server_terminate(server);
+	return 0;
+}
+
+static bool create_backend(struct cordon_server *server, const struct cordon_options *options) {
+	if (!options->headless) {
+		server->backend = wlr_backend_autocreate(server->display);
+		return server->backend != NULL;
+	}
+
+	/*
+	 * Headless with outputs of chosen sizes: autocreate would only give
+	 * WLR_HEADLESS_OUTPUTS outputs of a fixed size.
+	 */
+	server->backend = wlr_multi_backend_create(server->display);
+	struct wlr_backend *headless = wlr_headless_backend_create(server->display);
+	if (!server->backend || !headless) {
+		return false;
+	}
+	wlr_multi_backend_add(server->backend, headless);
+	int count = options->headless_output_count > 0 ? options->headless_output_count : 1;
+	for (int i = 0; i < count; i++) {
+		const struct cordon_headless_output_size *size = &options->headless_outputs[i];
+		int width = options->headless_output_count > 0 ? size->width : 1280;
+		int height = options->headless_output_count > 0 ? size->height : 720;
+		if (!wlr_headless_add_output(headless, width, height)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool create_renderer(struct cordon_server *server) {
+	server->renderer = wlr_renderer_autocreate(server->backend);
+	if (!server->renderer) {
+		/* No GPU (or none usable): software rendering still gives a desktop. */
+		wlr_log(WLR_INFO, "No hardware renderer, falling back to pixman");
+		server->renderer = wlr_pixman_renderer_create();
+	}
+	if (!server->renderer) {
+		return false;
+	}
+	if (!wlr_renderer_init_wl_display(server->renderer, server->display)) {
+		return false;
+	}
+	server->allocator = wlr_allocator_autocreate(server->backend, server->renderer);
+	return server->allocator != NULL;
+}
+
+static bool create_scene(struct cordon_server *server) {
+	server->output_layout = wlr_output_layout_create();
+	server->scene = wlr_scene_create();
+	if (!server->output_layout || !server->scene) {
+		return false;
+	}
+	for (int i = 0; i < CORDON_LAYER_COUNT; i++) {
+		server->layers[i] = wlr_scene_tree_create(&server->scene->node);
+		if (!server->layers[i]) {
+			return false;
+		}
+	}
+	return wlr_scene_attach_output_layout(server->scene, server->output_layout);
+}
+
+static bool add_socket(struct cordon_server *server, const char *name) {
+	if (name) {
+		if (wl_display_add_socket(server->display, name) != 0) {
+			wlr_log_errno(WLR_ERROR, "Cannot create the Wayland socket '%s'", name);
+			return false;
+		}
+		server->socket = name;
+		return true;
+	}
+	server->socket = wl_display_add_socket_auto(server->display);
+	if (!server->socket) {
+		wlr_log(WLR_ERROR, "Cannot create a Wayland socket (is XDG_RUNTIME_DIR set?)");
+		return false;
+	}
+	return true;
+}
+
+struct cordon_server *cordon_server_create(const struct cordon_options *options) {
+	struct cordon_server *server = calloc(1, sizeof(*server));
+	if (!server) {
+		return NULL;
+	}
+	wl_list_init(&server->outputs);
+	wl_list_init(&server->views);
+	wl_list_init(&server->new_output.link);
+	wl_list_init(&server->new_input.link);
+	wl_list_init(&server->new_xdg_surface.link);
+	server->next_view_id = 1;
+
+	char *error = NULL;
+	server->config = cordon_config_load(options->config_path, &error);
+	if (!server->config) {
+		wlr_log(WLR_ERROR, "%s", error ? error : "Cannot load the configuration");
+		free(error);
+		goto error;
+	}
+	if (options->startup_command) {
+		server->startup_command = strdup(options->startup_command);
+	}
+
+	server->display = wl_display_create();
+	if (!server->display) {
+		goto error;
+	}
+	server->event_loop = wl_display_get_event_loop(server->display);
+
+	if (!create_backend(server, options)) {
+		wlr_log(WLR_ERROR, "Cannot create a backend");
+		goto error;
+	}
+	if (!create_renderer(server)) {
+		wlr_log(WLR_ERROR, "Cannot create a renderer and allocator");
+		goto error;
+	}
+
+	/*
+	 * The virtual keyboard and pointer live on a headless backend of their
+	 * own, added after the renderer so that it cannot pick the renderer's
+	 * DRM device.
+	 */
+	server->input_backend = wlr_headless_backend_create(server->display);
+	if (!server->input_backend || !wlr_multi_backend_add(server->backend, server->input_backend)) {
+		wlr_log(WLR_ERROR, "Cannot create the virtual input backend");
+		goto error;
+	}
+
+	if (!create_scene(server)) {
+		wlr_log(WLR_ERROR, "Cannot create the scene graph");
+		goto error;
+	}
+
+	server->compositor = wlr_compositor_create(server->display, server->renderer);
+	server->xdg_shell = wlr_xdg_shell_create(server->display);
+	if (!server->compositor || !server->xdg_shell) {
+		goto error;
+	}
+
+	server->seat = cordon_seat_create(server);
+	if (!server->seat) {
+		goto error;
+	}
+	server->globals = cordon_globals_create(server);
+	if (!server->globals) {
+		wlr_log(WLR_ERROR, "Cannot create the desktop globals");
+		goto error;
+	}
+
+	server->new_output.notify = handle_new_output;
+	wl_signal_add(&server->backend->events.new_output, &server->new_output);
+	server->new_input.notify = handle_new_input;
+	wl_signal_add(&server->backend->events.new_input, &server->new_input);
+	server->new_xdg_surface.notify = handle_new_xdg_surface;
+	wl_signal_add(&server->xdg_shell->events.new_surface, &server->new_xdg_surface);
+
+	if (!cordon_seat_add_virtual_devices(server->seat)) {
+		wlr_log(WLR_ERROR, "Cannot create the virtual keyboard and pointer");
+		goto error;
+	}
+
+	if (!add_socket(server, options->socket_name)) {
+		goto error;
+	}
+	server->ipc = cordon_ipc_server_create(server);
+	if (!server->ipc) {
+		goto error;
+	}
+
+	server->sigterm_source = wl_event_loop_add_signal(server->event_loop, SIGTERM,
+		handle_terminate_signal, server);
+	server->sigint_source = wl_event_loop_add_signal(server->event_loop, SIGINT,
+		handle_terminate_signal, server);
+	return server;
+
+error:
+	cordon_server_destroy(server);
+	return NULL;
+}
+
+bool cordon_server_start(struct cordon_server *server) {
+	if (!wlr_backend_start(server->backend)) {
+		wlr_log(WLR_ERROR, "Cannot start the backend");
+		return false;
+	}
+	setenv("WAYLAND_DISPLAY", server->socket, true);
+	setenv("CORDON_SOCKET", cordon_ipc_server_get_path(server->ipc), true);
+	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s, control socket %s", server->socket,
+		cordon_ipc_server_get_path(server->ipc));
+	if (server->startup_command) {
+		cordon_spawn(server, server->startup_command);
+	}
+	return true;
+}
+
+int cordon_server_run(struct cordon_server *server) {
+	wl_display_run(server->display);
+	return server->exit_code;
+}
+
+void cordon_server_terminate(struct cordon_server *server) {
+	wl_display_terminate(server->display);
+}
+
+void cordon_server_destroy(struct cordon_server *server) {
+	if (!server) {
+		return;
+	}
+	if (server->sigterm_source) {
+		wl_event_source_remove(server->sigterm_source);
+	}
+	if (server->sigint_source) {
+		wl_event_source_remove(server->sigint_source);
+	}
+	cordon_ipc_server_destroy(server->ipc);
+	if (server->display) {
+		/* Clients first: their surfaces and views go before the globals. */
+		wl_display_destroy_clients(server->display);
+	}
+	wl_list_remove(&server->new_output.link);
+	wl_list_remove(&server->new_input.link);
+	wl_list_remove(&server->new_xdg_surface.link);
+	/* Destroying the backend destroys outputs and input devices, whose
+	 * handlers still need the seat. */
+	if (server->backend) {
+		wlr_backend_destroy(server->backend);
+	}
+	cordon_globals_destroy(server->globals);
+	cordon_seat_destroy(server->seat);
+	if (server->scene) {
+		wlr_scene_node_destroy(&server->scene->node);
+	}
+	if (server->output_layout) {
+		wlr_output_layout_destroy(server->output_layout);
+	}
+	if (server->allocator) {
+		wlr_allocator_destroy(server->allocator);
+	}
+	if (server->renderer) {
+		wlr_renderer_destroy(server->renderer);
+	}
+	if (server->display) {
+		wl_display_destroy(server->display);
+	}
+	cordon_config_destroy(server->config);
+	free(server->startup_command);
+	free(server);
+}
+
+void cordon_spawn(struct cordon_server *server, const char *command) {
+	pid_t pid = fork();
+	if (pid < 0) {
+		wlr_log_errno(WLR_ERROR, "Cannot fork to run '%s'", command);
+		return;
+	}
+	if (pid == 0) {
+		/* The grandchild is reparented to init, so cordon never reaps it. */
+		setsid();
+		sigset_t set;
+		sigemptyset(&set);
+		sigprocmask(SIG_SETMASK, &set, NULL);
+		if (fork() == 0) {
+			execl("/bin/sh", "/bin/sh", "-c", command, (char *)NULL);
+			_exit(127);
+		}
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	wlr_log(WLR_DEBUG, "Started '%s'", command);
+}

@@ -1,0 +1,573 @@
+/*
+ * Views: xdg toplevels as the user sees them. A view's scene tree sits at the
+ * window geometry's origin; its borders (when decorated by the server) and the
+ * client's surfaces hang below it. The server's view list is the stacking
+ * order, topmost first.
+ */
+#include "compositor/view.h"
+
+#include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_foreign_toplevel_management_v1.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/edges.h>
+#include <wlr/util/log.h>
+
+#include "compositor/decoration.h"
+#include "compositor/foreign_toplevel.h"
+#include "compositor/output.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+
+#define BORDER_WIDTH 3
+
+static const float border_focused[4] = {0.25f, 0.45f, 0.75f, 1.0f};
+static const float border_unfocused[4] = {0.3f, 0.3f, 0.3f, 1.0f};
+
+void cordon_view_get_box(struct cordon_view *view, struct wlr_box *box) {
+	struct wlr_box geometry;
+	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
+	box->x = view->x;
+	box->y = view->y;
+	box->width = geometry.width;
+	box->height = geometry.height;
+}
+
+const char *cordon_view_get_app_id(struct cordon_view *view) {
+	const char *app_id = view->xdg_surface->toplevel->app_id;
+	return app_id ? app_id : "";
+}
+
+const char *cordon_view_get_title(struct cordon_view *view) {
+	const char *title = view->xdg_surface->toplevel->title;
+	return title ? title : "";
+}
+
+pid_t cordon_view_get_pid(struct cordon_view *view) {
+	pid_t pid = 0;
+	wl_client_get_credentials(wl_resource_get_client(view->xdg_surface->resource), &pid, NULL,
+		NULL);
+	return pid;
+}
+
+static void update_borders(struct cordon_view *view) {
+	/* The tree is at the geometry's origin; client-side shadows sit outside it. */
+	struct wlr_box geometry;
+	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
+	wlr_scene_node_set_position(view->surface_node, -geometry.x, -geometry.y);
+
+	bool visible = view->ssd && !view->fullscreen;
+	struct wlr_box box;
+	cordon_view_get_box(view, &box);
+	const float *color =
+		view->server->seat->focused_view == view ? border_focused : border_unfocused;
+	int b = BORDER_WIDTH;
+	/* top, bottom, left, right; the corners belong to top and bottom */
+	const struct wlr_box edges[4] = {
+		{-b, -b, box.width + 2 * b, b},
+		{-b, box.height, box.width + 2 * b, b},
+		{-b, 0, b, box.height},
+		{box.width, 0, b, box.height},
+	};
+	for (int i = 0; i < 4; i++) {
+		wlr_scene_node_set_enabled(&view->border[i]->node, visible);
+		wlr_scene_node_set_position(&view->border[i]->node, edges[i].x, edges[i].y);
+		wlr_scene_rect_set_size(view->border[i], edges[i].width, edges[i].height);
+		wlr_scene_rect_set_color(view->border[i], color);
+	}
+}
+
+void cordon_view_set_ssd(struct cordon_view *view, bool ssd) {
+	view->ssd = ssd;
+	update_borders(view);
+}
+
+void cordon_view_move_to(struct cordon_view *view, int x, int y) {
+	view->x = x;
+	view->y = y;
+	wlr_scene_node_set_position(&view->tree->node, x, y);
+}
+
+struct cordon_view *cordon_view_focused(struct cordon_server *server) {
+	return server->seat->focused_view;
+}
+
+static void set_activated(struct cordon_view *view, bool activated) {
+	wlr_xdg_toplevel_set_activated(view->xdg_surface, activated);
+	if (view->foreign_toplevel) {
+		wlr_foreign_toplevel_handle_v1_set_activated(view->foreign_toplevel, activated);
+	}
+}
+
+static void raise_view(struct cordon_view *view) {
+	wlr_scene_node_raise_to_top(&view->tree->node);
+	wl_list_remove(&view->link);
+	wl_list_insert(&view->server->views, &view->link);
+}
+
+void cordon_view_focus(struct cordon_view *view) {
+	struct cordon_seat *seat = view->server->seat;
+	if (!view->mapped) {
+		return;
+	}
+	if (view->minimized) {
+		cordon_view_set_minimized(view, false);
+		return; /* restoring focuses */
+	}
+	struct cordon_view *previous = seat->focused_view;
+	raise_view(view);
+	if (previous == view) {
+		return;
+	}
+	seat->focused_view = view;
+	if (previous) {
+		set_activated(previous, false);
+		update_borders(previous);
+	}
+	set_activated(view, true);
+	update_borders(view);
+	cordon_seat_focus_surface(seat, view->xdg_surface->surface);
+}
+
+void cordon_view_focus_top(struct cordon_server *server) {
+	struct cordon_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped && !view->minimized) {
+			cordon_view_focus(view);
+			return;
+		}
+	}
+	struct cordon_view *previous = server->seat->focused_view;
+	server->seat->focused_view = NULL;
+	if (previous) {
+		set_activated(previous, false);
+		update_borders(previous);
+	}
+	cordon_seat_focus_surface(server->seat, NULL);
+}
+
+void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
+	struct cordon_view *top = NULL, *bottom = NULL, *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (!view->mapped) {
+			continue;
+		}
+		if (!top) {
+			top = view;
+		}
+		bottom = view;
+	}
+	if (!top || top == bottom) {
+		if (top) {
+			cordon_view_focus(top);
+		}
+		return;
+	}
+	if (forward) {
+		/* Raising the bottom view walks through every view in turn. */
+		cordon_view_focus(bottom);
+		return;
+	}
+	/* The inverse: send the top view to the bottom, focus the new top. */
+	wlr_scene_node_lower_to_bottom(&top->tree->node);
+	wl_list_remove(&top->link);
+	wl_list_insert(server->views.prev, &top->link);
+	struct cordon_view *next = wl_container_of(server->views.next, next, link);
+	wl_list_for_each(next, &server->views, link) {
+		if (next->mapped) {
+			break;
+		}
+	}
+	cordon_view_focus(next);
+}
+
+void cordon_view_close(struct cordon_view *view) {
+	wlr_xdg_toplevel_send_close(view->xdg_surface);
+}
+
+void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
+	if (view->minimized == minimized) {
+		return;
+	}
+	view->minimized = minimized;
+	wlr_scene_node_set_enabled(&view->tree->node, !minimized);
+	if (view->foreign_toplevel) {
+		wlr_foreign_toplevel_handle_v1_set_minimized(view->foreign_toplevel, minimized);
+	}
+	struct cordon_server *server = view->server;
+	if (minimized) {
+		cordon_seat_end_grab(server->seat, view);
+		if (server->seat->focused_view == view) {
+			cordon_view_focus_top(server);
+		}
+	} else {
+		cordon_view_focus(view);
+	}
+	cordon_seat_update_pointer_focus(server->seat, 0);
+}
+
+static struct cordon_output *view_output(struct cordon_view *view) {
+	struct wlr_box box;
+	cordon_view_get_box(view, &box);
+	return cordon_output_at(view->server, box.x + box.width / 2.0, box.y + box.height / 2.0);
+}
+
+void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
+	struct cordon_output *output = view_output(view);
+	if (view->fullscreen || view->maximized == maximized || !output) {
+		/* An xdg_toplevel request still wants a configure in reply. */
+		wlr_xdg_surface_schedule_configure(view->xdg_surface);
+		return;
+	}
+	cordon_seat_end_grab(view->server->seat, view);
+	view->maximized = maximized;
+	if (maximized) {
+		cordon_view_get_box(view, &view->saved);
+		struct wlr_box area = output->usable_area;
+		int b = view->ssd ? BORDER_WIDTH : 0;
+		cordon_view_move_to(view, area.x + b, area.y + b);
+		wlr_xdg_toplevel_set_size(view->xdg_surface, area.width - 2 * b,
+			area.height - 2 * b);
+	} else {
+		cordon_view_move_to(view, view->saved.x, view->saved.y);
+		wlr_xdg_toplevel_set_size(view->xdg_surface, view->saved.width, view->saved.height);
+	}
+	wlr_xdg_toplevel_set_maximized(view->xdg_surface, maximized);
+	if (view->foreign_toplevel) {
+		wlr_foreign_toplevel_handle_v1_set_maximized(view->foreign_toplevel, maximized);
+	}
+}
+
+void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
+	struct cordon_output *output = view_output(view);
+	if (view->fullscreen == fullscreen || !output) {
+		wlr_xdg_surface_schedule_configure(view->xdg_surface);
+		return;
+	}
+	cordon_seat_end_grab(view->server->seat, view);
+	view->fullscreen = fullscreen;
+	if (fullscreen) {
+		if (!view->maximized) {
+			cordon_view_get_box(view, &view->saved);
+		}
+		struct wlr_box box;
+		cordon_output_get_box(output, &box);
+		cordon_view_move_to(view, box.x, box.y);
+		wlr_xdg_toplevel_set_size(view->xdg_surface, box.width, box.height);
+		/* Fullscreen covers the panels: lift the view above the top layer. */
+		wlr_scene_node_reparent(&view->tree->node, &view->server->layers[CORDON_LAYER_TOP]->node);
+	} else {
+		wlr_scene_node_reparent(&view->tree->node,
+			&view->server->layers[CORDON_LAYER_VIEWS]->node);
+		if (view->maximized) {
+			/* Back to maximized; the saved box still holds the normal geometry. */
+			struct cordon_output *restore = view_output(view);
+			if (restore) {
+				struct wlr_box area = restore->usable_area;
+				int b = view->ssd ? BORDER_WIDTH : 0;
+				cordon_view_move_to(view, area.x + b, area.y + b);
+				wlr_xdg_toplevel_set_size(view->xdg_surface, area.width - 2 * b,
+					area.height - 2 * b);
+			}
+		} else {
+			cordon_view_move_to(view, view->saved.x, view->saved.y);
+			wlr_xdg_toplevel_set_size(view->xdg_surface, view->saved.width,
+				view->saved.height);
+		}
+	}
+	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, fullscreen);
+	if (view->foreign_toplevel) {
+		wlr_foreign_toplevel_handle_v1_set_fullscreen(view->foreign_toplevel, fullscreen);
+	}
+	update_borders(view);
+}
+
+struct cordon_view *cordon_view_at(struct cordon_server *server, double lx, double ly,
+		struct wlr_surface **surface, double *sx, double *sy) {
+	*surface = NULL;
+	struct wlr_scene_node *node = wlr_scene_node_at(&server->scene->node, lx, ly, sx, sy);
+	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
+		return NULL;
+	}
+	*surface = wlr_scene_surface_from_node(node)->surface;
+	/* Views tag their tree's node; layer surfaces and drag icons do not. */
+	for (; node; node = node->parent) {
+		if (node->data) {
+			return node->data;
+		}
+	}
+	return NULL;
+}
+
+struct cordon_view *cordon_view_from_surface(struct cordon_server *server,
+		struct wlr_surface *surface) {
+	if (!surface) {
+		return NULL;
+	}
+	struct cordon_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->xdg_surface->surface == surface) {
+			return view;
+		}
+	}
+	return NULL;
+}
+
+struct cordon_view *cordon_view_by_id(struct cordon_server *server, uint32_t id) {
+	struct cordon_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->id == id && view->mapped) {
+			return view;
+		}
+	}
+	return NULL;
+}
+
+static void place_new_view(struct cordon_view *view) {
+	struct cordon_server *server = view->server;
+	struct cordon_seat *seat = server->seat;
+	struct cordon_output *output = cordon_output_at(server, seat->cursor->x, seat->cursor->y);
+	if (!output) {
+		return;
+	}
+	struct wlr_box area = output->usable_area, box;
+	cordon_view_get_box(view, &box);
+
+	/* Centre on the output, or on the parent for dialogs. */
+	struct wlr_box parent_box = area;
+	struct wlr_xdg_surface *parent = view->xdg_surface->toplevel->parent;
+	struct cordon_view *parent_view = parent ? cordon_view_from_surface(server, parent->surface) : NULL;
+	if (parent_view && parent_view->mapped) {
+		cordon_view_get_box(parent_view, &parent_box);
+	}
+	int x = parent_box.x + (parent_box.width - box.width) / 2;
+	int y = parent_box.y + (parent_box.height - box.height) / 2;
+	/* Keep the top-left corner, where the client's controls usually are, visible. */
+	if (x + box.width > area.x + area.width) {
+		x = area.x + area.width - box.width;
+	}
+	if (y + box.height > area.y + area.height) {
+		y = area.y + area.height - box.height;
+	}
+	if (x < area.x) {
+		x = area.x;
+	}
+	if (y < area.y) {
+		y = area.y;
+	}
+	cordon_view_move_to(view, x, y);
+}
+
+static void handle_map(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, map);
+	struct wlr_xdg_toplevel *toplevel = view->xdg_surface->toplevel;
+	view->mapped = true;
+	place_new_view(view);
+	cordon_foreign_toplevel_create(view);
+	if (toplevel->requested.fullscreen) {
+		cordon_view_set_fullscreen(view, true);
+	} else if (toplevel->requested.maximized) {
+		cordon_view_set_maximized(view, true);
+	}
+	update_borders(view);
+	wlr_log(WLR_DEBUG, "View %u (%s) mapped", view->id, cordon_view_get_app_id(view));
+	if (toplevel->requested.minimized) {
+		/* Visible in the list, but hidden until restored. */
+		view->minimized = true;
+		wlr_scene_node_set_enabled(&view->tree->node, false);
+		return;
+	}
+	wlr_scene_node_set_enabled(&view->tree->node, true);
+	cordon_view_focus(view);
+	cordon_seat_update_pointer_focus(view->server->seat, 0);
+}
+
+static void handle_unmap(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, unmap);
+	struct cordon_server *server = view->server;
+	view->mapped = false;
+	wlr_scene_node_set_enabled(&view->tree->node, false);
+	cordon_seat_end_grab(server->seat, view);
+	cordon_foreign_toplevel_destroy(view);
+	if (server->seat->focused_view == view) {
+		server->seat->focused_view = NULL;
+		cordon_view_focus_top(server);
+	}
+	cordon_seat_update_pointer_focus(server->seat, 0);
+}
+
+static void handle_commit(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, commit);
+	struct cordon_seat *seat = view->server->seat;
+	if (!view->mapped) {
+		return;
+	}
+	/* Resizing from the top or left edge keeps the opposite edge still. */
+	if (seat->cursor_mode == CORDON_CURSOR_RESIZE && seat->grabbed_view == view) {
+		struct wlr_box box;
+		cordon_view_get_box(view, &box);
+		int x = view->x, y = view->y;
+		if (seat->resize_edges & WLR_EDGE_LEFT) {
+			x = seat->grab_box.x + seat->grab_box.width - box.width;
+		}
+		if (seat->resize_edges & WLR_EDGE_TOP) {
+			y = seat->grab_box.y + seat->grab_box.height - box.height;
+		}
+		cordon_view_move_to(view, x, y);
+	}
+	update_borders(view);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, destroy);
+	struct cordon_server *server = view->server;
+	if (view->mapped) {
+		handle_unmap(&view->unmap, NULL);
+	}
+	if (server->seat->focused_view == view) {
+		server->seat->focused_view = NULL;
+	}
+	wl_list_remove(&view->map.link);
+	wl_list_remove(&view->unmap.link);
+	wl_list_remove(&view->destroy.link);
+	wl_list_remove(&view->commit.link);
+	wl_list_remove(&view->request_move.link);
+	wl_list_remove(&view->request_resize.link);
+	wl_list_remove(&view->request_maximize.link);
+	wl_list_remove(&view->request_fullscreen.link);
+	wl_list_remove(&view->request_minimize.link);
+	wl_list_remove(&view->set_title.link);
+	wl_list_remove(&view->set_app_id.link);
+	wl_list_remove(&view->link);
+	cordon_decoration_view_destroyed(view);
+	wlr_scene_node_destroy(&view->tree->node);
+	free(view);
+}
+
+static void handle_request_move(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, request_move);
+	struct wlr_xdg_toplevel_move_event *event = data;
+	struct cordon_seat *seat = view->server->seat;
+	/* Only a button that is still held may start a move: the serial proves it. */
+	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->xdg_surface->surface,
+			event->serial)) {
+		wlr_log(WLR_DEBUG, "Refusing move of view %u: stale serial", view->id);
+		return;
+	}
+	cordon_seat_begin_move(seat, view);
+}
+
+static void handle_request_resize(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, request_resize);
+	struct wlr_xdg_toplevel_resize_event *event = data;
+	struct cordon_seat *seat = view->server->seat;
+	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->xdg_surface->surface,
+			event->serial)) {
+		wlr_log(WLR_DEBUG, "Refusing resize of view %u: stale serial", view->id);
+		return;
+	}
+	cordon_seat_begin_resize(seat, view, event->edges);
+}
+
+static void handle_request_maximize(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, request_maximize);
+	if (!view->mapped) {
+		/* Applied at map time from toplevel->requested; answer the request now. */
+		wlr_xdg_surface_schedule_configure(view->xdg_surface);
+		return;
+	}
+	cordon_view_set_maximized(view, view->xdg_surface->toplevel->requested.maximized);
+}
+
+static void handle_request_fullscreen(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, request_fullscreen);
+	if (!view->mapped) {
+		wlr_xdg_surface_schedule_configure(view->xdg_surface);
+		return;
+	}
+	cordon_view_set_fullscreen(view, view->xdg_surface->toplevel->requested.fullscreen);
+}
+
+static void handle_request_minimize(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, request_minimize);
+	if (view->mapped) {
+		cordon_view_set_minimized(view, true);
+	}
+}
+
+static void handle_set_title(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, set_title);
+	if (view->foreign_toplevel) {
+		wlr_foreign_toplevel_handle_v1_set_title(view->foreign_toplevel,
+			cordon_view_get_title(view));
+	}
+}
+
+static void handle_set_app_id(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, set_app_id);
+	if (view->foreign_toplevel) {
+		wlr_foreign_toplevel_handle_v1_set_app_id(view->foreign_toplevel,
+			cordon_view_get_app_id(view));
+	}
+}
+
+struct cordon_view *cordon_view_create(struct cordon_server *server,
+		struct wlr_xdg_surface *xdg_surface) {
+	struct cordon_view *view = calloc(1, sizeof(*view));
+	if (!view) {
+		return NULL;
+	}
+	view->server = server;
+	view->xdg_surface = xdg_surface;
+	view->id = server->next_view_id++;
+	view->tree = wlr_scene_tree_create(&server->layers[CORDON_LAYER_VIEWS]->node);
+	if (!view->tree) {
+		free(view);
+		return NULL;
+	}
+	view->tree->node.data = view;
+	wlr_scene_node_set_enabled(&view->tree->node, false);
+	for (int i = 0; i < 4; i++) {
+		view->border[i] = wlr_scene_rect_create(&view->tree->node, 0, 0, border_unfocused);
+		wlr_scene_node_set_enabled(&view->border[i]->node, false);
+	}
+	view->surface_node = wlr_scene_xdg_surface_create(&view->tree->node, xdg_surface);
+	if (!view->surface_node) {
+		wlr_scene_node_destroy(&view->tree->node);
+		free(view);
+		return NULL;
+	}
+	/* Popups find their parent's scene node here. */
+	xdg_surface->data = view->surface_node;
+
+	struct wlr_xdg_toplevel *toplevel = xdg_surface->toplevel;
+	view->map.notify = handle_map;
+	wl_signal_add(&xdg_surface->events.map, &view->map);
+	view->unmap.notify = handle_unmap;
+	wl_signal_add(&xdg_surface->events.unmap, &view->unmap);
+	view->destroy.notify = handle_destroy;
+	wl_signal_add(&xdg_surface->events.destroy, &view->destroy);
+	view->commit.notify = handle_commit;
+	wl_signal_add(&xdg_surface->surface->events.commit, &view->commit);
+	view->request_move.notify = handle_request_move;
+	wl_signal_add(&toplevel->events.request_move, &view->request_move);
+	view->request_resize.notify = handle_request_resize;
+	wl_signal_add(&toplevel->events.request_resize, &view->request_resize);
+	view->request_maximize.notify = handle_request_maximize;
+	wl_signal_add(&toplevel->events.request_maximize, &view->request_maximize);
+	view->request_fullscreen.notify = handle_request_fullscreen;
+	wl_signal_add(&toplevel->events.request_fullscreen, &view->request_fullscreen);
+	view->request_minimize.notify = handle_request_minimize;
+	wl_signal_add(&toplevel->events.request_minimize, &view->request_minimize);
+	view->set_title.notify = handle_set_title;
+	wl_signal_add(&toplevel->events.set_title, &view->set_title);
+	view->set_app_id.notify = handle_set_app_id;
+	wl_signal_add(&toplevel->events.set_app_id, &view->set_app_id);
+
+	wl_list_insert(&server->views, &view->link);
+	cordon_decoration_view_created(view);
+	return view;
+}

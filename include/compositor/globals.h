@@ -1,0 +1,42 @@
+/*
+ * The protocol globals a desktop expects beyond the shell: clipboards,
+ * output information, screen capture, virtual input, activation, idle.
+ */
+#ifndef CORDON_COMPOSITOR_GLOBALS_H
+#define CORDON_COMPOSITOR_GLOBALS_H
+
+#include <stdbool.h>
+#include <wayland-server-core.h>
+
+struct cordon_server;
+
+struct cordon_globals {
+	struct cordon_server *server;
+	struct wlr_presentation *presentation;
+	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel_manager;
+	struct wlr_xdg_activation_v1 *xdg_activation;
+	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard_manager;
+	struct wlr_virtual_pointer_manager_v1 *virtual_pointer_manager;
+	struct wlr_idle *idle;
+	struct wlr_input_inhibit_manager *input_inhibit;
+	struct cordon_output_management *output_management;
+	struct cordon_layer_shell *layer_shell;
+	struct cordon_decorations *decorations;
+
+	struct wl_listener new_virtual_keyboard;
+	struct wl_listener new_virtual_pointer;
+	struct wl_listener request_activate;
+	struct wl_listener inhibit_activate;
+	struct wl_listener inhibit_deactivate;
+};
+
+struct cordon_globals *cordon_globals_create(struct cordon_server *server);
+void cordon_globals_destroy(struct cordon_globals *globals);
+
+/* Tells idle clients the user did something. */
+void cordon_globals_notify_activity(struct cordon_globals *globals);
+/* The client allowed to get input while an input inhibitor (a lock screen) is
+ * active, or NULL when none is. */
+struct wl_client *cordon_globals_input_inhibitor(struct cordon_globals *globals);
+
+#endif

@@ -1,0 +1,103 @@
+/* The seat: keyboards, the pointer and cursor, focus, interactive move and resize. */
+#ifndef CORDON_COMPOSITOR_SEAT_H
+#define CORDON_COMPOSITOR_SEAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+#include <wlr/util/box.h>
+
+struct cordon_server;
+struct cordon_view;
+struct wlr_input_device;
+struct wlr_surface;
+
+enum cordon_cursor_mode {
+	CORDON_CURSOR_PASSTHROUGH,
+	CORDON_CURSOR_MOVE,
+	CORDON_CURSOR_RESIZE,
+};
+
+struct cordon_keyboard {
+	struct cordon_seat *seat;
+	struct wlr_input_device *device;
+	bool own_keymap; /* virtual-keyboard clients bring their own */
+	struct wl_list link; /* cordon_seat.keyboards */
+
+	struct wl_listener modifiers;
+	struct wl_listener key;
+	struct wl_listener destroy;
+};
+
+struct cordon_seat {
+	struct cordon_server *server;
+	struct wlr_seat *wlr_seat;
+	struct wlr_cursor *cursor;
+	struct wlr_xcursor_manager *xcursor_manager;
+	struct wl_list keyboards; /* cordon_keyboard.link */
+	struct xkb_keymap *keymap; /* shared by every physical and virtual keyboard */
+	struct cordon_view *focused_view; /* the view with keyboard focus */
+	struct wlr_scene_node *drag_icon; /* NULL unless a drag shows an icon */
+	/* Key presses consumed by bindings, whose releases are consumed too. */
+	uint32_t swallowed_keys[16];
+	size_t swallowed_key_count;
+	/* Set when a compositor grab consumed a button press. */
+	bool swallow_button_release;
+
+	/* The virtual devices cordonctl drives; always present. */
+	struct wlr_input_device *virtual_keyboard;
+	struct wlr_input_device *virtual_pointer;
+
+	enum cordon_cursor_mode cursor_mode;
+	struct cordon_view *grabbed_view;
+	double grab_x, grab_y; /* cursor position at grab start */
+	struct wlr_box grab_box; /* view geometry at grab start */
+	uint32_t resize_edges;
+
+	struct wl_listener cursor_motion;
+	struct wl_listener cursor_motion_absolute;
+	struct wl_listener cursor_button;
+	struct wl_listener cursor_axis;
+	struct wl_listener cursor_frame;
+	struct wl_listener request_set_cursor;
+	struct wl_listener request_set_selection;
+	struct wl_listener request_set_primary_selection;
+	struct wl_listener request_start_drag;
+	struct wl_listener start_drag;
+	struct wl_listener drag_icon_destroy;
+};
+
+struct cordon_seat *cordon_seat_create(struct cordon_server *server);
+void cordon_seat_destroy(struct cordon_seat *seat);
+/* Creates the virtual keyboard and pointer on the server's input backend. */
+bool cordon_seat_add_virtual_devices(struct cordon_seat *seat);
+void cordon_seat_add_device(struct cordon_seat *seat, struct wlr_input_device *device);
+
+/* Gives keyboard focus to a surface (NULL clears it). */
+void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *surface);
+/* Re-evaluates pointer focus after the scene changed under the cursor. */
+void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec);
+
+void cordon_seat_begin_move(struct cordon_seat *seat, struct cordon_view *view);
+void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view,
+	uint32_t edges);
+/* Ends a grab on this view (it is going away or changing state). */
+void cordon_seat_end_grab(struct cordon_seat *seat, struct cordon_view *view);
+
+/* Input injection for the control socket. */
+void cordon_seat_inject_key(struct cordon_seat *seat, uint32_t keycode, bool pressed);
+void cordon_seat_inject_pointer_warp(struct cordon_seat *seat, double lx, double ly);
+void cordon_seat_inject_pointer_motion(struct cordon_seat *seat, double dx, double dy);
+void cordon_seat_inject_button(struct cordon_seat *seat, uint32_t button, bool pressed);
+void cordon_seat_inject_axis(struct cordon_seat *seat, bool horizontal, double value);
+
+/* Adds a keyboard that brings its own keymap (virtual-keyboard protocol). */
+void cordon_seat_add_client_keyboard(struct cordon_seat *seat, struct wlr_input_device *device);
+/* Attaches a pointer device (also virtual-pointer protocol ones) to the cursor. */
+void cordon_seat_add_pointer(struct cordon_seat *seat, struct wlr_input_device *device);
+
+/* Runs the binding for this combination; true when one matched. */
+bool cordon_seat_handle_binding(struct cordon_seat *seat, uint32_t modifiers, uint32_t keysym);
+
+#endif

@@ -1,0 +1,83 @@
+/* The compositor as a whole: one struct cordon_server, created, run and destroyed. */
+#ifndef CORDON_COMPOSITOR_SERVER_H
+#define CORDON_COMPOSITOR_SERVER_H
+
+#include <stdbool.h>
+#include <wayland-server-core.h>
+#include <wlr/util/log.h>
+
+#define CORDON_MAX_HEADLESS_OUTPUTS 8
+
+struct cordon_headless_output_size {
+	int width, height;
+};
+
+struct cordon_options {
+	/* Use the headless backend with these outputs instead of autocreate. */
+	bool headless;
+	int headless_output_count;
+	struct cordon_headless_output_size headless_outputs[CORDON_MAX_HEADLESS_OUTPUTS];
+
+	const char *socket_name; /* NULL: the first free wayland-N */
+	const char *config_path; /* NULL: the default location */
+	const char *startup_command; /* run with /bin/sh -c once ready */
+};
+
+/* Scene layers, bottom to top. Views live in LAYER_VIEWS. */
+enum cordon_scene_layer {
+	CORDON_LAYER_BACKGROUND,
+	CORDON_LAYER_BOTTOM,
+	CORDON_LAYER_VIEWS,
+	CORDON_LAYER_TOP,
+	CORDON_LAYER_OVERLAY,
+	CORDON_LAYER_COUNT,
+};
+
+struct cordon_server {
+	struct wl_display *display;
+	struct wl_event_loop *event_loop;
+	struct wlr_backend *backend; /* a multi backend */
+	struct wlr_backend *input_backend; /* headless, for the virtual keyboard and pointer */
+	struct wlr_renderer *renderer;
+	struct wlr_allocator *allocator;
+	struct wlr_scene *scene;
+	struct wlr_scene_tree *layers[CORDON_LAYER_COUNT];
+	struct wlr_output_layout *output_layout;
+	struct wlr_compositor *compositor;
+	struct wlr_xdg_shell *xdg_shell;
+
+	struct cordon_config *config;
+	struct cordon_seat *seat;
+	struct cordon_globals *globals;
+	struct cordon_ipc_server *ipc;
+
+	const char *socket; /* the Wayland socket name */
+	struct wl_list outputs; /* cordon_output.link */
+	struct wl_list views; /* cordon_view.link, stacking order, topmost first */
+	uint32_t next_view_id;
+
+	struct wl_event_source *sigterm_source, *sigint_source;
+	char *startup_command;
+	int exit_code;
+
+	struct wl_listener new_output;
+	struct wl_listener new_input;
+	struct wl_listener new_xdg_surface;
+};
+
+/*
+ * Creates the whole compositor: backend, renderer, scene, globals, seat, control
+ * socket. Returns NULL after logging the reason. Nothing is started yet.
+ */
+struct cordon_server *cordon_server_create(const struct cordon_options *options);
+/* Starts the backend and runs the startup command. */
+bool cordon_server_start(struct cordon_server *server);
+/* Runs the event loop until cordon_server_terminate(). Returns the exit code. */
+int cordon_server_run(struct cordon_server *server);
+void cordon_server_terminate(struct cordon_server *server);
+void cordon_server_destroy(struct cordon_server *server);
+
+/* Spawns a command with /bin/sh -c, detached from cordon (double fork). */
+void cordon_spawn(struct cordon_server *server, const char *command);
+
+#endif
