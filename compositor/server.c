@@ -66,14 +66,14 @@ static bool create_backend(struct cordon_server *server, const struct cordon_opt
 		return false;
 	}
 	wlr_multi_backend_add(server->backend, headless);
-	int count = options->headless_output_count > 0 ? options->headless_output_count : 1;
-	for (int i = 0; i < count; i++) {
-		const struct cordon_headless_output_size *size = &options->headless_outputs[i];
-		int width = options->headless_output_count > 0 ? size->width : 1280;
-		int height = options->headless_output_count > 0 ? size->height : 720;
-		if (!wlr_headless_add_output(headless, width, height)) {
-			return false;
-		}
+	/* Outputs are added once started (cordon_server_start), in order. */
+	server->headless_backend = headless;
+	server->headless_output_count =
+		options->headless_output_count > 0 ? options->headless_output_count : 1;
+	for (int i = 0; i < server->headless_output_count; i++) {
+		server->headless_outputs[i] = options->headless_output_count > 0 ?
+			options->headless_outputs[i] :
+			(struct cordon_headless_output_size){1280, 720};
 	}
 	return true;
 }
@@ -233,6 +233,19 @@ bool cordon_server_start(struct cordon_server *server) {
 		wlr_log(WLR_ERROR, "Cannot start the backend");
 		return false;
 	}
+	/*
+	 * Added after the start, one at a time, so that HEADLESS-1 comes first
+	 * in the layout (a started backend announces each output at once).
+	 */
+	for (int i = 0; i < server->headless_output_count; i++) {
+		const struct cordon_headless_output_size *size = &server->headless_outputs[i];
+		if (!wlr_headless_add_output(server->headless_backend, (unsigned)size->width,
+				(unsigned)size->height)) {
+			wlr_log(WLR_ERROR, "Cannot add a %dx%d headless output", size->width,
+				size->height);
+			return false;
+		}
+	}
 	setenv("WAYLAND_DISPLAY", server->socket, true);
 	setenv("CORDON_SOCKET", cordon_ipc_server_get_path(server->ipc), true);
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s, control socket %s", server->socket,
@@ -283,14 +296,15 @@ void cordon_server_destroy(struct cordon_server *server) {
 	if (server->output_layout) {
 		wlr_output_layout_destroy(server->output_layout);
 	}
+	if (server->display) {
+		wl_display_destroy(server->display);
+	}
+	/* Last: the display's shm and dmabuf globals were the renderer's. */
 	if (server->allocator) {
 		wlr_allocator_destroy(server->allocator);
 	}
 	if (server->renderer) {
 		wlr_renderer_destroy(server->renderer);
-	}
-	if (server->display) {
-		wl_display_destroy(server->display);
 	}
 	cordon_config_destroy(server->config);
 	free(server->startup_command);

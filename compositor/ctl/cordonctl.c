@@ -43,31 +43,41 @@ static const struct command commands[] = {
 	{"close", "WINDOW", "ask a window to close", 1, 1, NULL},
 	{"minimize", "WINDOW", "minimize a window", 1, 1, NULL},
 	{"restore", "WINDOW", "bring a minimized window back", 1, 1, NULL},
-	{"pointer", "move X Y | motion DX DY | button NAME|CODE [press|release|click] | axis vertical|horizontal VALUE",
+	{"pointer",
+		"move X Y | motion DX DY | button NAME|CODE [press|release|click] | axis vertical|horizontal VALUE",
 		"drive the virtual pointer", 2, 3, NULL},
 	{"key", "[press|release|click] KEY...",
-		"type keys: keysym names with modifiers (ctrl+shift+a, super+Return) or code:N", 1, -1,
-		NULL},
+		"type keys: keysym names with modifiers (ctrl+shift+a, super+Return) or code:N", 1,
+		-1, NULL},
 	{"screenshot", "OUTPUT FILE", "write the output's contents to a PNG file", 2, 2,
 		print_screenshot},
 	{"quit", "", "make cordon exit", 0, 0, NULL},
 };
 
 static void usage(FILE *out) {
-	fprintf(out, "Usage: cordonctl [--json] [--socket PATH] COMMAND [ARGS...]\n"
-		     "\n"
-		     "Options:\n"
-		     "  -j, --json         print the result as JSON, on one line\n"
-		     "  -s, --socket PATH  the control socket (default: $CORDON_SOCKET, else\n"
-		     "                     $XDG_RUNTIME_DIR/cordon.$WAYLAND_DISPLAY.sock)\n"
-		     "  -h, --help         show this help\n"
-		     "  -v, --version      show the version\n"
-		     "\n"
-		     "Commands:\n");
+	fprintf(out,
+		"Usage: cordonctl [--json] [--socket PATH] COMMAND [ARGS...]\n"
+		"\n"
+		"Options:\n"
+		"  -j, --json         print the result as JSON, on one line\n"
+		"  -s, --socket PATH  the control socket (default: $CORDON_SOCKET, else\n"
+		"                     $XDG_RUNTIME_DIR/cordon.$WAYLAND_DISPLAY.sock)\n"
+		"  -h, --help         show this help\n"
+		"  -v, --version      show the version\n"
+		"\n"
+		"Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		fprintf(out, "  %s %s\n      %s\n", commands[i].name, commands[i].args,
-			commands[i].help);
+		const struct command *command = &commands[i];
+		fprintf(out, "  %s%s%s\n      %s\n", command->name, command->args[0] ? " " : "",
+			command->args, command->help);
 	}
+}
+
+static int usage_error(void) {
+	fprintf(stderr,
+		"Usage: cordonctl [--json] [--socket PATH] COMMAND [ARGS...]\n"
+		"See cordonctl --help for the commands.\n");
+	return EXIT_USAGE;
 }
 
 static const struct command *find_command(const char *name) {
@@ -108,8 +118,9 @@ static char *socket_path_from_env(void) {
 	}
 	const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
 	if (runtime_dir == NULL || runtime_dir[0] == '\0') {
-		fprintf(stderr, "cordonctl: XDG_RUNTIME_DIR is not set; "
-				"use --socket PATH or set CORDON_SOCKET\n");
+		fprintf(stderr,
+			"cordonctl: XDG_RUNTIME_DIR is not set; "
+			"use --socket PATH or set CORDON_SOCKET\n");
 		return NULL;
 	}
 	const char *display = getenv("WAYLAND_DISPLAY");
@@ -265,8 +276,9 @@ static bool get_bool(struct json_object *obj, const char *key) {
 }
 
 static void print_json(struct json_object *result) {
-	printf("%s\n", json_object_to_json_string_ext(result,
-			       JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	printf("%s\n",
+		json_object_to_json_string_ext(
+			result, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 /* Titles come from clients: escape them so that one window stays one line. */
@@ -481,7 +493,8 @@ static int handle_reply(const struct command *command, struct json_object *reply
 		return EXIT_FAILURE;
 	}
 	if (!json_object_get_boolean(success)) {
-		fprintf(stderr, "cordonctl: %s\n", get_string(reply, "error", "the command failed"));
+		fprintf(stderr, "cordonctl: %s\n",
+			get_string(reply, "error", "the command failed"));
 		return EXIT_FAILURE;
 	}
 
@@ -526,14 +539,12 @@ int main(int argc, char **argv) {
 			printf("cordonctl %s\n", CORDON_VERSION);
 			return EXIT_SUCCESS;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return usage_error();
 		}
 	}
 
 	if (optind >= argc) {
-		usage(stderr);
-		return EXIT_USAGE;
+		return usage_error();
 	}
 	const struct command *command = find_command(argv[optind]);
 	if (command == NULL) {
@@ -544,7 +555,11 @@ int main(int argc, char **argv) {
 	int cmd_argc = argc - optind - 1;
 	char **cmd_argv = argv + optind + 1;
 	if (!args_ok(command, cmd_argc, cmd_argv)) {
-		fprintf(stderr, "Usage: cordonctl %s %s\n", command->name, command->args);
+		if (command->args[0] == '\0') {
+			fprintf(stderr, "cordonctl: %s takes no arguments\n", command->name);
+		} else {
+			fprintf(stderr, "Usage: cordonctl %s %s\n", command->name, command->args);
+		}
 		return EXIT_USAGE;
 	}
 

@@ -38,6 +38,10 @@ struct cordon_server {
 	struct wl_event_loop *event_loop;
 	struct wlr_backend *backend; /* a multi backend */
 	struct wlr_backend *input_backend; /* headless, for the virtual keyboard and pointer */
+	/* With --headless: the backend and the outputs to add once started. */
+	struct wlr_backend *headless_backend;
+	int headless_output_count;
+	struct cordon_headless_output_size headless_outputs[CORDON_MAX_HEADLESS_OUTPUTS];
 	struct wlr_renderer *renderer;
 	struct wlr_allocator *allocator;
 	struct wlr_scene *scene;
