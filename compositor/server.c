@@ -290,11 +290,12 @@ void cordon_server_destroy(struct cordon_server *server) {
 	}
 	cordon_globals_destroy(server->globals);
 	cordon_seat_destroy(server->seat);
-	if (server->scene) {
-		wlr_scene_node_destroy(&server->scene->node);
-	}
+	/* The layout first: the scene listens to it (and not to its own end). */
 	if (server->output_layout) {
 		wlr_output_layout_destroy(server->output_layout);
+	}
+	if (server->scene) {
+		wlr_scene_node_destroy(&server->scene->node);
 	}
 	if (server->display) {
 		wl_display_destroy(server->display);
