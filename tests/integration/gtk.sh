@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A GTK 3 application (gtk3-widget-factory) maps on the Wayland backend with its
-# application id and quits when its window is closed.
+# app_id and quits when its window is closed.
 set -euo pipefail
 # GTK starts slowly, more so next to an ASan compositor on two cores.
 : "${CORDON_TEST_TIMEOUT:=30}"
@@ -13,7 +13,8 @@ cordon_start
 # accessibility bus, no dconf: the test must not depend on the desktop around it.
 start_client gtk env GDK_BACKEND=wayland NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
 	LC_ALL=C.UTF-8 dbus-run-session -- gtk3-widget-factory
-app_id=org.gtk.WidgetFactory
+# GTK 3 names its Wayland app_id after the program (g_get_prgname).
+app_id=gtk3-widget-factory
 wait_for_window "$app_id"
 win=$(window_json "$app_id")
 read -r id w h title < <(jq -r '"\(.id) \(.width) \(.height) \(.title)"' <<<"$win")

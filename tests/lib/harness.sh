@@ -403,7 +403,11 @@ type_text() {
 		*) fail "type_text: no keysym for '$c'" ;;
 		esac
 	done
-	ctl key click "${keys[@]}" >/dev/null || fail "cordonctl key failed while typing '$text'"
+	# cordon takes a bounded number of keys per request: send them in chunks.
+	for ((i = 0; i < ${#keys[@]}; i += 32)); do
+		ctl key click "${keys[@]:i:32}" >/dev/null ||
+			fail "cordonctl key failed while typing '$text'"
+	done
 }
 
 # Stops one cordon and checks how it ended: exit status 0, no sanitizer report.
