@@ -464,6 +464,24 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, request_resize);
 	struct wlr_xdg_toplevel_resize_event *event = data;
 	struct cordon_seat *seat = view->server->seat;
+	/* wlroots passes the edges through unchecked: only the enum's values are valid. */
+	switch (event->edges) {
+	case XDG_TOPLEVEL_RESIZE_EDGE_NONE:
+	case XDG_TOPLEVEL_RESIZE_EDGE_TOP:
+	case XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM:
+	case XDG_TOPLEVEL_RESIZE_EDGE_LEFT:
+	case XDG_TOPLEVEL_RESIZE_EDGE_TOP_LEFT:
+	case XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_LEFT:
+	case XDG_TOPLEVEL_RESIZE_EDGE_RIGHT:
+	case XDG_TOPLEVEL_RESIZE_EDGE_TOP_RIGHT:
+	case XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT:
+		break;
+	default:
+		wl_resource_post_error(view->xdg_surface->toplevel->resource,
+			XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE, "invalid resize edge %u",
+			event->edges);
+		return;
+	}
 	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->xdg_surface->surface,
 			event->serial)) {
 		wlr_log(WLR_DEBUG, "Refusing resize of view %u: stale serial", view->id);

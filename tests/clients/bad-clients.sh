@@ -16,10 +16,10 @@ fi
 
 # still_alive: the earlier clients are listed and the survivor still gets clicks.
 still_alive() {
-	window_json survivor >/dev/null || fail "survivor's window is gone: $(ctl windows)"
+	window_json survivor >/dev/null || fail "survivor's window is gone: $(windows_json)"
 	if command -v weston-simple-shm >/dev/null; then
 		window_json org.freedesktop.weston.simple-shm >/dev/null ||
-			fail "weston-simple-shm's window is gone: $(ctl windows)"
+			fail "weston-simple-shm's window is gone: $(windows_json)"
 	fi
 	local presses
 	presses=$(log_count survivor '^button name=left .*state=pressed')
@@ -50,4 +50,6 @@ done
 
 start_client late "$TC/focus-client" --app-id late
 wait_for_window late
+# New windows are centred, so "late" covers the survivor: raise it to click it.
+ctl focus survivor
 still_alive

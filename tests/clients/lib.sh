@@ -41,16 +41,11 @@ window_is() {
 	window_json "$1" 2>/dev/null | jq -e "$2" >/dev/null 2>&1
 }
 
-# window_gone APP_ID: no listed window has this app_id.
-window_gone() {
-	ctl windows | jq -e --arg app "$1" 'all(.[]; .app_id != $app)' >/dev/null
-}
-
 # visible_point APP_ID: prints "X Y", a point inside the window that no window
 # stacked above it covers (sampled every 10 px, 5 px in from the edges).
 # Prints nothing when the window is hidden or fully covered.
 visible_point() {
-	ctl windows | jq -r --arg app "$1" '
+	windows_json | jq -r --arg app "$1" '
 		(map(.app_id) | index($app)) as $i
 		| if $i == null then empty else
 			.[$i] as $w
@@ -68,7 +63,7 @@ visible_point() {
 click_window() {
 	local point
 	point=$(visible_point "$1")
-	[ -n "$point" ] || fail "no visible point of window $1 to click: $(ctl windows)"
+	[ -n "$point" ] || fail "no visible point of window $1 to click: $(windows_json)"
 	# shellcheck disable=SC2086 # "X Y" is two arguments
 	ctl pointer move $point
 	ctl pointer button "${2:-left}" click
