@@ -28,14 +28,15 @@ fr)
 esac
 
 config="$TEST_TMP/cordon.ini"
-printf '[keyboard]\nlayout = %s\n' "$layout" > "$config"
+printf '[keyboard]\nlayout = %s\nrepeat-rate = 31\nrepeat-delay = 456\n' "$layout" > "$config"
 cordon_start --output 1280x720 --config "$config"
 
 start_client keys "$TC/key-client" --app-id key-client
 wait_for_window key-client
 wait_log keys '^keyboard-enter$'
 wait_log keys '^keymap '
-wait_log keys '^repeat-info rate=[0-9]+ delay=[0-9]+$'
+# The configured repeat reaches clients too (they do the repeating).
+wait_log keys '^repeat-info rate=31 delay=456$'
 
 for check in "${checks[@]}"; do
 	read -r code sym <<< "$check"

@@ -73,3 +73,16 @@ click_window() {
 last_keyboard_event() {
 	log_last "$1" '^keyboard-(enter|leave)$'
 }
+
+# expect_clean_exit NAME: the client ends by itself (after `ctl close`, say) with
+# status 0 and no sanitizer report in its log.
+expect_clean_exit() {
+	local pid status=0
+	pid=$(client_pid "$1")
+	wait_for "$1 to exit" not client_alive "$1"
+	wait "$pid" || status=$?
+	assert_eq 0 "$status" "exit status of $1"
+	if grep -Eq "$CORDON_SANITIZER_PATTERN" "$TEST_TMP/$1.log"; then
+		fail "sanitizer report in $1.log"
+	fi
+}

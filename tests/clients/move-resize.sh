@@ -30,7 +30,8 @@ ctl pointer motion 30 30
 assert_eq "$((x + 100)) $((y + 50)) $w $h" "$(geometry mover)" \
 	"mover stays put after the button was released"
 ctl close mover
-wait_for "mover to close" window_gone mover
+wait_for_window_gone mover
+expect_clean_exit mover
 
 # --- client-initiated resize ------------------------------------------------
 start_client sizer "$TC/move-resize-client" --app-id sizer --width 300 --height 200 \
@@ -46,7 +47,8 @@ ctl pointer button left release
 wait_log sizer "^configure width=$((w + 100)) height=$((h + 50)) "
 wait_for "sizer to grow by 100x50" window_at sizer "$x" "$y" $((w + 100)) $((h + 50))
 ctl close sizer
-wait_for "sizer to close" window_gone sizer
+wait_for_window_gone sizer
+expect_clean_exit sizer
 
 # --- compositor modifier drag (logo + left button) --------------------------
 start_client plain "$TC/focus-client" --app-id plain --width 300 --height 200

@@ -54,7 +54,8 @@ check_case() {
 		assert_on_output "$name popup $level" "$px" "$py" "$w" "$h"
 	done
 	ctl close "$name"
-	wait_for "$name to close" window_gone "$name"
+	wait_for_window_gone "$name"
+	expect_clean_exit "$name"
 }
 
 check_case popup-flip-slide 1
