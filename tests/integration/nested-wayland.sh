@@ -8,7 +8,7 @@ command -v weston-simple-shm >/dev/null || skip "weston-simple-shm not found (De
 
 cordon_start
 inner="wayland-inner-$$"
-cordon_spawn_extra "$inner" WLR_BACKENDS=wayland
+cordon_spawn_extra "$inner" WLR_BACKENDS=wayland "$(nested_lsan_env)"
 inner_pid=$(extra_pid "$inner")
 
 wait_for "the inner cordon's window in the outer cordon" _has_window_pid "$inner_pid"

@@ -14,7 +14,7 @@ wait_for "Xvfb to choose a display number" test -s "$TEST_TMP/xvfb.display"
 display=":$(head -n 1 "$TEST_TMP/xvfb.display")"
 
 x11="wayland-x11-$$"
-cordon_spawn_extra "$x11" WLR_BACKENDS=x11 DISPLAY="$display"
+cordon_spawn_extra "$x11" WLR_BACKENDS=x11 DISPLAY="$display" "$(nested_lsan_env)"
 outputs=$(ctl_at "$x11" --json outputs)
 output=$(jq -r '.[0].name' <<<"$outputs")
 assert_eq 1 "$(jq length <<<"$outputs")" "outputs of cordon on the X11 backend"

@@ -41,6 +41,10 @@ declare -a CORDON_EXTRA_NAMES=()
 declare -A CORDON_EXTRA_PIDS=()
 CORDON_EXTRA_SOCKET=
 CORDON_START_COUNT=0
+# Everything started, in order ("main", "client NAME", "extra NAME"): teardown goes in
+# reverse, so a nested cordon goes before the Xvfb or cordon it runs in, and clients
+# before the compositor they use.
+declare -a CORDON_STARTED=()
 
 _log() {
 	printf '%s\n' "$*" >&2
@@ -164,7 +168,9 @@ wait_for() {
 _launch_cordon() {
 	local log=$1 socket_name=$2 description=$3 deadline
 	shift 3
-	"$@" >"$log" 2>&1 &
+	# libwlroots has no frame pointers: with ASan's fast unwinder a leak allocated
+	# inside it has a two-frame stack that lsan.supp's function names cannot match.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0" "$@" >"$log" 2>&1 &
 	_started_pid=$!
 	local control="$XDG_RUNTIME_DIR/cordon.$socket_name.sock"
 	deadline=$(($(date +%s%N) + CORDON_TEST_TIMEOUT * 1000000000))
@@ -205,6 +211,7 @@ cordon_start() {
 	_launch_cordon "$CORDON_LOG" "$name" cordon \
 		"$CORDON" --headless --socket "$name" "${args[@]}"
 	CORDON_PID=$_started_pid
+	CORDON_STARTED+=(main)
 	export WAYLAND_DISPLAY="$name"
 	export CORDON_SOCKET="$XDG_RUNTIME_DIR/cordon.$name.sock"
 }
@@ -228,7 +235,18 @@ cordon_spawn_extra() {
 		env "${envs[@]}" "$CORDON" --socket "$name" "$@"
 	CORDON_EXTRA_NAMES+=("$name")
 	CORDON_EXTRA_PIDS[$name]=$_started_pid
+	CORDON_STARTED+=("extra $name")
 	CORDON_EXTRA_SOCKET="$XDG_RUNTIME_DIR/cordon.$name.sock"
+}
+
+# nested_lsan_env: prints an LSAN_OPTIONS=... word for cordon_spawn_extra that adds
+# the suppressions for wlroots' own leaks on nested backends to tests/lsan.supp.
+nested_lsan_env() {
+	local supp="$TEST_TMP/lsan-nested.supp"
+	cat "$CORDON_SOURCE_ROOT/tests/lsan.supp" \
+		"$CORDON_SOURCE_ROOT/tests/integration/lsan-nested-backends.supp" >"$supp" 2>/dev/null ||
+		cp "$CORDON_SOURCE_ROOT/tests/integration/lsan-nested-backends.supp" "$supp"
+	printf 'LSAN_OPTIONS=%s\n' "${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$supp"
 }
 
 extra_pid() {
@@ -256,6 +274,7 @@ start_client() {
 	CLIENT_PID=$!
 	CORDON_CLIENT_NAMES+=("$name")
 	CORDON_CLIENT_PIDS[$name]=$CLIENT_PID
+	CORDON_STARTED+=("client $name")
 }
 
 client_pid() {
@@ -466,22 +485,29 @@ cordon_teardown() {
 	[[ "$BASHPID" == "$CORDON_HARNESS_PID" ]] || return 0
 	trap - EXIT
 	set +e
-	for ((i = ${#CORDON_CLIENT_NAMES[@]} - 1; i >= 0; i--)); do
-		stop_client "${CORDON_CLIENT_NAMES[$i]}"
+	for ((i = ${#CORDON_STARTED[@]} - 1; i >= 0; i--)); do
+		name=${CORDON_STARTED[$i]#* }
+		case "${CORDON_STARTED[$i]}" in
+		client\ *)
+			stop_client "$name"
+			;;
+		extra\ *)
+			if [[ -n "${CORDON_EXTRA_PIDS[$name]}" ]]; then
+				_stop_cordon "${CORDON_EXTRA_PIDS[$name]}" \
+					"$XDG_RUNTIME_DIR/cordon.$name.sock" "$TEST_TMP/cordon-$name.log" \
+					"cordon instance $name" quit || CORDON_HARNESS_FAILED=1
+				CORDON_EXTRA_PIDS[$name]=
+			fi
+			;;
+		main)
+			if [[ -n "$CORDON_PID" ]]; then
+				_stop_cordon "$CORDON_PID" "$CORDON_SOCKET" "$CORDON_LOG" cordon quit ||
+					CORDON_HARNESS_FAILED=1
+				CORDON_PID=
+			fi
+			;;
+		esac
 	done
-	for ((i = ${#CORDON_EXTRA_NAMES[@]} - 1; i >= 0; i--)); do
-		name=${CORDON_EXTRA_NAMES[$i]}
-		if [[ -n "${CORDON_EXTRA_PIDS[$name]}" ]]; then
-			_stop_cordon "${CORDON_EXTRA_PIDS[$name]}" \
-				"$XDG_RUNTIME_DIR/cordon.$name.sock" "$TEST_TMP/cordon-$name.log" \
-				"cordon instance $name" quit || CORDON_HARNESS_FAILED=1
-		fi
-	done
-	if [[ -n "$CORDON_PID" ]]; then
-		_stop_cordon "$CORDON_PID" "$CORDON_SOCKET" "$CORDON_LOG" cordon quit ||
-			CORDON_HARNESS_FAILED=1
-		CORDON_PID=
-	fi
 	if ((CORDON_HARNESS_FAILED)) && ((status == 0 || status == 77)); then
 		status=1
 	fi
