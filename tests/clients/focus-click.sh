@@ -16,7 +16,7 @@ wait_for_window focus-tall
 
 # focused_one APP_ID: APP_ID is focused and no other window is.
 focused_one() {
-	ctl --json windows | jq -e --arg app "$1" \
+	windows_json | jq -e --arg app "$1" \
 		'(map(select(.focused)) | map(.app_id)) == [$app]' >/dev/null
 }
 

@@ -27,6 +27,8 @@ fr)
 	;;
 esac
 
+# $TEST_TMP exists only once the harness is initialised.
+cordon_test_init
 config="$TEST_TMP/cordon.ini"
 printf '[keyboard]\nlayout = %s\nrepeat-rate = 31\nrepeat-delay = 456\n' "$layout" > "$config"
 cordon_start --output 1280x720 --config "$config"
