@@ -199,6 +199,12 @@ static bool parse_binding(
 	if (!parse_combo(combo, &modifiers, &keysym, reason)) {
 		return false;
 	}
+	/* The seat drops Num Lock before matching, or bindings would stop with it on. */
+	if (modifiers & WLR_MODIFIER_MOD2) {
+		return fail(reason,
+			"'%s' can never fire: Mod2 (Num Lock) is ignored when matching bindings",
+			combo);
+	}
 
 	size_t name_len = strcspn(value, " \t");
 	const char *args = value + name_len;
@@ -312,10 +318,19 @@ static bool handle_keyboard_key(
 	return unknown_key("keyboard", key, reason);
 }
 
+/* wlroots' cursor loading reads no XCURSOR_THEME of its own: NULL means its "default" theme. */
+static bool set_default_xcursor_theme(struct cordon_config *config) {
+	const char *env = getenv("XCURSOR_THEME");
+	return set_optional_string(&config->xcursor_theme, env != NULL ? env : "");
+}
+
 static bool handle_pointer_key(
 	struct config_parser *parser, const char *key, const char *value, char **reason) {
 	struct cordon_config *config = parser->config;
 	if (strcmp(key, "xcursor-theme") == 0) {
+		if (value[0] == '\0') {
+			return set_default_xcursor_theme(config);
+		}
 		return set_optional_string(&config->xcursor_theme, value);
 	} else if (strcmp(key, "xcursor-size") == 0) {
 		long size;
@@ -442,7 +457,7 @@ static struct cordon_config *config_create(void) {
 		terminal = DEFAULT_TERMINAL;
 	}
 	config->terminal = strdup(terminal);
-	if (config->terminal == NULL) {
+	if (config->terminal == NULL || !set_default_xcursor_theme(config)) {
 		goto error;
 	}
 

@@ -33,7 +33,7 @@ struct cordon_config {
 	int32_t repeat_delay; /* milliseconds */
 
 	/* [pointer] */
-	char *xcursor_theme; /* NULL: XCURSOR_THEME or the default theme */
+	char *xcursor_theme; /* XCURSOR_THEME when unset; NULL: wlroots' "default" theme */
 	uint32_t xcursor_size;
 
 	/* [general] */
