@@ -339,7 +339,8 @@ static void place_new_view(struct cordon_view *view) {
 	/* Centre on the output, or on the parent for dialogs. */
 	struct wlr_box parent_box = area;
 	struct wlr_xdg_surface *parent = view->xdg_surface->toplevel->parent;
-	struct cordon_view *parent_view = parent ? cordon_view_from_surface(server, parent->surface) : NULL;
+	struct cordon_view *parent_view =
+		parent ? cordon_view_from_surface(server, parent->surface) : NULL;
 	if (parent_view && parent_view->mapped) {
 		cordon_view_get_box(parent_view, &parent_box);
 	}

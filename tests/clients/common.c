@@ -581,3 +581,22 @@ void tc_input_destroy(struct tc_input *input) {
 	}
 	free(input);
 }
+
+bool tc_window_option(int opt, const char *arg, struct tc_window_options *options) {
+	switch (opt) {
+	case 'a':
+		options->app_id = arg;
+		return true;
+	case 'w':
+		options->width = tc_parse_int("--width", arg, 1, 8192);
+		return true;
+	case 'h':
+		options->height = tc_parse_int("--height", arg, 1, 8192);
+		return true;
+	case 't':
+		options->timeout = tc_parse_int("--timeout", arg, 0, 86400);
+		return true;
+	default:
+		return false;
+	}
+}

@@ -114,6 +114,20 @@ void tc_input_destroy(struct tc_input *input);
 const char *tc_button_name(uint32_t button);
 
 /* Parses a decimal int in [min, max]; dies naming the option otherwise. */
+/* The options every test client takes: --app-id, --width, --height, --timeout. */
+struct tc_window_options {
+	const char *app_id;
+	int width, height;
+	int timeout; /* seconds */
+};
+
+#define TC_WINDOW_LONG_OPTIONS \
+	{"app-id", required_argument, NULL, 'a'}, {"width", required_argument, NULL, 'w'}, \
+	{"height", required_argument, NULL, 'h'}, {"timeout", required_argument, NULL, 't'}
+
+/* Applies one of those options; false when opt is not one of them. */
+bool tc_window_option(int opt, const char *arg, struct tc_window_options *options);
+
 int tc_parse_int(const char *option, const char *value, int min, int max);
 
 /* Milliseconds from a --timeout value in seconds (0: forever, -1). */

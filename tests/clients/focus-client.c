@@ -15,28 +15,20 @@ static void usage(void) {
 
 int main(int argc, char *argv[]) {
 	static const struct option options[] = {
-		{"app-id", required_argument, NULL, 'a'},
-		{"width", required_argument, NULL, 'w'},
-		{"height", required_argument, NULL, 'h'},
+		TC_WINDOW_LONG_OPTIONS,
 		{"color", required_argument, NULL, 'c'},
-		{"timeout", required_argument, NULL, 't'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *app_id = "focus-client";
-	int width = 300, height = 200, timeout = 120;
+	struct tc_window_options window = {
+		.app_id = "focus-client",
+		.width = 300,
+		.height = 200,
+		.timeout = 120,
+	};
 	uint32_t color = 0xff808080;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
-		case 'a':
-			app_id = optarg;
-			break;
-		case 'w':
-			width = tc_parse_int("--width", optarg, 1, 8192);
-			break;
-		case 'h':
-			height = tc_parse_int("--height", optarg, 1, 8192);
-			break;
 		case 'c': {
 			char *end;
 			color = (uint32_t)strtoul(optarg, &end, 16);
@@ -45,11 +37,10 @@ int main(int argc, char *argv[]) {
 			}
 			break;
 		}
-		case 't':
-			timeout = tc_parse_int("--timeout", optarg, 0, 86400);
-			break;
 		default:
-			usage();
+			if (!tc_window_option(opt, optarg, &window)) {
+				usage();
+			}
 		}
 	}
 	if (optind != argc) {
@@ -58,9 +49,10 @@ int main(int argc, char *argv[]) {
 
 	struct tc_client *client = tc_client_connect();
 	struct tc_input *input = tc_input_create(client, true);
-	struct tc_toplevel *toplevel = tc_toplevel_create(client, app_id, width, height, color);
+	struct tc_toplevel *toplevel = tc_toplevel_create(client, window.app_id, window.width,
+		window.height, color);
 
-	int ret = tc_run(client, tc_timeout_ms(timeout));
+	int ret = tc_run(client, tc_timeout_ms(window.timeout));
 	int code = tc_exit_code(client, ret);
 	tc_toplevel_destroy(toplevel);
 	tc_input_destroy(input);

@@ -139,31 +139,22 @@ static void usage(void) {
 
 int main(int argc, char *argv[]) {
 	static const struct option options[] = {
-		{"app-id", required_argument, NULL, 'a'},
-		{"width", required_argument, NULL, 'w'},
-		{"height", required_argument, NULL, 'h'},
-		{"timeout", required_argument, NULL, 't'},
+		TC_WINDOW_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	const char *app_id = "key-client";
-	int width = 300, height = 200, timeout = 120;
+	struct tc_window_options window = {
+		.app_id = "key-client",
+		.width = 300,
+		.height = 200,
+		.timeout = 120,
+	};
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
-		case 'a':
-			app_id = optarg;
-			break;
-		case 'w':
-			width = tc_parse_int("--width", optarg, 1, 8192);
-			break;
-		case 'h':
-			height = tc_parse_int("--height", optarg, 1, 8192);
-			break;
-		case 't':
-			timeout = tc_parse_int("--timeout", optarg, 0, 86400);
-			break;
 		default:
-			usage();
+			if (!tc_window_option(opt, optarg, &window)) {
+				usage();
+			}
 		}
 	}
 	if (optind != argc) {
@@ -181,10 +172,10 @@ int main(int argc, char *argv[]) {
 	}
 	kc.keyboard = wl_seat_get_keyboard(kc.client->seat);
 	wl_keyboard_add_listener(kc.keyboard, &keyboard_listener, &kc);
-	struct tc_toplevel *toplevel = tc_toplevel_create(kc.client, app_id, width, height,
-		0xff5050a0);
+	struct tc_toplevel *toplevel = tc_toplevel_create(kc.client, window.app_id, window.width,
+		window.height, 0xff5050a0);
 
-	int code = tc_exit_code(kc.client, tc_run(kc.client, tc_timeout_ms(timeout)));
+	int code = tc_exit_code(kc.client, tc_run(kc.client, tc_timeout_ms(window.timeout)));
 	tc_toplevel_destroy(toplevel);
 	if (wl_keyboard_get_version(kc.keyboard) >= WL_KEYBOARD_RELEASE_SINCE_VERSION) {
 		wl_keyboard_release(kc.keyboard);

@@ -95,31 +95,23 @@ static void usage(void) {
 
 int main(int argc, char *argv[]) {
 	static const struct option options[] = {
-		{"app-id", required_argument, NULL, 'a'},
-		{"width", required_argument, NULL, 'w'},
-		{"height", required_argument, NULL, 'h'},
+		TC_WINDOW_LONG_OPTIONS,
 		{"resize", required_argument, NULL, 'r'},
 		{"button", required_argument, NULL, 'b'},
-		{"timeout", required_argument, NULL, 't'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *app_id = "move-resize-client";
-	int width = 300, height = 200, timeout = 120;
+	struct tc_window_options window = {
+		.app_id = "move-resize-client",
+		.width = 300,
+		.height = 200,
+		.timeout = 120,
+	};
 	struct move_resize_client mrc = {
 		.button = BTN_LEFT,
 	};
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
-		case 'a':
-			app_id = optarg;
-			break;
-		case 'w':
-			width = tc_parse_int("--width", optarg, 1, 8192);
-			break;
-		case 'h':
-			height = tc_parse_int("--height", optarg, 1, 8192);
-			break;
 		case 'r':
 			mrc.resize = true;
 			mrc.edges = parse_edges(optarg);
@@ -127,11 +119,10 @@ int main(int argc, char *argv[]) {
 		case 'b':
 			mrc.button = parse_button(optarg);
 			break;
-		case 't':
-			timeout = tc_parse_int("--timeout", optarg, 0, 86400);
-			break;
 		default:
-			usage();
+			if (!tc_window_option(opt, optarg, &window)) {
+				usage();
+			}
 		}
 	}
 	if (optind != argc) {
@@ -142,9 +133,10 @@ int main(int argc, char *argv[]) {
 	struct tc_input *input = tc_input_create(mrc.client, true);
 	input->on_button = handle_button;
 	input->data = &mrc;
-	mrc.toplevel = tc_toplevel_create(mrc.client, app_id, width, height, 0xffa05050);
+	mrc.toplevel = tc_toplevel_create(mrc.client, window.app_id, window.width,
+		window.height, 0xffa05050);
 
-	int code = tc_exit_code(mrc.client, tc_run(mrc.client, tc_timeout_ms(timeout)));
+	int code = tc_exit_code(mrc.client, tc_run(mrc.client, tc_timeout_ms(window.timeout)));
 	if (mrc.sync) {
 		wl_callback_destroy(mrc.sync);
 	}

@@ -178,18 +178,19 @@ static void usage(void) {
 
 int main(int argc, char *argv[]) {
 	static const struct option options[] = {
-		{"app-id", required_argument, NULL, 'a'},
-		{"width", required_argument, NULL, 'w'},
-		{"height", required_argument, NULL, 'h'},
+		TC_WINDOW_LONG_OPTIONS,
 		{"popup-width", required_argument, NULL, 'W'},
 		{"popup-height", required_argument, NULL, 'H'},
 		{"adjust", required_argument, NULL, 'j'},
 		{"nested", no_argument, NULL, 'n'},
-		{"timeout", required_argument, NULL, 't'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *app_id = "popup-client";
-	int width = 1000, height = 600, timeout = 120;
+	struct tc_window_options window = {
+		.app_id = "popup-client",
+		.width = 1000,
+		.height = 600,
+		.timeout = 120,
+	};
 	struct popup_client pc = {
 		.depth = 1,
 		.popup_width = 300,
@@ -199,15 +200,6 @@ int main(int argc, char *argv[]) {
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
-		case 'a':
-			app_id = optarg;
-			break;
-		case 'w':
-			width = tc_parse_int("--width", optarg, 1, 8192);
-			break;
-		case 'h':
-			height = tc_parse_int("--height", optarg, 1, 8192);
-			break;
 		case 'W':
 			pc.popup_width = tc_parse_int("--popup-width", optarg, 1, 8192);
 			break;
@@ -220,11 +212,10 @@ int main(int argc, char *argv[]) {
 		case 'n':
 			pc.depth = 2;
 			break;
-		case 't':
-			timeout = tc_parse_int("--timeout", optarg, 0, 86400);
-			break;
 		default:
-			usage();
+			if (!tc_window_option(opt, optarg, &window)) {
+				usage();
+			}
 		}
 	}
 	if (optind != argc) {
@@ -232,11 +223,12 @@ int main(int argc, char *argv[]) {
 	}
 
 	pc.client = tc_client_connect();
-	pc.toplevel = tc_toplevel_create(pc.client, app_id, width, height, 0xff40a040);
+	pc.toplevel = tc_toplevel_create(pc.client, window.app_id, window.width,
+		window.height, 0xff40a040);
 	pc.toplevel->on_configure = handle_toplevel_configured;
 	pc.toplevel->data = &pc;
 
-	int ret = tc_run(pc.client, tc_timeout_ms(timeout));
+	int ret = tc_run(pc.client, tc_timeout_ms(window.timeout));
 	int code = tc_exit_code(pc.client, ret);
 	/* Children before parents: xdg-shell makes destroying a parent popup first an error. */
 	for (int i = pc.popup_count - 1; i >= 0; i--) {
