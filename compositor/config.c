@@ -229,7 +229,8 @@ static bool parse_binding(
 		return add_binding(config, modifiers, keysym, action_names[i].action, command);
 	}
 	return fail(reason,
-		"unknown action '%.*s' (expected exec, terminal, quit, close, focus-next, focus-prev, minimize, maximize or fullscreen)",
+		"unknown action '%.*s' (expected exec, terminal, quit, close, focus-next, "
+		"focus-prev, minimize, maximize or fullscreen)",
 		(int)name_len, value);
 }
 

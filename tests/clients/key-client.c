@@ -25,7 +25,10 @@ struct key_client {
 	struct xkb_state *state;
 };
 
-/* Prints a layout name with the spaces made underscores ("German" is one word, "English (US)" not). */
+/*
+ * Prints a layout name with the spaces made underscores ("German" is one
+ * word, "English (US)" is not).
+ */
 static void print_keymap(const struct key_client *kc, uint32_t size) {
 	const char *name = xkb_keymap_layout_get_name(kc->keymap, 0);
 	char word[128];
