@@ -5,6 +5,7 @@
 #include "compositor/server.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -78,8 +79,13 @@ static bool create_backend(struct cordon_server *server, const struct cordon_opt
 	return true;
 }
 
-static bool create_renderer(struct cordon_server *server) {
-	server->renderer = wlr_renderer_autocreate(server->backend);
+static bool create_renderer(struct cordon_server *server, bool headless) {
+	/*
+	 * Headless on a machine without render nodes, autocreate can only fail
+	 * noisily before the pixman fallback: go there directly.
+	 */
+	bool no_gpu = headless && !getenv("WLR_RENDERER") && access("/dev/dri", F_OK) != 0;
+	server->renderer = no_gpu ? NULL : wlr_renderer_autocreate(server->backend);
 	if (!server->renderer) {
 		/* No GPU (or none usable): software rendering still gives a desktop. */
 		wlr_log(WLR_INFO, "No hardware renderer, falling back to pixman");
@@ -160,7 +166,7 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create a backend");
 		goto error;
 	}
-	if (!create_renderer(server)) {
+	if (!create_renderer(server, options->headless)) {
 		wlr_log(WLR_ERROR, "Cannot create a renderer and allocator");
 		goto error;
 	}
@@ -247,6 +253,13 @@ bool cordon_server_start(struct cordon_server *server) {
 		}
 	}
 	setenv("WAYLAND_DISPLAY", server->socket, true);
+	/* Clients draw their own cursors: let them match cordon's. */
+	if (server->config->xcursor_theme) {
+		setenv("XCURSOR_THEME", server->config->xcursor_theme, true);
+	}
+	char size[16];
+	snprintf(size, sizeof(size), "%u", server->config->xcursor_size);
+	setenv("XCURSOR_SIZE", size, true);
 	setenv("CORDON_SOCKET", cordon_ipc_server_get_path(server->ipc), true);
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s, control socket %s", server->socket,
 		cordon_ipc_server_get_path(server->ipc));
