@@ -12,7 +12,6 @@
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
 #include <wlr/types/wlr_idle.h>
-#include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_input_inhibitor.h>
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_primary_selection_v1.h>
@@ -28,6 +27,7 @@
 #include <wlr/util/log.h>
 
 #include "compositor/decoration.h"
+#include "compositor/idle_inhibit.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output_management.h"
 #include "compositor/seat.h"
@@ -106,8 +106,7 @@ static bool create_plain_globals(struct wl_display *display, struct cordon_serve
 		wlr_screencopy_manager_v1_create(display) &&
 		wlr_export_dmabuf_manager_v1_create(display) &&
 		wlr_data_control_manager_v1_create(display) &&
-		wlr_gamma_control_manager_v1_create(display) &&
-		wlr_idle_inhibit_v1_create(display);
+		wlr_gamma_control_manager_v1_create(display);
 }
 
 struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
@@ -132,13 +131,14 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	globals->virtual_keyboard_manager = wlr_virtual_keyboard_manager_v1_create(display);
 	globals->virtual_pointer_manager = wlr_virtual_pointer_manager_v1_create(display);
 	globals->idle = wlr_idle_create(display);
+	globals->idle_inhibit = cordon_idle_inhibit_create(server);
 	globals->input_inhibit = wlr_input_inhibit_manager_create(display);
 	globals->output_management = cordon_output_management_create(server);
 	globals->layer_shell = cordon_layer_shell_create(server);
 	globals->decorations = cordon_decorations_create(server);
 	if (!globals->presentation || !globals->foreign_toplevel_manager ||
 			!globals->xdg_activation || !globals->virtual_keyboard_manager ||
-			!globals->virtual_pointer_manager || !globals->idle ||
+			!globals->virtual_pointer_manager || !globals->idle || !globals->idle_inhibit ||
 			!globals->input_inhibit || !globals->output_management ||
 			!globals->layer_shell || !globals->decorations) {
 		goto error;
@@ -175,6 +175,7 @@ void cordon_globals_destroy(struct cordon_globals *globals) {
 	wl_list_remove(&globals->inhibit_activate.link);
 	wl_list_remove(&globals->inhibit_deactivate.link);
 	cordon_decorations_destroy(globals->decorations);
+	cordon_idle_inhibit_destroy(globals->idle_inhibit);
 	cordon_layer_shell_destroy(globals->layer_shell);
 	cordon_output_management_destroy(globals->output_management);
 	free(globals);

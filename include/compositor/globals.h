@@ -18,6 +18,7 @@ struct cordon_globals {
 	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard_manager;
 	struct wlr_virtual_pointer_manager_v1 *virtual_pointer_manager;
 	struct wlr_idle *idle;
+	struct cordon_idle_inhibit *idle_inhibit;
 	struct wlr_input_inhibit_manager *input_inhibit;
 	struct cordon_output_management *output_management;
 	struct cordon_layer_shell *layer_shell;
