@@ -104,6 +104,10 @@ static void handle_registry_global(void *data, struct wl_registry *registry, uin
 		client->seat = wl_registry_bind(registry, name, &wl_seat_interface,
 			min_version(version, SEAT_VERSION));
 		wl_seat_add_listener(client->seat, &seat_listener, client);
+	} else if (strcmp(interface, zwp_idle_inhibit_manager_v1_interface.name) == 0 &&
+			!client->idle_inhibit_manager) {
+		client->idle_inhibit_manager = wl_registry_bind(registry, name,
+			&zwp_idle_inhibit_manager_v1_interface, 1);
 	}
 }
 
@@ -155,6 +159,9 @@ void tc_client_destroy(struct tc_client *client) {
 		} else {
 			wl_seat_destroy(client->seat);
 		}
+	}
+	if (client->idle_inhibit_manager) {
+		zwp_idle_inhibit_manager_v1_destroy(client->idle_inhibit_manager);
 	}
 	if (client->wm_base) {
 		xdg_wm_base_destroy(client->wm_base);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <wayland-client.h>
+#include "idle-inhibit-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 /*
@@ -25,6 +26,7 @@ struct tc_client {
 	struct wl_shm *shm;
 	struct xdg_wm_base *wm_base;
 	struct wl_seat *seat; /* NULL when the compositor has none */
+	struct zwp_idle_inhibit_manager_v1 *idle_inhibit_manager; /* NULL when not offered */
 	uint32_t seat_caps; /* enum wl_seat_capability */
 	struct wl_list buffers; /* tc_buffer.link, still held by the compositor */
 	bool quit; /* set by a handler to end tc_run */
