@@ -6,6 +6,7 @@
 #include "compositor/layer_shell.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_layer_shell_v1.h>
 #include <wlr/types/wlr_output.h>
@@ -122,7 +123,11 @@ void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_outp
 			}
 		}
 	}
+	bool changed = memcmp(&output->usable_area, &usable, sizeof(usable)) != 0;
 	output->usable_area = usable;
+	if (changed) {
+		cordon_view_output_area_changed(server, output);
+	}
 }
 
 static void focus_exclusive(struct cordon_layer_surface *surface) {

@@ -215,6 +215,13 @@ static struct cordon_output *view_output(struct cordon_view *view) {
 	return cordon_output_at(view->server, box.x + box.width / 2.0, box.y + box.height / 2.0);
 }
 
+/* Fills the output's usable area, inside the borders when the server draws them. */
+static void fit_to_area(struct cordon_view *view, const struct wlr_box *area) {
+	int b = view->ssd ? BORDER_WIDTH : 0;
+	cordon_view_move_to(view, area->x + b, area->y + b);
+	wlr_xdg_toplevel_set_size(view->xdg_surface, area->width - 2 * b, area->height - 2 * b);
+}
+
 void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
 	struct cordon_output *output = view_output(view);
 	if (view->fullscreen || view->maximized == maximized || !output) {
@@ -226,11 +233,7 @@ void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
 	view->maximized = maximized;
 	if (maximized) {
 		cordon_view_get_box(view, &view->saved);
-		struct wlr_box area = output->usable_area;
-		int b = view->ssd ? BORDER_WIDTH : 0;
-		cordon_view_move_to(view, area.x + b, area.y + b);
-		wlr_xdg_toplevel_set_size(view->xdg_surface, area.width - 2 * b,
-			area.height - 2 * b);
+		fit_to_area(view, &output->usable_area);
 	} else {
 		cordon_view_move_to(view, view->saved.x, view->saved.y);
 		wlr_xdg_toplevel_set_size(view->xdg_surface, view->saved.width, view->saved.height);
@@ -238,6 +241,16 @@ void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
 	wlr_xdg_toplevel_set_maximized(view->xdg_surface, maximized);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_maximized(view->foreign_toplevel, maximized);
+	}
+}
+
+void cordon_view_output_area_changed(struct cordon_server *server, struct cordon_output *output) {
+	struct cordon_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped && view->maximized && !view->fullscreen &&
+				view_output(view) == output) {
+			fit_to_area(view, &output->usable_area);
+		}
 	}
 }
 
@@ -266,11 +279,7 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 			/* Back to maximized; the saved box still holds the normal geometry. */
 			struct cordon_output *restore = view_output(view);
 			if (restore) {
-				struct wlr_box area = restore->usable_area;
-				int b = view->ssd ? BORDER_WIDTH : 0;
-				cordon_view_move_to(view, area.x + b, area.y + b);
-				wlr_xdg_toplevel_set_size(view->xdg_surface, area.width - 2 * b,
-					area.height - 2 * b);
+				fit_to_area(view, &restore->usable_area);
 			}
 		} else {
 			cordon_view_move_to(view, view->saved.x, view->saved.y);

@@ -7,6 +7,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
 
+struct cordon_output;
 struct cordon_server;
 struct wlr_surface;
 struct wlr_xdg_surface;
@@ -63,6 +64,9 @@ void cordon_view_set_maximized(struct cordon_view *view, bool maximized);
 void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen);
 void cordon_view_move_to(struct cordon_view *view, int x, int y);
 void cordon_view_set_ssd(struct cordon_view *view, bool ssd);
+
+/* Refits maximized views after the output's usable area changed (panels). */
+void cordon_view_output_area_changed(struct cordon_server *server, struct cordon_output *output);
 
 /* The view that has keyboard focus, NULL when none. */
 struct cordon_view *cordon_view_focused(struct cordon_server *server);
