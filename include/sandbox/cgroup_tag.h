@@ -1,0 +1,38 @@
+/* The sandbox tag of a client, derived from its cgroup v2 path (docs/sandbox-identity.md). */
+#ifndef CORDON_SANDBOX_CGROUP_TAG_H
+#define CORDON_SANDBOX_CGROUP_TAG_H
+
+#include <stdbool.h>
+
+enum cordon_sandbox_engine {
+	CORDON_SANDBOX_HOST,
+	CORDON_SANDBOX_CORDON,
+	CORDON_SANDBOX_FLATPAK,
+	CORDON_SANDBOX_SNAP,
+	CORDON_SANDBOX_SYSTEMD_APP,
+};
+
+#define CORDON_TAG_APP_ID_MAX 256
+#define CORDON_TAG_INSTANCE_MAX 128
+
+struct cordon_tag {
+	enum cordon_sandbox_engine engine;
+	char app_id[CORDON_TAG_APP_ID_MAX];
+	char instance[CORDON_TAG_INSTANCE_MAX];
+	bool sandboxed;
+};
+
+/*
+ * Derives the tag from a cgroup v2 path (the text after "0::" in /proc/PID/cgroup, without the
+ * newline). The outermost sandboxed unit (cordon, flatpak, snap) wins; otherwise the innermost
+ * systemd app unit gives a host app id; otherwise the tag is the host.
+ *
+ * Returns false if the path is malformed before any sandboxed unit; the tag is then the
+ * unsandboxed host. Callers deciding policy must treat false as "unknown", never as the host.
+ */
+bool cordon_tag_from_cgroup_path(const char *path, struct cordon_tag *tag);
+
+/* A stable name for logs and IPC: "host", "cordon", "flatpak", "snap", "systemd-app". */
+const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine);
+
+#endif

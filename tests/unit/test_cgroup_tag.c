@@ -1,0 +1,171 @@
+/* Unit tests for cgroup path tagging: real unit names from each engine, and hostile ones. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sandbox/cgroup_tag.h"
+
+#define USER "/user.slice/user-1000.slice/user@1000.service"
+#define APPS USER "/app.slice"
+#define UUID "6e2a1f9b-0c3d-4e5f-8a7b-1c2d3e4f5a6b"
+#define L64 "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"
+#define L256 L64 L64 L64 L64
+
+enum {
+	HOST = CORDON_SANDBOX_HOST,
+	CORDON = CORDON_SANDBOX_CORDON,
+	FLATPAK = CORDON_SANDBOX_FLATPAK,
+	SNAP = CORDON_SANDBOX_SNAP,
+	SYSAPP = CORDON_SANDBOX_SYSTEMD_APP
+};
+
+struct row {
+	const char *path;
+	bool valid; /* what cordon_tag_from_cgroup_path returns */
+	int engine;
+	const char *app_id;
+	const char *instance;
+	bool sandboxed;
+};
+
+/* One row per line reads as a table; clang-format would wrap the long ones. */
+// clang-format off
+static const struct row rows[] = {
+	/* Plain host paths. */
+	{"/", true, HOST, "", "", false},
+	{"/init.scope", true, HOST, "", "", false},
+	{"/system.slice/sshd.service", true, HOST, "", "", false},
+	{"/user.slice/user-1000.slice/session-2.scope", true, HOST, "", "", false},
+	{USER "/init.scope", true, HOST, "", "", false},
+	{APPS "/dbus.service", true, HOST, "", "", false},
+	{"/system.slice/snapd.service", true, HOST, "", "", false},
+	{"/process_api/f3b19408faa35d7900bd7668e20929a4", true, HOST, "", "", false},
+	/* cordon's own scopes. */
+	{APPS "/app-cordon-org.mozilla.firefox-1.scope", true, CORDON, "org.mozilla.firefox", "1", true},
+	{APPS "/app-cordon-org.foo-bar.Baz-a1b2.scope", true, CORDON, "org.foo-bar.Baz", "a1b2", true},
+	{APPS "/app-cordon-org.foo\\x2dbar-7.scope", true, CORDON, "org.foo-bar", "7", true},
+	{APPS "/app-cordon-x-1.scope/fake-app-gnome-evil-2.scope", true, CORDON, "x", "1", true},
+	{APPS "/app-cordon-x-1.scope/app-flatpak-org.other-5.scope", true, CORDON, "x", "1", true},
+	{APPS "/app-cordon-x-1.scope/..", true, CORDON, "x", "1", true},
+	{APPS "/app-cordon-x-1.scope/\\xzz/\x01", true, CORDON, "x", "1", true},
+	{APPS "/app-cordon--1.scope", false, HOST, "", "", false},
+	{APPS "/app-cordon-org.foo-.scope", false, HOST, "", "", false},
+	{APPS "/app-cordon-.hidden-1.scope", false, HOST, "", "", false},
+	{APPS "/app-cordon-org..foo-1.scope", false, HOST, "", "", false},
+	{APPS "/app-cordon-org.foo\\x2fetc-1.scope", false, HOST, "", "", false},
+	{APPS "/app-cordon-org.f\\xc3\\xa9-1.scope", false, HOST, "", "", false},
+	/* flatpak. */
+	{APPS "/app-flatpak-org.gnome.Calculator-12345.scope", true, FLATPAK, "org.gnome.Calculator", "12345", true},
+	{APPS "/app-flatpak-com.valvesoftware.Steam-3141.scope", true, FLATPAK, "com.valvesoftware.Steam", "3141", true},
+	{APPS "/app-flatpak-org.foo_bar.App-9.scope", true, FLATPAK, "org.foo_bar.App", "9", true},
+	{APPS "/app-flatpak-org.foo-bar.App-9.scope", true, FLATPAK, "org.foo-bar.App", "9", true},
+	{APPS "/app-flatpak-org.foo-123.scope/sub.scope", true, FLATPAK, "org.foo", "123", true},
+	{APPS "/app-flatpak-org.foo-123.scope/app-gnome-org.host.Shell-1.scope", true, FLATPAK, "org.foo", "123", true},
+	{APPS "/app-flatpak-org.foo-123.scope/" L256, true, FLATPAK, "org.foo", "123", true},
+	{APPS "/app-flatpak-org.foo-abc.scope", false, HOST, "", "", false},
+	{APPS "/app-flatpak-org.foo.scope", false, HOST, "", "", false},
+	{APPS "/app-flatpak-org.foo-12.service", true, SYSAPP, "org.foo-12", "", false},
+	/* snap. */
+	{APPS "/snap.firefox.firefox-" UUID ".scope", true, SNAP, "firefox.firefox", UUID, true},
+	{"/system.slice/snap.lxd.daemon.service", true, SNAP, "lxd.daemon", "", true},
+	{APPS "/snap.code-insiders.code-" UUID ".scope", true, SNAP, "code-insiders.code", UUID, true},
+	{APPS "/snap.firefox_work.firefox-" UUID ".scope", true, SNAP, "firefox_work.firefox", UUID, true},
+	{APPS "/snap.foo.hook.configure-" UUID ".scope", true, SNAP, "foo.hook.configure", UUID, true},
+	{APPS "/snap.firefox.firefox-" UUID ".scope/evil.scope", true, SNAP, "firefox.firefox", UUID, true},
+	{APPS "/snap.firefox.firefox-1234.scope", false, HOST, "", "", false},
+	{APPS "/snap.Firefox.firefox-" UUID ".scope", false, HOST, "", "", false},
+	{APPS "/snap..firefox.service", false, HOST, "", "", false},
+	{APPS "/snap.firefox.service", false, HOST, "", "", false},
+	/* The systemd desktop convention: host apps with an app id. */
+	{APPS "/app-gnome-org.gnome.Terminal-2345.scope", true, SYSAPP, "org.gnome.Terminal", "2345", false},
+	{APPS "/app-gnome-org.gnome.Foo\\x2dBar-99.scope", true, SYSAPP, "org.gnome.Foo-Bar", "99", false},
+	{APPS "/app-gnome-firefox\\x2desr-1234.scope", true, SYSAPP, "firefox-esr", "1234", false},
+	{APPS "/app-org.kde.konsole@12ab.service", true, SYSAPP, "org.kde.konsole", "12ab", false},
+	{APPS "/app-org.kde.konsole-8f3a.scope", true, SYSAPP, "org.kde.konsole", "8f3a", false},
+	{APPS "/app-sway-foot@abc.scope", true, SYSAPP, "foot", "abc", false},
+	{APPS "/app-gnome-org.gnome.Nautilus@.service", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.gnome.Shell.service", true, SYSAPP, "org.gnome.Shell", "", false},
+	{APPS "/app-org.foo.scope", true, SYSAPP, "org.foo", "", false},
+	/* Innermost unit decides among host units; a host app's sub-unit is not that app. */
+	{APPS "/app-gnome-org.a-1.scope/app-gnome-org.b-2.scope", true, SYSAPP, "org.b", "2", false},
+	{APPS "/app-gnome-org.a-1.scope/helper.service", true, HOST, "", "", false},
+	{APPS "/app-gnome-org.a-1.scope/app-flatpak-org.b-2.scope", true, FLATPAK, "org.b", "2", true},
+	/* Malformed: all the unsandboxed host, and reported. */
+	{APPS "/app--x.scope", false, HOST, "", "", false},
+	{APPS "/app-gnome--1.scope", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.Foo\\x2-1.scope", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.Foo\\xzz-1.scope", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.Foo\\-1.scope", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.Foo\\x00-1.scope", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.Foo\\x0a-1.scope", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.Fo\xc3\xa9-1.scope", false, HOST, "", "", false},
+	{APPS "/" L256 ".scope", false, HOST, "", "", false},
+	{APPS "/app-flatpak-" L256 "-1.scope", false, HOST, "", "", false},
+	{APPS "//app-flatpak-org.foo-1.scope", false, HOST, "", "", false},
+	{APPS "/../app-flatpak-org.foo-1.scope", false, HOST, "", "", false},
+	{APPS "/./app-flatpak-org.foo-1.scope", false, HOST, "", "", false},
+	{APPS "/", false, HOST, "", "", false},
+	{"", false, HOST, "", "", false},
+	{"app.slice/app-flatpak-org.foo-1.scope", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.foo-1.scope (deleted)", false, HOST, "", "", false},
+	{APPS "/app-gnome-org.foo-1.scope\n", false, HOST, "", "", false},
+};
+// clang-format on
+
+static int failures;
+
+static void check_row(const struct row *row) {
+	struct cordon_tag tag;
+	memset(&tag, 0x5a, sizeof(tag));
+	bool valid = cordon_tag_from_cgroup_path(row->path, &tag);
+	bool ok = valid == row->valid && (int)tag.engine == row->engine &&
+		strcmp(tag.app_id, row->app_id) == 0 && strcmp(tag.instance, row->instance) == 0 &&
+		tag.sandboxed == row->sandboxed;
+	if (!ok) {
+		fprintf(stderr,
+			"%.200s:\n  got  valid=%d engine=%s app_id=\"%.60s\" instance=\"%.60s\" sandboxed=%d\n"
+			"  want valid=%d engine=%s app_id=\"%s\" instance=\"%s\" sandboxed=%d\n",
+			row->path, valid, cordon_sandbox_engine_name(tag.engine), tag.app_id,
+			tag.instance, tag.sandboxed, row->valid,
+			cordon_sandbox_engine_name((enum cordon_sandbox_engine)row->engine),
+			row->app_id, row->instance, row->sandboxed);
+		failures++;
+	}
+}
+
+/* A 255-character app id is the most a tag holds; 256 does not fit a unit name anyway. */
+static void check_lengths(void) {
+	char path[1024], id[300];
+	memset(id, 'a', 240);
+	id[240] = '\0';
+	snprintf(path, sizeof(path), "/app-flatpak-%s-1.scope", id);
+	struct cordon_tag tag;
+	if (cordon_tag_from_cgroup_path(path, &tag)) {
+		fprintf(stderr, "a 261-character unit name was accepted\n");
+		failures++;
+	}
+	id[230] = '\0';
+	snprintf(path, sizeof(path), "/app-flatpak-%s-1.scope", id);
+	if (!cordon_tag_from_cgroup_path(path, &tag) || strcmp(tag.app_id, id) != 0 ||
+		!tag.sandboxed) {
+		fprintf(stderr, "a 251-character unit name was refused\n");
+		failures++;
+	}
+	if (cordon_tag_from_cgroup_path(NULL, &tag) || tag.sandboxed) {
+		fprintf(stderr, "NULL was accepted\n");
+		failures++;
+	}
+}
+
+int main(void) {
+	size_t n = sizeof(rows) / sizeof(rows[0]);
+	for (size_t i = 0; i < n; i++) {
+		check_row(&rows[i]);
+	}
+	check_lengths();
+	if (failures > 0) {
+		fprintf(stderr, "%d of %zu checks failed\n", failures, n + 3);
+		return 1;
+	}
+	printf("%zu paths tagged as expected\n", n);
+	return 0;
+}
