@@ -1,4 +1,5 @@
 /* Unit tests for cgroup path tagging: real unit names from each engine, and hostile ones. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -156,12 +157,77 @@ static void check_lengths(void) {
 	}
 }
 
+/* A small deterministic generator, so that a failure reproduces. */
+static uint32_t next_random(uint32_t *state) {
+	*state = *state * 1103515245u + 12345u;
+	return *state >> 8;
+}
+
+/*
+ * Whatever a sandboxed app creates below its own scope (here: random text from a hostile
+ * alphabet with '/', '\\', escapes, control characters and non-ASCII bytes) never changes its
+ * tag. Random paths elsewhere must give a consistent tag (sandboxed exactly for the sandbox
+ * engines, the host when refused); under ASan this also runs the parser over 20000 hostile
+ * inputs.
+ */
+static void check_nesting(void) {
+	static const char alphabet[] = "ab.-_@\\x2d/.scope.service\x01\x7f\xc3 app-flatpak-snap.";
+	uint32_t state = 42;
+	char path[8192];
+	size_t n = sizeof(rows) / sizeof(rows[0]);
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].sandboxed || strlen(rows[i].path) > 2048) {
+			continue;
+		}
+		for (int round = 0; round < 200; round++) {
+			size_t len = (size_t)snprintf(path, sizeof(path), "%s/", rows[i].path);
+			size_t extra = next_random(&state) % 600;
+			for (size_t k = 0; k < extra && len < sizeof(path) - 1; k++) {
+				path[len++] =
+					alphabet[next_random(&state) % (sizeof(alphabet) - 1)];
+			}
+			path[len] = '\0';
+			struct cordon_tag tag;
+			bool valid = cordon_tag_from_cgroup_path(path, &tag);
+			if (!valid || (int)tag.engine != rows[i].engine || !tag.sandboxed ||
+				strcmp(tag.app_id, rows[i].app_id) != 0 ||
+				strcmp(tag.instance, rows[i].instance) != 0) {
+				fprintf(stderr, "nested below %s, \"%s\" changed the tag\n",
+					rows[i].path, path + strlen(rows[i].path));
+				failures++;
+				break;
+			}
+		}
+	}
+	for (int round = 0; round < 20000; round++) {
+		size_t len = 0;
+		path[len++] = '/';
+		size_t extra = next_random(&state) % 300;
+		for (size_t k = 0; k < extra; k++) {
+			path[len++] = alphabet[next_random(&state) % (sizeof(alphabet) - 1)];
+		}
+		path[len] = '\0';
+		struct cordon_tag tag;
+		bool valid = cordon_tag_from_cgroup_path(path, &tag);
+		bool sandbox_engine = tag.engine == CORDON_SANDBOX_CORDON ||
+			tag.engine == CORDON_SANDBOX_FLATPAK || tag.engine == CORDON_SANDBOX_SNAP;
+		if (tag.sandboxed != sandbox_engine ||
+			(!valid && tag.engine != CORDON_SANDBOX_HOST) ||
+			strlen(tag.app_id) >= sizeof(tag.app_id)) {
+			fprintf(stderr, "inconsistent tag for \"%s\"\n", path);
+			failures++;
+			break;
+		}
+	}
+}
+
 int main(void) {
 	size_t n = sizeof(rows) / sizeof(rows[0]);
 	for (size_t i = 0; i < n; i++) {
 		check_row(&rows[i]);
 	}
 	check_lengths();
+	check_nesting();
 	if (failures > 0) {
 		fprintf(stderr, "%d of %zu checks failed\n", failures, n + 3);
 		return 1;
