@@ -22,7 +22,9 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_xdg_shell.h>
 
+#include "compositor/client.h"
 #include "compositor/config.h"
+#include "compositor/global_filter.h"
 #include "compositor/globals.h"
 #include "compositor/ipc.h"
 #include "compositor/output.h"
@@ -81,11 +83,13 @@ static bool create_backend(struct cordon_server *server, const struct cordon_opt
 
 static bool create_renderer(struct cordon_server *server, bool headless) {
 	/*
-	 * Headless on a machine without render nodes, autocreate can only fail
-	 * noisily before the pixman fallback: go there directly.
+	 * Asked for pixman, or headless on a machine without render nodes:
+	 * autocreate would only fail noisily on DRM first, so go there directly.
 	 */
-	bool no_gpu = headless && !getenv("WLR_RENDERER") && access("/dev/dri", F_OK) != 0;
-	server->renderer = no_gpu ? NULL : wlr_renderer_autocreate(server->backend);
+	const char *choice = getenv("WLR_RENDERER");
+	bool pixman_only = (choice && strcmp(choice, "pixman") == 0) ||
+		(headless && !choice && access("/dev/dri", F_OK) != 0);
+	server->renderer = pixman_only ? NULL : wlr_renderer_autocreate(server->backend);
 	if (!server->renderer) {
 		/* No GPU (or none usable): software rendering still gives a desktop. */
 		wlr_log(WLR_INFO, "No hardware renderer, falling back to pixman");
@@ -143,6 +147,7 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	wl_list_init(&server->new_output.link);
 	wl_list_init(&server->new_input.link);
 	wl_list_init(&server->new_xdg_surface.link);
+	wl_list_init(&server->client_created.link);
 	server->next_view_id = 1;
 
 	char *error = NULL;
@@ -161,6 +166,9 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		goto error;
 	}
 	server->event_loop = wl_display_get_event_loop(server->display);
+	/* Before any global exists: no client is served unidentified or unfiltered. */
+	cordon_clients_init(server);
+	cordon_global_filter_init(server);
 
 	if (!create_backend(server, options)) {
 		wlr_log(WLR_ERROR, "Cannot create a backend");
@@ -293,6 +301,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 		/* Clients first: their surfaces and views go before the globals. */
 		wl_display_destroy_clients(server->display);
 	}
+	cordon_clients_finish(server);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_surface.link);

@@ -363,9 +363,11 @@ static void print_windows(struct json_object *result) {
 }
 
 static void print_client(struct json_object *obj) {
-	printf("pid=%" PRId64 " uid=%" PRId64 " gid=%" PRId64 " windows=%" PRId64 "\n",
+	const char *app_id = get_string(obj, "app_id", "");
+	printf("pid=%" PRId64 " uid=%" PRId64 " gid=%" PRId64 " windows=%" PRId64 " %s%s%s%s\n",
 		get_int(obj, "pid"), get_int(obj, "uid"), get_int(obj, "gid"),
-		get_int(obj, "windows"));
+		get_int(obj, "windows"), get_string(obj, "engine", "?"), app_id[0] ? " " : "",
+		app_id, get_bool(obj, "sandboxed") ? " [sandboxed]" : "");
 }
 
 static void print_clients(struct json_object *result) {

@@ -5,6 +5,7 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_xdg_shell.h>
 
+#include "compositor/client.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -108,6 +109,16 @@ CORDON_IPC_HANDLER(cordon_ipc_clients) {
 		add_int(object, "uid", uid);
 		add_int(object, "gid", gid);
 		add_int(object, "windows", count_windows(server, client));
+		/* The identity taken at connect time, not anything the client said. */
+		struct cordon_client *record = cordon_client_from_wl(client);
+		bool identified = record && record->identified;
+		add_bool(object, "identified", identified);
+		add_bool(object, "sandboxed", cordon_client_is_sandboxed(record));
+		add_string(object, "engine", identified ?
+			cordon_sandbox_engine_name(record->peer.tag.engine) : "unknown");
+		add_string(object, "app_id", identified ? record->peer.tag.app_id : "");
+		add_string(object, "instance", identified ? record->peer.tag.instance : "");
+		add_string(object, "cgroup", identified ? record->peer.cgroup : "");
 		json_object_array_add(*result, object);
 	}
 	return true;

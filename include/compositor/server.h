@@ -67,6 +67,7 @@ struct cordon_server {
 	struct wl_listener new_output;
 	struct wl_listener new_input;
 	struct wl_listener new_xdg_surface;
+	struct wl_listener client_created;
 };
 
 /*

@@ -38,7 +38,9 @@ if command -v foot >/dev/null; then
 fi
 screenshot HEADLESS-1 "$TEST_TMP/shot.png"
 cordon_stop quit
-if [[ -s "$TEST_TMP/valgrind.log" ]]; then
-	fail "valgrind reported errors in cordon: $(head -n 60 "$TEST_TMP/valgrind.log")"
+# Errors are "==PID==" lines; "--PID--" lines are valgrind's own notes, such as
+# the pidfd syscalls it does not know (cordon then treats clients as sandboxed).
+if grep -q '^==[0-9]*==' "$TEST_TMP/valgrind.log" 2>/dev/null; then
+	fail "valgrind reported errors in cordon: $(grep '^==' "$TEST_TMP/valgrind.log" | head -n 60)"
 fi
 echo "no memory errors under valgrind"

@@ -479,6 +479,13 @@ cordon_stop() {
 	fi
 }
 
+# on_teardown FUNCTION: runs FUNCTION at teardown, after every client and cordon
+# stopped (for state outside $TEST_TMP, such as a cgroup).
+declare -a CORDON_CLEANUPS=()
+on_teardown() {
+	CORDON_CLEANUPS+=("$1")
+}
+
 cordon_teardown() {
 	local status=$? name i
 	# A subshell that exits must not tear down the test's compositor.
@@ -507,6 +514,10 @@ cordon_teardown() {
 			fi
 			;;
 		esac
+	done
+	# The test's own clean-up, last first, once everything it started is gone.
+	for ((i = ${#CORDON_CLEANUPS[@]} - 1; i >= 0; i--)); do
+		"${CORDON_CLEANUPS[$i]}"
 	done
 	if ((CORDON_HARNESS_FAILED)) && ((status == 0 || status == 77)); then
 		status=1

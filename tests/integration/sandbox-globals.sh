@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Sandbox identity end to end: a client inside a flatpak-named cgroup is tagged
+# from the kernel's view of its socket and does not see privileged globals; a
+# host client beside it sees them all. The app_id a client sets changes nothing.
+set -euo pipefail
+source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
+command -v wayland-info >/dev/null || skip "wayland-info not found (Debian package wayland-utils)"
+
+# The cgroup v2 mount is not always /sys/fs/cgroup (here it may be .../unified).
+mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+[[ -n "$mount" ]] || skip "no cgroup v2 mount"
+slice="$mount/cordon-test-$$.slice"
+scope="$slice/app-flatpak-org.example.Sandboxed-42.scope"
+remove_cgroups() {
+	rmdir "$scope" "$slice" 2>/dev/null || true
+}
+mkdir "$slice" "$scope" 2>/dev/null || skip "cannot create cgroups under $mount (needs root)"
+on_teardown remove_cgroups
+
+cordon_start
+# "${in_scope[@]}" CMD...: runs CMD inside the sandbox-named cgroup.
+in_scope=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope")
+
+privileged=(zwlr_screencopy_manager_v1 zwlr_data_control_manager_v1
+	zwp_virtual_keyboard_manager_v1 zwlr_virtual_pointer_manager_v1 zwlr_layer_shell_v1
+	zwlr_foreign_toplevel_manager_v1 zwlr_export_dmabuf_manager_v1
+	zwlr_output_manager_v1 zwlr_gamma_control_manager_v1 zwlr_input_inhibit_manager_v1)
+everyday=(wl_compositor wl_shm wl_seat xdg_wm_base wl_data_device_manager wl_output)
+
+host_globals=$(wayland-info | grep -o "interface: '[a-z_0-9]*'" | cut -d"'" -f2)
+sandbox_globals=$("${in_scope[@]}" wayland-info | grep -o "interface: '[a-z_0-9]*'" | cut -d"'" -f2)
+for global in "${privileged[@]}"; do
+	grep -qx "$global" <<<"$host_globals" || fail "the host client does not see $global"
+	! grep -qx "$global" <<<"$sandbox_globals" || fail "the sandboxed client sees $global"
+done
+for global in "${everyday[@]}"; do
+	grep -qx "$global" <<<"$sandbox_globals" || fail "the sandboxed client misses $global"
+done
+
+# The tag, as cordonctl reports it, comes from the cgroup; the client's own app_id
+# claims to be a host tool and changes nothing.
+start_client app "${in_scope[@]}" "$CORDON_TEST_CLIENTS/focus-client" --app-id org.gnome.Shell
+wait_for_window org.gnome.Shell
+pid=$(window_json org.gnome.Shell | jq -r .pid)
+client=$(ctl --json clients | jq -c --argjson pid "$pid" '.[] | select(.pid == $pid)')
+assert_eq true "$(jq -r .sandboxed <<<"$client")" "sandboxed flag"
+assert_eq flatpak "$(jq -r .engine <<<"$client")" "engine"
+assert_eq org.example.Sandboxed "$(jq -r .app_id <<<"$client")" "app id from the cgroup"
+assert_eq 42 "$(jq -r .instance <<<"$client")" "instance"
