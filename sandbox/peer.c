@@ -198,6 +198,8 @@ bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, bool use
 	peer->pidfd = -1;
 	peer->tag.engine = CORDON_SANDBOX_HOST;
 
+	/* Declared before the first goto: its cleanup runs on every way out. */
+	cleanup_fd int procfd = -1;
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 	if (getsockopt(socket_fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
@@ -214,7 +216,7 @@ bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, bool use
 
 	char dir[32];
 	snprintf(dir, sizeof(dir), "/proc/%d", (int)peer->pid);
-	cleanup_fd int procfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	procfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (procfd < 0) {
 		goto fail;
 	}
