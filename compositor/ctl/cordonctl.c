@@ -355,6 +355,12 @@ static void print_window(struct json_object *obj) {
 	print_flag(obj, "minimized");
 	print_flag(obj, "maximized");
 	print_flag(obj, "fullscreen");
+	if (get_bool(obj, "sandboxed")) {
+		/* The owner's tag, which the app_id on this line is not. */
+		const char *sandbox_app_id = get_string(obj, "sandbox_app_id", "");
+		printf(" [sandboxed %s%s%s]", get_string(obj, "sandbox_engine", "?"),
+			sandbox_app_id[0] ? " " : "", sandbox_app_id);
+	}
 	putchar('\n');
 }
 

@@ -77,6 +77,14 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		add_int(object, "y", box.y);
 		add_int(object, "width", box.width);
 		add_int(object, "height", box.height);
+		/* The owner's tag, from the kernel; app_id above is only the client's label. */
+		struct cordon_client *owner =
+			cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
+		bool identified = owner && owner->identified;
+		add_bool(object, "sandboxed", cordon_client_is_sandboxed(owner));
+		add_string(object, "sandbox_engine", identified ?
+			cordon_sandbox_engine_name(owner->peer.tag.engine) : "unknown");
+		add_string(object, "sandbox_app_id", identified ? owner->peer.tag.app_id : "");
 		json_object_array_add(*result, object);
 	}
 	return true;

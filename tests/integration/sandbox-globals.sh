@@ -47,3 +47,7 @@ assert_eq true "$(jq -r .sandboxed <<<"$client")" "sandboxed flag"
 assert_eq flatpak "$(jq -r .engine <<<"$client")" "engine"
 assert_eq org.example.Sandboxed "$(jq -r .app_id <<<"$client")" "app id from the cgroup"
 assert_eq 42 "$(jq -r .instance <<<"$client")" "instance"
+window=$(window_json org.gnome.Shell)
+assert_eq "true flatpak org.example.Sandboxed" \
+	"$(jq -r '"\(.sandboxed) \(.sandbox_engine) \(.sandbox_app_id)"' <<<"$window")" \
+	"the window's owner tag"
