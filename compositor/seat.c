@@ -298,9 +298,15 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 		surface = NULL;
 	}
 	if (!surface) {
-		/* Nobody sets the image over the background: cordon does. */
-		wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "left_ptr",
-			seat->cursor);
+		/*
+		 * Nobody sets the image over the background: cordon does, once a
+		 * pointer has moved. Until then there is no cursor to draw, and
+		 * outputs can scan a fullscreen client's buffer out directly.
+		 */
+		if (seat->pointer_moved) {
+			wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "left_ptr",
+				seat->cursor);
+		}
 		wlr_seat_pointer_clear_focus(seat->wlr_seat);
 		return;
 	}
@@ -396,6 +402,7 @@ static void update_drag_icon(struct cordon_seat *seat) {
 }
 
 static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
+	seat->pointer_moved = true;
 	cordon_globals_notify_activity(seat->server->globals);
 	update_drag_icon(seat);
 	switch (seat->cursor_mode) {

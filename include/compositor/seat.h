@@ -44,6 +44,8 @@ struct cordon_seat {
 	size_t swallowed_key_count;
 	/* Set when a compositor grab consumed a button press. */
 	bool swallow_button_release;
+	/* No cursor image is shown before the first motion. */
+	bool pointer_moved;
 
 	/* The virtual devices cordonctl drives; always present. */
 	struct wlr_input_device *virtual_keyboard;
