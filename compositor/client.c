@@ -30,9 +30,17 @@ struct cordon_client *cordon_client_from_wl(const struct wl_client *wl_client) {
 	return client;
 }
 
+const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *client) {
+	if (!client || !client->identified || !client->peer.cgroup_valid) {
+		return NULL;
+	}
+	return &client->peer.tag;
+}
+
 bool cordon_client_is_sandboxed(const struct cordon_client *client) {
-	return !client || !client->identified || !client->peer.cgroup_valid ||
-		client->peer.tag.sandboxed;
+	/* Fail closed: an unknown sandbox is still a sandbox. */
+	const struct cordon_tag *tag = cordon_client_get_tag(client);
+	return !tag || tag->sandboxed;
 }
 
 static void handle_client_created(struct wl_listener *listener, void *data) {

@@ -23,6 +23,11 @@ static void add_string(struct json_object *object, const char *key, const char *
 	json_object_object_add(object, key, json_object_new_string(value ? value : ""));
 }
 
+/* "unknown" when the sandbox could not be told: such clients count as sandboxed. */
+static const char *engine_name(const struct cordon_tag *tag) {
+	return tag ? cordon_sandbox_engine_name(tag->engine) : "unknown";
+}
+
 CORDON_IPC_HANDLER(cordon_ipc_outputs) {
 	if (argc != 0) {
 		return cordon_ipc_fail(error, "usage: outputs");
@@ -80,11 +85,10 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		/* The owner's tag, from the kernel; app_id above is only the client's label. */
 		struct cordon_client *owner =
 			cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
-		bool identified = owner && owner->identified;
+		const struct cordon_tag *tag = cordon_client_get_tag(owner);
 		add_bool(object, "sandboxed", cordon_client_is_sandboxed(owner));
-		add_string(object, "sandbox_engine", identified ?
-			cordon_sandbox_engine_name(owner->peer.tag.engine) : "unknown");
-		add_string(object, "sandbox_app_id", identified ? owner->peer.tag.app_id : "");
+		add_string(object, "sandbox_engine", engine_name(tag));
+		add_string(object, "sandbox_app_id", tag ? tag->app_id : "");
 		json_object_array_add(*result, object);
 	}
 	return true;
@@ -119,13 +123,13 @@ CORDON_IPC_HANDLER(cordon_ipc_clients) {
 		add_int(object, "windows", count_windows(server, client));
 		/* The identity taken at connect time, not anything the client said. */
 		struct cordon_client *record = cordon_client_from_wl(client);
+		const struct cordon_tag *tag = cordon_client_get_tag(record);
 		bool identified = record && record->identified;
 		add_bool(object, "identified", identified);
 		add_bool(object, "sandboxed", cordon_client_is_sandboxed(record));
-		add_string(object, "engine", identified ?
-			cordon_sandbox_engine_name(record->peer.tag.engine) : "unknown");
-		add_string(object, "app_id", identified ? record->peer.tag.app_id : "");
-		add_string(object, "instance", identified ? record->peer.tag.instance : "");
+		add_string(object, "engine", engine_name(tag));
+		add_string(object, "app_id", tag ? tag->app_id : "");
+		add_string(object, "instance", tag ? tag->instance : "");
 		add_string(object, "cgroup", identified ? record->peer.cgroup : "");
 		json_object_array_add(*result, object);
 	}
