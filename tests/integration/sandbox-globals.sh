@@ -11,15 +11,20 @@ mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 [[ -n "$mount" ]] || skip "no cgroup v2 mount"
 slice="$mount/cordon-test-$$.slice"
 scope="$slice/app-flatpak-org.example.Sandboxed-42.scope"
+# A unit name the tag parser rejects (a bad \x escape): its clients' sandbox is unknown.
+malformed="$slice/app-gnome-org.Foo\\xzz-1.scope"
 remove_cgroups() {
-	rmdir "$scope" "$slice" 2>/dev/null || true
+	rmdir "$scope" "$malformed" "$slice" 2>/dev/null || true
 }
-mkdir "$slice" "$scope" 2>/dev/null || skip "cannot create cgroups under $mount (needs root)"
+mkdir "$slice" "$scope" "$malformed" 2>/dev/null ||
+	skip "cannot create cgroups under $mount (needs root)"
 on_teardown remove_cgroups
 
 cordon_start
-# "${in_scope[@]}" CMD...: runs CMD inside the sandbox-named cgroup.
+# "${in_scope[@]}" CMD...: runs CMD inside the sandbox-named cgroup; in_malformed
+# inside the one with the malformed name.
 in_scope=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope")
+in_malformed=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$malformed")
 
 privileged=(zwlr_screencopy_manager_v1 zwlr_data_control_manager_v1
 	zwp_virtual_keyboard_manager_v1 zwlr_virtual_pointer_manager_v1 zwlr_layer_shell_v1
@@ -29,9 +34,12 @@ everyday=(wl_compositor wl_shm wl_seat xdg_wm_base wl_data_device_manager wl_out
 
 host_globals=$(wayland-info | grep -o "interface: '[a-z_0-9]*'" | cut -d"'" -f2)
 sandbox_globals=$("${in_scope[@]}" wayland-info | grep -o "interface: '[a-z_0-9]*'" | cut -d"'" -f2)
+# Fail closed: a client whose sandbox cannot be told is treated as sandboxed.
+unknown_globals=$("${in_malformed[@]}" wayland-info | grep -o "interface: '[a-z_0-9]*'" | cut -d"'" -f2)
 for global in "${privileged[@]}"; do
 	grep -qx "$global" <<<"$host_globals" || fail "the host client does not see $global"
 	! grep -qx "$global" <<<"$sandbox_globals" || fail "the sandboxed client sees $global"
+	! grep -qx "$global" <<<"$unknown_globals" || fail "the unknown-sandbox client sees $global"
 done
 for global in "${everyday[@]}"; do
 	grep -qx "$global" <<<"$sandbox_globals" || fail "the sandboxed client misses $global"
@@ -51,3 +59,18 @@ window=$(window_json org.gnome.Shell)
 assert_eq "true flatpak org.example.Sandboxed" \
 	"$(jq -r '"\(.sandboxed) \(.sandbox_engine) \(.sandbox_app_id)"' <<<"$window")" \
 	"the window's owner tag"
+
+# Tagged once, at connect: moving the client out of its cgroup afterwards (here as
+# root; the launcher keeps apps from doing it) changes nothing.
+echo "$pid" >"$mount/cgroup.procs"
+client=$(ctl --json clients | jq -c --argjson pid "$pid" '.[] | select(.pid == $pid)')
+assert_eq "true flatpak org.example.Sandboxed" \
+	"$(jq -r '"\(.sandboxed) \(.engine) \(.app_id)"' <<<"$client")" "the tag after a cgroup move"
+
+# The unknown-sandbox client, as cordonctl reports it.
+start_client unknown "${in_malformed[@]}" "$CORDON_TEST_CLIENTS/focus-client" --app-id unknown
+wait_for_window unknown
+upid=$(window_json unknown | jq -r .pid)
+client=$(ctl --json clients | jq -c --argjson pid "$upid" '.[] | select(.pid == $pid)')
+assert_eq "true true unknown" \
+	"$(jq -r '"\(.identified) \(.sandboxed) \(.engine)"' <<<"$client")" "an unknown sandbox"
