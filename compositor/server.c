@@ -137,6 +137,23 @@ static bool add_socket(struct cordon_server *server, const char *name) {
 	return true;
 }
 
+/*
+ * Every client costs file descriptors (its socket, buffers, pipes in flight):
+ * a connect storm must not make accept() fail at the default soft limit.
+ */
+static void raise_nofile_limit(struct cordon_server *server) {
+	if (getrlimit(RLIMIT_NOFILE, &server->original_nofile) != 0) {
+		return;
+	}
+	struct rlimit raised = server->original_nofile;
+	raised.rlim_cur = raised.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &raised) == 0) {
+		server->nofile_raised = true;
+	} else {
+		wlr_log_errno(WLR_INFO, "Cannot raise the open-file limit");
+	}
+}
+
 struct cordon_server *cordon_server_create(const struct cordon_options *options) {
 	struct cordon_server *server = calloc(1, sizeof(*server));
 	if (!server) {
@@ -149,6 +166,7 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	wl_list_init(&server->new_xdg_surface.link);
 	wl_list_init(&server->client_created.link);
 	server->next_view_id = 1;
+	raise_nofile_limit(server);
 
 	char *error = NULL;
 	server->config = cordon_config_load(options->config_path, &error);
@@ -346,6 +364,10 @@ void cordon_spawn(struct cordon_server *server, const char *command) {
 		sigset_t set;
 		sigemptyset(&set);
 		sigprocmask(SIG_SETMASK, &set, NULL);
+		/* Programs expect the usual limit (select() breaks above 1024). */
+		if (server->nofile_raised) {
+			setrlimit(RLIMIT_NOFILE, &server->original_nofile);
+		}
 		if (fork() == 0) {
 			execl("/bin/sh", "/bin/sh", "-c", command, (char *)NULL);
 			_exit(127);

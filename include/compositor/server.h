@@ -3,6 +3,7 @@
 #define CORDON_COMPOSITOR_SERVER_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
@@ -63,6 +64,9 @@ struct cordon_server {
 	struct wl_event_source *sigterm_source, *sigint_source;
 	char *startup_command;
 	int exit_code;
+	/* The open-file limit cordon started with, restored for the programs it spawns. */
+	struct rlimit original_nofile;
+	bool nofile_raised;
 
 	struct wl_listener new_output;
 	struct wl_listener new_input;
