@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/format.h"
 #include "common/ini.h"
 
 struct ini_parser {
@@ -16,30 +17,15 @@ struct ini_parser {
 	char *error; /* "NAME:LINE: reason" once something failed */
 };
 
-/* asprintf that returns NULL when it fails. */
-static char *format(const char *fmt, ...) {
-	char *s = NULL;
-	va_list args;
-	va_start(args, fmt);
-	if (vasprintf(&s, fmt, args) < 0) {
-		s = NULL;
-	}
-	va_end(args);
-	return s;
-}
-
 static void set_error(struct ini_parser *parser, const char *fmt, ...) {
-	char *reason = NULL;
 	va_list args;
 	va_start(args, fmt);
-	if (vasprintf(&reason, fmt, args) < 0) {
-		reason = NULL;
-	}
+	char *reason = cordon_vformat(fmt, args);
 	va_end(args);
 
 	const char *text = reason != NULL ? reason : "out of memory";
 	free(parser->error);
-	parser->error = format("%s:%d: %s", parser->name, parser->line, text);
+	parser->error = cordon_format("%s:%d: %s", parser->name, parser->line, text);
 	free(reason);
 }
 
@@ -182,7 +168,7 @@ bool cordon_ini_parse_file(
 
 	if (ok && ferror(file)) {
 		free(parser.error);
-		parser.error = format("%s: %s", name, strerror(read_errno));
+		parser.error = cordon_format("%s: %s", name, strerror(read_errno));
 		ok = false;
 	}
 	return finish(&parser, ok, error);

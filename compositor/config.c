@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <wlr/types/wlr_keyboard.h>
 
+#include "common/format.h"
 #include "common/ini.h"
 #include "compositor/config.h"
 
@@ -82,9 +83,7 @@ static bool fail(char **reason, const char *fmt, ...) {
 	}
 	va_list args;
 	va_start(args, fmt);
-	if (vasprintf(reason, fmt, args) < 0) {
-		*reason = NULL;
-	}
+	*reason = cordon_vformat(fmt, args);
 	va_end(args);
 	return false;
 }
@@ -521,9 +520,7 @@ static void set_error(char **error, const char *fmt, ...) {
 	}
 	va_list args;
 	va_start(args, fmt);
-	if (vasprintf(error, fmt, args) < 0) {
-		*error = NULL;
-	}
+	*error = cordon_vformat(fmt, args);
 	va_end(args);
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/format.h"
 #include "compositor/server.h"
 
 #define IPC_MAX_LINE (64 * 1024)
@@ -44,9 +45,7 @@ struct ipc_client {
 bool cordon_ipc_fail(char **error, const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
-	if (vasprintf(error, fmt, args) < 0) {
-		*error = NULL;
-	}
+	*error = cordon_vformat(fmt, args);
 	va_end(args);
 	return false;
 }
