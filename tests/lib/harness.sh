@@ -320,13 +320,20 @@ wait_for_window_gone() {
 	wait_for "the window with app_id '$1' to go away" _has_no_window "$1"
 }
 
-window_json() {
-	local json
-	json=$(windows_json | jq -c --arg a "$1" 'first(.[] | select(.app_id == $a))') || true
+# _first_window DESCRIPTION WINDOWS-JSON JQ-OPTION NAME VALUE CONDITION: prints the
+# first window that CONDITION (over $NAME) selects, or fails with "no window
+# DESCRIPTION".
+_first_window() {
+	local description=$1 windows=$2 json
+	json=$(jq -c "$3" "$4" "$5" "first(.[] | select($6))" <<<"$windows") || true
 	if [[ -z "$json" || "$json" == null ]]; then
-		fail "no window with app_id '$1'"
+		fail "no window $description"
 	fi
 	printf '%s\n' "$json"
+}
+
+window_json() {
+	_first_window "with app_id '$1'" "$(windows_json)" --arg a "$1" '.app_id == $a'
 }
 
 _window_focused() {
@@ -346,12 +353,7 @@ wait_for_window_pid() {
 }
 
 window_json_by_pid() {
-	local json
-	json=$(windows_json | jq -c --argjson p "$1" 'first(.[] | select(.pid == $p))') || true
-	if [[ -z "$json" || "$json" == null ]]; then
-		fail "no window of pid $1"
-	fi
-	printf '%s\n' "$json"
+	_first_window "of pid $1" "$(windows_json)" --argjson p "$1" '.pid == $p'
 }
 
 # The same for an extra instance, by its Wayland socket name.
@@ -360,12 +362,8 @@ _has_window_pid_at() {
 }
 
 window_json_by_pid_at() {
-	local json
-	json=$(ctl_at "$1" --json windows | jq -c --argjson p "$2" 'first(.[] | select(.pid == $p))') || true
-	if [[ -z "$json" || "$json" == null ]]; then
-		fail "no window of pid $2 in cordon instance $1"
-	fi
-	printf '%s\n' "$json"
+	_first_window "of pid $2 in cordon instance $1" "$(ctl_at "$1" --json windows)" \
+		--argjson p "$2" '.pid == $p'
 }
 
 png_probe() {
