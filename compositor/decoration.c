@@ -52,7 +52,6 @@ static void handle_new_toplevel_decoration(struct wl_listener *listener, void *d
 		wl_resource_post_no_memory(wlr_decoration->resource);
 		return;
 	}
-	decoration->server = decorations->server;
 	decoration->wlr_decoration = wlr_decoration;
 	decoration->view =
 		cordon_view_from_surface(decorations->server, wlr_decoration->surface->surface);

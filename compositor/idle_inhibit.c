@@ -38,7 +38,6 @@ static void handle_new_inhibitor(struct wl_listener *listener, void *data) {
 		return;
 	}
 	inhibitor->idle_inhibit = idle_inhibit;
-	inhibitor->wlr_inhibitor = wlr_inhibitor;
 	inhibitor->destroy.notify = handle_inhibitor_destroy;
 	wl_signal_add(&wlr_inhibitor->events.destroy, &inhibitor->destroy);
 	wl_list_insert(&idle_inhibit->inhibitors, &inhibitor->link);

@@ -141,7 +141,6 @@ static void focus_exclusive(struct cordon_layer_surface *surface) {
 
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, map);
-	surface->mapped = true;
 	wlr_scene_node_set_enabled(&surface->tree->node, true);
 	focus_exclusive(surface);
 	cordon_seat_update_pointer_focus(surface->server->seat, 0);
@@ -150,7 +149,6 @@ static void handle_map(struct wl_listener *listener, void *data) {
 static void handle_unmap(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, unmap);
 	struct cordon_seat *seat = surface->server->seat;
-	surface->mapped = false;
 	wlr_scene_node_set_enabled(&surface->tree->node, false);
 	if (seat->wlr_seat->keyboard_state.focused_surface == surface->wlr_layer_surface->surface) {
 		/* Give the keyboard back to the windows. */
@@ -229,9 +227,9 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	surface->wlr_layer_surface = layer;
 	surface->output = output;
 	surface->tree = wlr_scene_tree_create(&scene_layer_for(server, layer->pending.layer)->node);
-	surface->surface_node = surface->tree ?
+	struct wlr_scene_node *surface_node = surface->tree ?
 		wlr_scene_subsurface_tree_create(&surface->tree->node, layer->surface) : NULL;
-	if (!surface->surface_node) {
+	if (!surface_node) {
 		if (surface->tree) {
 			wlr_scene_node_destroy(&surface->tree->node);
 		}

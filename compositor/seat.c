@@ -208,7 +208,6 @@ static void add_keyboard(struct cordon_seat *seat, struct wlr_input_device *devi
 	}
 	keyboard->seat = seat;
 	keyboard->device = device;
-	keyboard->own_keymap = own_keymap;
 	if (!own_keymap) {
 		wlr_keyboard_set_keymap(device->keyboard, seat->keymap);
 	}

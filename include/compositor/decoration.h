@@ -19,7 +19,6 @@ struct cordon_decorations {
 };
 
 struct cordon_decoration {
-	struct cordon_server *server;
 	struct cordon_view *view; /* NULL once the view is gone */
 	struct wlr_xdg_toplevel_decoration_v1 *wlr_decoration;
 	struct wl_list link; /* cordon_decorations.decorations */

@@ -15,7 +15,6 @@ struct cordon_idle_inhibit {
 
 struct cordon_idle_inhibitor {
 	struct cordon_idle_inhibit *idle_inhibit;
-	struct wlr_idle_inhibitor_v1 *wlr_inhibitor;
 	struct wl_list link;
 	struct wl_listener destroy;
 };

@@ -19,9 +19,7 @@ struct cordon_layer_surface {
 	struct wlr_layer_surface_v1 *wlr_layer_surface;
 	struct cordon_output *output; /* NULL once its output is gone */
 	struct wlr_scene_tree *tree;
-	struct wlr_scene_node *surface_node;
 	struct wl_list link; /* cordon_output.layer_surfaces */
-	bool mapped;
 
 	struct wl_listener map;
 	struct wl_listener unmap;

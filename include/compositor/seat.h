@@ -22,7 +22,6 @@ enum cordon_cursor_mode {
 struct cordon_keyboard {
 	struct cordon_seat *seat;
 	struct wlr_input_device *device;
-	bool own_keymap; /* virtual-keyboard clients bring their own */
 	struct wl_list link; /* cordon_seat.keyboards */
 
 	struct wl_listener modifiers;
