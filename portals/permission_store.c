@@ -6,6 +6,7 @@
  */
 #include "portals/permission_store.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -205,6 +206,39 @@ static void set_aside(struct cordon_permission_store *store, const char *error) 
 	free(backup);
 }
 
+/*
+ * A save killed between mkstemp and rename leaves its temporary file: the store's
+ * name, a dot and six characters. They hold nothing the store lacks; remove them.
+ */
+static void remove_stale_temporaries(const char *path) {
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		return;
+	}
+	char *folder = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	const char *base = slash + 1;
+	size_t base_len = strlen(base);
+	DIR *listing = folder ? opendir(folder) : NULL;
+	free(folder);
+	if (!listing) {
+		return;
+	}
+	struct dirent *entry;
+	while ((entry = readdir(listing))) {
+		const char *name = entry->d_name;
+		if (strncmp(name, base, base_len) != 0 || name[base_len] != '.' ||
+				strlen(name + base_len + 1) != 6 || strcmp(name + base_len + 1, "corrupt") == 0) {
+			continue;
+		}
+		struct stat st;
+		if (fstatat(dirfd(listing), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				S_ISREG(st.st_mode)) {
+			unlinkat(dirfd(listing), name, 0);
+		}
+	}
+	closedir(listing);
+}
+
 struct cordon_permission_store *cordon_permission_store_load(const char *path) {
 	struct cordon_permission_store *store = calloc(1, sizeof(*store));
 	if (!store) {
@@ -219,6 +253,7 @@ struct cordon_permission_store *cordon_permission_store_load(const char *path) {
 		free(store);
 		return NULL;
 	}
+	remove_stale_temporaries(path);
 	FILE *file = fopen(path, "re");
 	if (!file) {
 		if (errno != ENOENT) {
