@@ -12,7 +12,9 @@
 #include <sys/random.h>
 #include <wlr/util/log.h>
 
+#include "common/policy.h"
 #include "compositor/client.h"
+#include "compositor/server.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
@@ -160,6 +162,17 @@ static void fill_app(const struct cordon_portal_request *request,
 	app->instance = request->tag_known ? request->tag.instance : "";
 }
 
+/* The policy's "portals" list, when the app's section or profile sets one. */
+static bool policy_allows(const struct cordon_portal_request *request) {
+	const struct cordon_policy *policy = request->portals->server->policy;
+	const char *app_id = cordon_portal_request_app_id(request);
+	const char *id = app_id[0] ? app_id : NULL;
+	if (!policy || !cordon_policy_get(policy, id, NULL, "portals")) {
+		return true;
+	}
+	return cordon_policy_list_contains(policy, id, NULL, "portals", request->impl->portal);
+}
+
 void cordon_portal_request_submit(struct cordon_portal_request *request,
 		struct cordon_portal_ui_request *options) {
 	request->state = CORDON_PORTAL_REQUEST_PENDING;
@@ -170,6 +183,13 @@ void cordon_portal_request_submit(struct cordon_portal_request *request,
 		request->impl->portal, request->token, (int)request->pid,
 		request->tag_known ? cordon_sandbox_engine_name(request->tag.engine) : "unknown",
 		app_id[0] ? app_id : "(no app id)", cordon_permission_name(permission));
+	if (!policy_allows(request)) {
+		wlr_log(WLR_INFO, "Portal %s request %s: not in the app's policy 'portals' list",
+			request->impl->portal, request->token);
+		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_DENIED,
+			"the app's policy does not allow this portal");
+		return;
+	}
 	if (permission == CORDON_PERMISSION_DENY) {
 		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_DENIED,
 			"the user denied this app the portal");

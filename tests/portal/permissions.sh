@@ -75,4 +75,15 @@ assert_eq none "$(permission_of)" "the defaults after a corrupt store"
 portal open-file --output "$TEST_TMP/out"
 assert_eq 0 "$rc" "open with the defaults ($err)"
 
+# The per-app policy (docs/policy.md) can leave a portal out: denied without a dialog,
+# whatever the store says.
+cordon_stop
+printf '[app %s]\nportals = camera\n' "$app" >"$TEST_TMP/policy.ini"
+cordon_start --verbose --policy "$TEST_TMP/policy.ini"
+ctl permissions grant "$app" file-chooser >/dev/null
+portal open-file --output "$TEST_TMP/out"
+assert_eq 3 "$rc" "a portal the policy leaves out"
+[[ "$err" == *"policy does not allow"* ]] || fail "the policy refusal says: $err"
+assert_eq 0 "$(dialogs)" "dialogs for a portal the policy leaves out"
+
 cordon_stop
