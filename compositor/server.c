@@ -237,7 +237,12 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create the desktop globals");
 		goto error;
 	}
-	server->portals = cordon_portals_create(server, &(struct cordon_portal_ui_choice){0});
+	struct cordon_portal_ui_choice portal_ui = {
+		.name = server->config->portal_ui,
+		.plugin_dir = server->config->portal_plugin_dir,
+		.options = server->config->portal_ui_options,
+	};
+	server->portals = cordon_portals_create(server, &portal_ui);
 	if (!server->portals) {
 		goto error;
 	}

@@ -34,7 +34,9 @@ struct cordon_portal_ui {
 	const struct cordon_portal_ui_plugin *plugin; /* NULL: no dialog can be shown */
 	void *plugin_data;
 	void *dl_handle; /* for a plugin loaded from a file */
-	struct wl_list dialogs; /* cordon_portal_dialog.link */
+	struct wl_list dialogs; /* cordon_portal_dialog.link, newest first */
+	/* The dialog a button was pressed on: it gets the release wherever it happens. */
+	struct cordon_portal_dialog *pointer_grab;
 };
 
 struct cordon_portal_dialog {
@@ -214,9 +216,9 @@ static const struct cordon_portal_ui_host host = {
 /* dlopen()s DIR/NAME.so; NULL after logging why. The handle is returned through *dl. */
 static const struct cordon_portal_ui_plugin *load_plugin(const char *dir, const char *name,
 		void **dl) {
-	if (!dir || strchr(name, '/')) {
-		wlr_log(WLR_ERROR, "Portal UI plugin '%s': no plugin-dir in [portal], or a name "
-			"with a slash; keeping the built-in UI", name);
+	if (strchr(name, '/')) {
+		wlr_log(WLR_ERROR, "Portal UI plugin '%s': a name with a slash; keeping the "
+			"built-in UI", name);
 		return NULL;
 	}
 	char *path = cordon_format("%s/%s.so", dir, name);
@@ -283,8 +285,8 @@ struct cordon_portal_ui *cordon_portal_ui_create(struct cordon_portals *portals,
 			return ui;
 		}
 	} else if (name && strcmp(name, "builtin") != 0 && strcmp(name, "none") != 0) {
-		const struct cordon_portal_ui_plugin *plugin =
-			load_plugin(choice->plugin_dir, name, &ui->dl_handle);
+		const char *dir = choice->plugin_dir ? choice->plugin_dir : CORDON_PORTAL_PLUGIN_DIR;
+		const struct cordon_portal_ui_plugin *plugin = load_plugin(dir, name, &ui->dl_handle);
 		if (plugin && start_plugin(ui, plugin, choice->options)) {
 			return ui;
 		}
@@ -360,6 +362,9 @@ struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *
 
 void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog) {
 	struct cordon_portal_ui *ui = dialog->ui;
+	if (ui->pointer_grab == dialog) {
+		ui->pointer_grab = NULL;
+	}
 	ui->plugin->close(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog);
 	if (dialog->deliver) {
 		wl_event_source_remove(dialog->deliver);
@@ -368,4 +373,80 @@ void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog) {
 	wl_list_remove(&dialog->link);
 	free(dialog->folder);
 	free(dialog);
+}
+
+/* The newest dialog that shows itself has the keyboard. */
+static struct cordon_portal_dialog *shown_dialog(struct cordon_portal_ui *ui, int *x, int *y,
+		int *width, int *height) {
+	struct cordon_portal_dialog *dialog;
+	wl_list_for_each(dialog, &ui->dialogs, link) {
+		if (dialog->outcome == OUTCOME_NONE && dialog->surface &&
+				cordon_portal_dialog_surface_get_box(dialog->surface, x, y, width, height)) {
+			return dialog;
+		}
+	}
+	return NULL;
+}
+
+bool cordon_portal_ui_has_focus(struct cordon_portal_ui *ui) {
+	int x, y, width, height;
+	return shown_dialog(ui, &x, &y, &width, &height) != NULL;
+}
+
+void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uint32_t codepoint,
+		bool pressed, uint32_t modifiers) {
+	int x, y, width, height;
+	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
+	if (dialog && ui->plugin->key) {
+		ui->plugin->key(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, keysym,
+			codepoint, pressed, modifiers);
+	}
+}
+
+/* The dialog under the point, or the one holding the pointer grab; local coordinates. */
+static struct cordon_portal_dialog *pointer_dialog(struct cordon_portal_ui *ui, double lx,
+		double ly, double *sx, double *sy) {
+	int x, y, width, height;
+	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
+	if (ui->pointer_grab && ui->pointer_grab != dialog) {
+		dialog = ui->pointer_grab;
+		if (!cordon_portal_dialog_surface_get_box(dialog->surface, &x, &y, &width, &height)) {
+			return NULL;
+		}
+	}
+	if (!dialog) {
+		return NULL;
+	}
+	*sx = lx - x;
+	*sy = ly - y;
+	bool inside = *sx >= 0 && *sy >= 0 && *sx < width && *sy < height;
+	return inside || ui->pointer_grab == dialog ? dialog : NULL;
+}
+
+bool cordon_portal_ui_send_motion(struct cordon_portal_ui *ui, double lx, double ly) {
+	double sx, sy;
+	struct cordon_portal_dialog *dialog = pointer_dialog(ui, lx, ly, &sx, &sy);
+	if (!dialog) {
+		return false;
+	}
+	if (ui->plugin->pointer_motion) {
+		ui->plugin->pointer_motion(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
+			sx, sy);
+	}
+	return true;
+}
+
+bool cordon_portal_ui_send_button(struct cordon_portal_ui *ui, double lx, double ly,
+		uint32_t button, bool pressed) {
+	double sx, sy;
+	struct cordon_portal_dialog *dialog = pointer_dialog(ui, lx, ly, &sx, &sy);
+	if (!dialog) {
+		return false;
+	}
+	ui->pointer_grab = pressed ? dialog : NULL;
+	if (ui->plugin->pointer_button) {
+		ui->plugin->pointer_button(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
+			button, pressed);
+	}
+	return true;
 }

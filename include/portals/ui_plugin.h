@@ -6,6 +6,7 @@
 #define CORDON_PORTALS_UI_PLUGIN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cordon/portal-ui.h"
 
@@ -35,6 +36,15 @@ struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *
 	struct cordon_portal_request *request, const struct cordon_portal_ui_request *options);
 /* Closes the dialog (the plugin's close() runs) without answering the request. */
 void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog);
+
+/* Input for the shown dialog (portals/dialog_input.c translates it). */
+bool cordon_portal_ui_has_focus(struct cordon_portal_ui *ui);
+void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uint32_t codepoint,
+	bool pressed, uint32_t modifiers);
+/* True when the point is over the shown dialog (or a button is held since a press on it). */
+bool cordon_portal_ui_send_motion(struct cordon_portal_ui *ui, double lx, double ly);
+bool cordon_portal_ui_send_button(struct cordon_portal_ui *ui, double lx, double ly,
+	uint32_t button, bool pressed);
 
 /* The plugins cordon carries: ui_auto.c. */
 const struct cordon_portal_ui_plugin *cordon_portal_ui_auto_plugin(void);
