@@ -28,10 +28,33 @@ static uint32_t plugin_modifiers(struct wlr_keyboard *keyboard) {
 	return out;
 }
 
+/* Whether KEYCODE was pressed into a dialog; forgets it when RELEASED. */
+static bool take_dialog_key(struct cordon_portals *portals, uint32_t keycode) {
+	for (size_t i = 0; i < portals->dialog_key_count; i++) {
+		if (portals->dialog_keys[i] == keycode) {
+			portals->dialog_keys[i] = portals->dialog_keys[--portals->dialog_key_count];
+			return true;
+		}
+	}
+	return false;
+}
+
 bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboard *keyboard,
 		uint32_t keycode, bool pressed) {
-	if (!portals || !cordon_portal_ui_has_focus(portals->ui)) {
+	if (!portals) {
 		return false;
+	}
+	/*
+	 * The release of a key whose press answered a dialog comes after the dialog
+	 * is gone: the app below never saw the press, so it must not see the release.
+	 */
+	bool pressed_into_dialog = !pressed && take_dialog_key(portals, keycode);
+	if (!cordon_portal_ui_has_focus(portals->ui)) {
+		return pressed_into_dialog;
+	}
+	size_t max = sizeof(portals->dialog_keys) / sizeof(portals->dialog_keys[0]);
+	if (pressed && portals->dialog_key_count < max) {
+		portals->dialog_keys[portals->dialog_key_count++] = keycode;
 	}
 	xkb_keycode_t xkb_code = keycode + 8;
 	xkb_keysym_t keysym = xkb_state_key_get_one_sym(keyboard->xkb_state, xkb_code);

@@ -50,6 +50,13 @@ struct cordon_portal_dialog {
 	const char *refusal;
 	char *folder; /* the host folder of the last choice, remembered for the app */
 	struct cordon_portal_dialog_surface *surface;
+	/*
+	 * What the plugin was given, valid until close(): the caller's copy lives on
+	 * its stack, and the store's folders change when another request is answered.
+	 */
+	struct cordon_portal_ui_request options;
+	struct cordon_portal_ui_filter *filters;
+	char **folders;
 };
 
 static void host_log(enum cordon_portal_ui_log_level level, const char *fmt, ...) {
@@ -74,6 +81,15 @@ static bool host_choose_at(struct cordon_portal_ui_dialog *handle, int dir_fd, c
 			name, reason);
 		dialog->refusal = reason;
 		return false;
+	}
+	/* The folder as the kernel names it, to offer again next time. */
+	char link[64], folder[4096];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dir_fd);
+	ssize_t len = readlink(link, folder, sizeof(folder) - 1);
+	if (len > 0 && folder[0] == '/') {
+		folder[len] = '\0';
+		free(dialog->folder);
+		dialog->folder = strdup(folder);
 	}
 	return true;
 }
@@ -105,12 +121,7 @@ static bool host_choose_path(struct cordon_portal_ui_dialog *handle, const char 
 	}
 	bool chosen = host_choose_at(handle, dir_fd, slash + 1);
 	close(dir_fd);
-	if (chosen) {
-		free(dialog->folder);
-		dialog->folder = folder;
-	} else {
-		free(folder);
-	}
+	free(folder);
 	return chosen;
 }
 
@@ -298,7 +309,9 @@ struct cordon_portal_ui *cordon_portal_ui_create(struct cordon_portals *portals,
 	if (name && strcmp(name, "none") == 0) {
 		return ui;
 	}
-	wlr_log(WLR_INFO, "No portal dialog UI: portal requests will fail as unavailable");
+	if (!start_plugin(ui, cordon_portal_ui_builtin_plugin(), NULL)) {
+		wlr_log(WLR_ERROR, "No portal dialog UI: portal requests will fail as unavailable");
+	}
 	return ui;
 }
 
@@ -325,6 +338,53 @@ const char *cordon_portal_ui_name(const struct cordon_portal_ui *ui) {
 	return ui->plugin ? ui->plugin->name : "none";
 }
 
+static void free_dialog(struct cordon_portal_dialog *dialog) {
+	if (dialog->deliver) {
+		wl_event_source_remove(dialog->deliver);
+	}
+	cordon_portal_dialog_surface_destroy(dialog->surface);
+	wl_list_remove(&dialog->link);
+	for (size_t i = 0; dialog->folders && i < dialog->options.remembered_folder_count; i++) {
+		free(dialog->folders[i]);
+	}
+	free(dialog->folders);
+	free(dialog->filters);
+	free(dialog->folder);
+	free(dialog);
+}
+
+static bool copy_options(struct cordon_portal_dialog *dialog,
+		const struct cordon_portal_ui_request *options) {
+	struct cordon_portal_request *request = dialog->request;
+	dialog->options = *options;
+	size_t filter_count = options->filter_count;
+	dialog->filters = calloc(filter_count ? filter_count : 1, sizeof(*dialog->filters));
+	if (!dialog->filters) {
+		return false;
+	}
+	/* The filters' strings are the request's own, kept until it is destroyed. */
+	memcpy(dialog->filters, options->filters, filter_count * sizeof(*dialog->filters));
+	dialog->options.filters = dialog->filters;
+	size_t count;
+	const char *const *folders = cordon_permission_store_get_folders(
+		dialog->ui->portals->store, cordon_portal_request_app_id(request),
+		request->impl->portal, &count);
+	dialog->options.remembered_folder_count = 0;
+	dialog->folders = calloc(count ? count : 1, sizeof(*dialog->folders));
+	if (!dialog->folders) {
+		return false;
+	}
+	for (size_t i = 0; i < count; i++) {
+		dialog->folders[i] = strdup(folders[i]);
+		if (!dialog->folders[i]) {
+			return false;
+		}
+		dialog->options.remembered_folder_count++;
+	}
+	dialog->options.remembered_folders = (const char *const *)dialog->folders;
+	return true;
+}
+
 struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *ui,
 		struct cordon_portal_request *request, const struct cordon_portal_ui_request *options) {
 	if (!ui->plugin) {
@@ -338,23 +398,16 @@ struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *
 	dialog->request = request;
 	wl_list_insert(&ui->dialogs, &dialog->link);
 
-	const struct cordon_portal_request_impl *impl = request->impl;
-	struct cordon_portal_ui_request with_folders = *options;
-	with_folders.remembered_folders = cordon_permission_store_get_folders(
-		ui->portals->store, cordon_portal_request_app_id(request), impl->portal,
-		&with_folders.remembered_folder_count);
+	if (!copy_options(dialog, options)) {
+		free_dialog(dialog);
+		return NULL;
+	}
 	if (!ui->plugin->open(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
-			&with_folders)) {
+			&dialog->options)) {
 		wlr_log(WLR_INFO, "The portal UI '%s' refused request %s", ui->plugin->name,
 			request->token);
 		/* The plugin said no: it keeps no state, so close() is not called. */
-		if (dialog->deliver) {
-			wl_event_source_remove(dialog->deliver);
-		}
-		cordon_portal_dialog_surface_destroy(dialog->surface);
-		wl_list_remove(&dialog->link);
-		free(dialog->folder);
-		free(dialog);
+		free_dialog(dialog);
 		return NULL;
 	}
 	return dialog;
@@ -366,13 +419,7 @@ void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog) {
 		ui->pointer_grab = NULL;
 	}
 	ui->plugin->close(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog);
-	if (dialog->deliver) {
-		wl_event_source_remove(dialog->deliver);
-	}
-	cordon_portal_dialog_surface_destroy(dialog->surface);
-	wl_list_remove(&dialog->link);
-	free(dialog->folder);
-	free(dialog);
+	free_dialog(dialog);
 }
 
 /* The newest dialog that shows itself has the keyboard. */

@@ -17,6 +17,9 @@ struct cordon_portals {
 	struct wl_list requests; /* cordon_portal_request.link, oldest first */
 	struct cordon_portal_ui *ui;
 	struct cordon_permission_store *store;
+	/* Keys pressed while a dialog had the keyboard: their releases are not the app's. */
+	uint32_t dialog_keys[32];
+	size_t dialog_key_count;
 };
 
 /* Creates the global, the permission store and the dialog UI; NULL after logging why. */

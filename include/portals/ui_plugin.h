@@ -46,7 +46,9 @@ bool cordon_portal_ui_send_motion(struct cordon_portal_ui *ui, double lx, double
 bool cordon_portal_ui_send_button(struct cordon_portal_ui *ui, double lx, double ly,
 	uint32_t button, bool pressed);
 
-/* The plugins cordon carries: ui_auto.c. */
+/* The plugins cordon carries. ui_auto.c: answers from a file, for tests and kiosks. */
 const struct cordon_portal_ui_plugin *cordon_portal_ui_auto_plugin(void);
+/* ui_builtin.c: the file chooser drawn by cordon itself. */
+const struct cordon_portal_ui_plugin *cordon_portal_ui_builtin_plugin(void);
 
 #endif

@@ -100,9 +100,11 @@ cordon_start --verbose --config "$TEST_TMP/cordon.ini"
 grep -q "Portal UI plugin $plugins/wrong-abi.so has ABI version 999, cordon needs 1; keeping the built-in UI" \
 	"$CORDON_LOG" || fail "the wrong ABI was not refused with a log line"
 ! grep -q "Loaded the portal UI plugin" "$CORDON_LOG" || fail "the wrong-ABI plugin was loaded"
+grep -q "Portal dialogs by the 'builtin' UI" "$CORDON_LOG" || fail "the built-in UI did not stay"
 cordon_stop
 config missing
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
 grep -q "Cannot load the portal UI plugin $plugins/missing.so: .*; keeping the built-in UI" \
 	"$CORDON_LOG" || fail "a missing plugin was not reported"
+grep -q "Portal dialogs by the 'builtin' UI" "$CORDON_LOG" || fail "the built-in UI did not stay"
 cordon_stop
