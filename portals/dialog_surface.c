@@ -11,6 +11,8 @@
 #include <drm_fourcc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/render/wlr_texture.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/box.h>
@@ -122,6 +124,19 @@ void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *su
 	buffer->stride = stride;
 	wlr_buffer_init(&buffer->base, &pixel_buffer_impl, width, height);
 	struct wlr_scene_buffer *node = wlr_scene_buffer_create(surface->layer, &buffer->base);
+	if (node) {
+		/*
+		 * wlroots 0.15 makes a scene buffer's texture lazily, in the next output
+		 * frame; a render of the scene outside a frame (cordonctl screenshot)
+		 * would make it while rendering, which wlroots asserts against. Make it
+		 * now, as the scene would (it destroys the texture with the node).
+		 */
+		node->texture = wlr_texture_from_buffer(server->renderer, &buffer->base);
+		if (node->texture) {
+			wl_list_remove(&node->pending_link);
+			wl_list_init(&node->pending_link);
+		}
+	}
 	/* The node holds its own lock; ours goes, so the buffer dies with the node. */
 	wlr_buffer_drop(&buffer->base);
 	if (!node) {

@@ -429,8 +429,8 @@ void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client
 		free(chooser);
 		if (over_cap) {
 			wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
-				"more than %d unanswered portal requests",
-				CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT);
+				"more than %d unanswered portal requests, or %d request objects",
+				CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
 		} else {
 			wl_client_post_no_memory(client);
 		}

@@ -38,21 +38,27 @@ bool cordon_portal_make_token(char token[CORDON_PORTAL_TOKEN_LEN + 1]) {
 	return true;
 }
 
-static size_t count_unanswered(struct cordon_portals *portals, struct wl_client *client) {
-	size_t count = 0;
+/* Whether CLIENT may make one more request (SECURITY-NOTES: per-client caps). */
+static bool under_cap(struct cordon_portals *portals, struct wl_client *client) {
+	size_t unanswered = 0, objects = 0;
 	struct cordon_portal_request *request;
 	wl_list_for_each(request, &portals->requests, link) {
-		if (request->client == client && request->state != CORDON_PORTAL_REQUEST_ANSWERED) {
-			count++;
+		if (request->client != client) {
+			continue;
+		}
+		objects++;
+		if (request->state != CORDON_PORTAL_REQUEST_ANSWERED) {
+			unanswered++;
 		}
 	}
-	return count;
+	return unanswered < CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT &&
+		objects < CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT;
 }
 
 struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
 		struct wl_client *client, const struct cordon_portal_request_impl *impl, void *data,
 		bool *over_cap) {
-	*over_cap = count_unanswered(portals, client) >= CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT;
+	*over_cap = !under_cap(portals, client);
 	if (*over_cap) {
 		return NULL;
 	}

@@ -19,6 +19,8 @@ struct cordon_portal_request;
 
 /* Requests a client may have before it gets an answer (SECURITY-NOTES: per-client caps). */
 #define CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT 8
+/* Request objects a client may hold at all, answered ones it has not destroyed included. */
+#define CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT 32
 /* 128 bits from getrandom, as hex. */
 #define CORDON_PORTAL_TOKEN_LEN 32
 

@@ -62,4 +62,11 @@ wait_for "the cap's error" grep -qx "protocol-error cordon_portal_manager_v1 0" 
 	"$TEST_TMP/cap.log"
 wait_for "the capped client's requests to go" has_pending 0
 
+# Answered requests that a client never destroys count too (an empty answer cancels).
+: >"$ANSWER"
+start_client hoard "${in_sandbox[@]}" "$client" hoard
+wait_for "the object cap's error" grep -qx "protocol-error cordon_portal_manager_v1 0" \
+	"$TEST_TMP/hoard.log"
+assert_eq 32 "$(grep -c '^hoarded cancelled$' "$TEST_TMP/hoard.log")" "answered requests held"
+
 cordon_stop

@@ -6,6 +6,7 @@
  *                          SIGUSR1 the toplevel goes, which cancels the first
  *   portal-client hold     one request, waits for its answer (or to be killed)
  *   portal-client cap      one request more than the per-client cap
+ *   portal-client hoard    answered requests never destroyed, past the object cap
  *   portal-client late     set_title after submit
  *   portal-client kind     an unknown file chooser kind
  */
@@ -181,6 +182,12 @@ int main(int argc, char *argv[]) {
 	} else if (strcmp(mode, "cap") == 0) {
 		for (int i = 0; i <= 8; i++) {
 			make_request("capped", NULL);
+		}
+	} else if (strcmp(mode, "hoard") == 0) {
+		/* Each is answered (the auto UI cancels) but kept: the 33rd is refused. */
+		for (int i = 0; i < 40; i++) {
+			make_request("hoarded", NULL);
+			wl_display_roundtrip(display);
 		}
 	} else if (strcmp(mode, "late") == 0) {
 		struct cordon_portal_file_chooser_v1 *chooser = make_request("late", NULL);
