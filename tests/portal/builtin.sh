@@ -59,6 +59,13 @@ assert_eq "notes" "$(cat "$TEST_TMP/out/notes.txt")" "its content"
 ! grep -q "key sym=\(End\|Return\)" "$TEST_TMP/app.log" ||
 	fail "the app under the dialog saw the keys typed into it"
 
+# Tab changes the filter to "All files": report.pdf, last in the list, can be chosen.
+rm -f "$TEST_TMP/out"/*
+chooser open1b open-file --filter "Text:*.txt" --output "$TEST_TMP/out"
+ctl key click Tab End Return >/dev/null
+finished open1b
+assert_eq "report.pdf" "$(cat "$TEST_TMP/open1b.log")" "the last file with All files"
+
 # Several files: Space marks, Return takes the marked ones (sorted: notes, photo, report).
 rm -f "$TEST_TMP/out"/*
 chooser open2 open-file --multiple --output "$TEST_TMP/out"

@@ -141,6 +141,43 @@ static void test_corrupt(void) {
 	free(path);
 }
 
+/*
+ * Random damage to a valid store: every load either keeps what parses or sets the file
+ * aside; it never crashes, and a set-aside store answers "ask" for everything.
+ */
+static void test_fuzz(int rounds) {
+	static const char valid[] = "# cordon portal permissions, format 1\n\n[org.a]\n"
+		"file-chooser = allow\nfile-chooser.folder = /home/u\n\n[org.b]\ncamera = deny\n";
+	static const char alphabet[] = "[]=.# \n\tabz/-\\\x01\xff";
+	char *path = strdup(path_in("fuzzed"));
+	char backup[600];
+	snprintf(backup, sizeof(backup), "%s.corrupt", path);
+	srand(42);
+	int set_aside = 0;
+	for (int round = 0; round < rounds; round++) {
+		char text[sizeof(valid)];
+		memcpy(text, valid, sizeof(valid));
+		int edits = 1 + rand() % 4;
+		for (int i = 0; i < edits; i++) {
+			text[rand() % (sizeof(valid) - 1)] = alphabet[rand() % (sizeof(alphabet) - 1)];
+		}
+		write_file(path, text);
+		unlink(backup);
+		last_log[0] = '\0';
+		struct cordon_permission_store *store = cordon_permission_store_load(path);
+		CHECK(store);
+		if (access(backup, F_OK) == 0) {
+			set_aside++;
+			CHECK(strstr(last_log, path));
+			CHECK(cordon_permission_store_get(store, "org.b", "camera") ==
+				CORDON_PERMISSION_ASK);
+		}
+		cordon_permission_store_destroy(store);
+	}
+	printf("fuzzed stores: %d, set aside as corrupt: %d\n", rounds, set_aside);
+	free(path);
+}
+
 /* Operation I of the fault-injection run: app I % APPS gets permission (I / APPS) % 3. */
 static void op_of(long i, char *app, size_t size, enum cordon_permission *permission) {
 	snprintf(app, size, "org.example.app%ld", i % APPS);
@@ -240,6 +277,7 @@ int main(void) {
 	CHECK(mkdtemp(dir));
 	test_round_trip();
 	test_corrupt();
+	test_fuzz(5000);
 	const char *rounds = getenv("CORDON_PERMISSION_KILL_ROUNDS");
 	test_kill_during_writes(rounds ? atoi(rounds) : 1000);
 	char command[512];
