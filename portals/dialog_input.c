@@ -28,7 +28,7 @@ static uint32_t plugin_modifiers(struct wlr_keyboard *keyboard) {
 	return out;
 }
 
-/* Whether KEYCODE was pressed into a dialog; forgets it when RELEASED. */
+/* Whether KEYCODE was pressed into a dialog (and forgets it: this is its release). */
 static bool take_dialog_key(struct cordon_portals *portals, uint32_t keycode) {
 	for (size_t i = 0; i < portals->dialog_key_count; i++) {
 		if (portals->dialog_keys[i] == keycode) {
@@ -44,23 +44,32 @@ bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboa
 	if (!portals) {
 		return false;
 	}
-	/*
-	 * The release of a key whose press answered a dialog comes after the dialog
-	 * is gone: the app below never saw the press, so it must not see the release.
-	 */
-	bool pressed_into_dialog = !pressed && take_dialog_key(portals, keycode);
-	if (!cordon_portal_ui_has_focus(portals->ui)) {
-		return pressed_into_dialog;
+	bool focus = cordon_portal_ui_has_focus(portals->ui);
+	if (!pressed) {
+		/*
+		 * A release belongs where its press went. One pressed into a dialog is
+		 * not the app's, even once the dialog is gone; one pressed in the app
+		 * before the dialog came (the key that opened it) goes to the app, which
+		 * would otherwise repeat it.
+		 */
+		if (!take_dialog_key(portals, keycode)) {
+			return false;
+		}
+	} else if (!focus) {
+		return false;
+	} else {
+		size_t max = sizeof(portals->dialog_keys) / sizeof(portals->dialog_keys[0]);
+		if (portals->dialog_key_count < max) {
+			portals->dialog_keys[portals->dialog_key_count++] = keycode;
+		}
 	}
-	size_t max = sizeof(portals->dialog_keys) / sizeof(portals->dialog_keys[0]);
-	if (pressed && portals->dialog_key_count < max) {
-		portals->dialog_keys[portals->dialog_key_count++] = keycode;
+	if (focus) {
+		xkb_keycode_t xkb_code = keycode + 8;
+		xkb_keysym_t keysym = xkb_state_key_get_one_sym(keyboard->xkb_state, xkb_code);
+		uint32_t codepoint = xkb_state_key_get_utf32(keyboard->xkb_state, xkb_code);
+		cordon_portal_ui_send_key(portals->ui, keysym, codepoint, pressed,
+			plugin_modifiers(keyboard));
 	}
-	xkb_keycode_t xkb_code = keycode + 8;
-	xkb_keysym_t keysym = xkb_state_key_get_one_sym(keyboard->xkb_state, xkb_code);
-	uint32_t codepoint = xkb_state_key_get_utf32(keyboard->xkb_state, xkb_code);
-	cordon_portal_ui_send_key(portals->ui, keysym, codepoint, pressed,
-		plugin_modifiers(keyboard));
 	return true;
 }
 

@@ -121,4 +121,12 @@ finished open4
 assert_eq "cordon-portal: cancelled" "$(cat "$TEST_TMP/open4.log")" "a click on Cancel"
 wait_for "the dialog to go" not header_shown
 
+# The app going away takes its dialog off the screen.
+chooser open5 open-file --output "$TEST_TMP/out"
+stop_client open5
+wait_for "the dialog of the killed app to go" not header_shown
+wait_for "no request left" pending 0
+
+# cordon quitting with a dialog up unwinds cleanly (the harness checks the exit and ASan).
+chooser open6 open-file --output "$TEST_TMP/out"
 cordon_stop

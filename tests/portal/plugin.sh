@@ -60,9 +60,15 @@ title_shown() {
 	screenshot HEADLESS-1 "$TEST_TMP/dialog.png"
 	(($(color_permille "$TEST_TMP/dialog.png" "255 0 255" 8 440 240 400 40) > 990))
 }
+# A key held down in the app while the dialog comes (the key that asked for it, say).
+ctl key press a >/dev/null
+wait_for "the app to get the press" grep -q "key sym=a .*state=pressed" "$TEST_TMP/app.log"
 start_client chooser "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the request" pending 1
 wait_for "the dialog above the app" title_shown
+# Its release still reaches the app, or the app would repeat the key forever.
+ctl key release a >/dev/null
+wait_for "the app to get the release" grep -q "key sym=a .*state=released" "$TEST_TMP/app.log"
 grep -q "example plugin: dialog for 'org.example.Plugin' (flatpak, sandboxed)" "$CORDON_LOG" ||
 	fail "the plugin did not get the app's identity from its tag"
 
