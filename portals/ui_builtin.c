@@ -70,7 +70,8 @@ struct chooser {
 
 struct builtin {
 	const struct cordon_portal_ui_host *host;
-	struct cordon_ui_font *font;
+	char *font_name; /* fontconfig's name, from ui-options */
+	struct cordon_ui_font *font; /* NULL until the first dialog */
 	int row_height;
 };
 
@@ -428,19 +429,36 @@ static void *builtin_create(const struct cordon_portal_ui_host *host, const char
 		return NULL;
 	}
 	plugin->host = host;
-	plugin->font = cordon_ui_font_load(options && options[0] ? options : "DejaVu Sans:size=11");
-	if (!plugin->font) {
-		host->log(CORDON_PORTAL_UI_LOG_ERROR, "builtin: no font can be loaded");
+	plugin->font_name = strdup(options && options[0] ? options : "DejaVu Sans:size=11");
+	if (!plugin->font_name) {
 		free(plugin);
 		return NULL;
 	}
-	plugin->row_height = cordon_ui_font_height(plugin->font) + 6;
 	return plugin;
+}
+
+/*
+ * The font is loaded with the first dialog: fontconfig's start costs cordon's
+ * start-up about 70 ms otherwise, for a dialog most sessions never show.
+ */
+static bool load_font(struct builtin *plugin) {
+	if (plugin->font) {
+		return true;
+	}
+	plugin->font = cordon_ui_font_load(plugin->font_name);
+	if (!plugin->font) {
+		plugin->host->log(CORDON_PORTAL_UI_LOG_ERROR, "builtin: cannot load the font '%s'",
+			plugin->font_name);
+		return false;
+	}
+	plugin->row_height = cordon_ui_font_height(plugin->font) + 6;
+	return true;
 }
 
 static void builtin_destroy(void *data) {
 	struct builtin *plugin = data;
 	cordon_ui_font_destroy(plugin->font);
+	free(plugin->font_name);
 	free(plugin);
 }
 
@@ -464,6 +482,9 @@ static char *make_header(const struct cordon_portal_ui_request *request) {
 static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		const struct cordon_portal_ui_request *request) {
 	struct builtin *plugin = data;
+	if (!load_font(plugin)) {
+		return false;
+	}
 	struct chooser *chooser = calloc(1, sizeof(*chooser));
 	if (!chooser) {
 		return false;

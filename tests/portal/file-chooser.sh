@@ -8,6 +8,10 @@ source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 
 portal_start --verbose
 portal_sandbox_init org.example.Portal
+fd_count() {
+	ls "/proc/$CORDON_PID/fd" | wc -l
+}
+fds_before=$(fd_count)
 host="$TEST_TMP/host"
 mkdir -p "$host/docs" "$TEST_TMP/out"
 echo "the host's secret" >"$host/secret.txt"
@@ -87,5 +91,11 @@ assert_eq 0 "$rc" "open after the FIFO ($err)"
 answer "secret.txt"
 portal open-file --output "$TEST_TMP/out"
 assert_eq 3 "$rc" "a relative answer"
+
+# Every fd cordon opened for a choice, handed over or refused, is closed again.
+fds_back() {
+	[[ "$(fd_count)" == "$fds_before" ]]
+}
+wait_for "cordon's fd count to return to $fds_before" fds_back
 
 cordon_stop
