@@ -19,6 +19,7 @@
 
 #include "common/format.h"
 #include "common/ini.h"
+#include "common/xdg.h"
 
 #define FORMAT_HEADER "# cordon portal permissions, format 1 (docs/portals.md)\n"
 #define FOLDER_SUFFIX ".folder"
@@ -181,15 +182,7 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 }
 
 char *cordon_permission_store_default_path(void) {
-	const char *state = getenv("XDG_STATE_HOME");
-	if (state && state[0] == '/') {
-		return cordon_format("%s/cordon/permissions", state);
-	}
-	const char *home = getenv("HOME");
-	if (!home || home[0] != '/') {
-		return NULL;
-	}
-	return cordon_format("%s/.local/state/cordon/permissions", home);
+	return cordon_user_state_path("permissions");
 }
 
 /* A corrupt store is kept for the user to look at, and cordon goes on with the defaults. */
