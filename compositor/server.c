@@ -31,6 +31,8 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/xdg_shell.h"
+#include "portals/portals.h"
+#include "portals/ui_plugin.h"
 
 static void handle_new_output(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = wl_container_of(listener, server, new_output);
@@ -235,6 +237,15 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create the desktop globals");
 		goto error;
 	}
+	struct cordon_portal_ui_choice portal_ui = {
+		.name = server->config->portal_ui,
+		.plugin_dir = server->config->portal_plugin_dir,
+		.options = server->config->portal_ui_options,
+	};
+	server->portals = cordon_portals_create(server, &portal_ui);
+	if (!server->portals) {
+		goto error;
+	}
 
 	server->new_output.notify = handle_new_output;
 	wl_signal_add(&server->backend->events.new_output, &server->new_output);
@@ -327,6 +338,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wl_display_destroy_clients(server->display);
 	}
 	cordon_clients_finish(server);
+	cordon_portals_destroy(server->portals);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_surface.link);

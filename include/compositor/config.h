@@ -41,6 +41,9 @@ struct cordon_config {
 	uint32_t move_modifier; /* modifier+left drag moves, +right drag resizes */
 
 	struct wl_list bindings; /* cordon_binding.link */
+
+	/* [portal] (docs/portals.md); NULL: the built-in dialog, the installed plugin dir */
+	char *portal_ui, *portal_plugin_dir, *portal_ui_options;
 };
 
 /*
