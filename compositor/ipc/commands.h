@@ -20,6 +20,8 @@ CORDON_IPC_HANDLER(cordon_ipc_restore);
 /* input_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_pointer);
 CORDON_IPC_HANDLER(cordon_ipc_key);
+/* transfer_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_transfers);
 /* commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_screenshot);
 CORDON_IPC_HANDLER(cordon_ipc_quit);
