@@ -72,7 +72,6 @@ struct slot {
 struct cordon_selection {
 	struct cordon_server *server;
 	struct wlr_seat *wlr_seat;
-	struct cordon_selection_rules rules;
 	struct cordon_data_proxy *proxy;
 	struct cordon_transfer_log log;
 	struct slot clipboard, primary;
@@ -109,6 +108,12 @@ static const struct cordon_tag *client_tag(struct wl_client *client) {
 		return &host_tag;
 	}
 	return cordon_client_get_tag(cordon_client_from_wl(client));
+}
+
+/* The rules for a transfer between two tags, from policy.ini (docs/mediation.md). */
+static void rules_between(struct cordon_selection *selection, const struct cordon_tag *a,
+		const struct cordon_tag *b, struct cordon_selection_rules *rules) {
+	cordon_selection_rules_between(rules, selection->server->policy, a, b);
 }
 
 static void tag_name(const struct cordon_tag *tag, char *out, size_t size) {
@@ -202,9 +207,10 @@ static enum cordon_offer_mode mode_for_other_reader(struct slot *slot, struct wl
 	if (!tag || tag->sandboxed) {
 		return CORDON_OFFER_NONE;
 	}
-	struct cordon_offer_decision decision = cordon_selection_offer(&slot->selection->rules,
-		slot->kind, slot_tag(slot), tag, false,
-		cordon_selection_type_allowed(&slot->selection->rules, mime_type));
+	struct cordon_selection_rules rules;
+	rules_between(slot->selection, slot_tag(slot), tag, &rules);
+	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
+		slot_tag(slot), tag, false, cordon_selection_type_allowed(&rules, mime_type));
 	return decision.mode;
 }
 
@@ -220,9 +226,11 @@ static void view_send(struct view_info *info, const char *mime_type, int fd) {
 	bool type_offered = view_offers(info, mime_type);
 	char reader_name[CORDON_TRANSFER_TAG_MAX];
 	snprintf(reader_name, sizeof(reader_name), "%s", info->destination_name);
+	struct cordon_selection_rules rules;
+	rules_between(selection, slot_tag(slot), client_tag(reader), &rules);
 	if (reader != info->destination) {
 		mode = mode_for_other_reader(slot, reader, mime_type);
-		type_offered = cordon_selection_type_allowed(&selection->rules, mime_type);
+		type_offered = cordon_selection_type_allowed(&rules, mime_type);
 		tag_name(client_tag(reader), reader_name, sizeof(reader_name));
 	}
 	if (mode == CORDON_OFFER_DIRECT) {
@@ -233,7 +241,7 @@ static void view_send(struct view_info *info, const char *mime_type, int fd) {
 	tag_name(slot_tag(slot), source_name, sizeof(source_name));
 	/* wlroots passes any type a client asks for: only those offered in this view go. */
 	const char *refusal = NULL;
-	int limit = selection->rules.transfers_per_client;
+	int limit = rules.transfers_per_client;
 	if (mode == CORDON_OFFER_NONE) {
 		refusal = "denied-not-focused";
 	} else if (!type_offered) {
@@ -259,7 +267,7 @@ static void view_send(struct view_info *info, const char *mime_type, int fd) {
 		reader_name, mime_type, "proxying");
 	/* The source gets cordon's pipe, never the reader's fd. */
 	ask_source_to_send(slot, mime_type, pipe_fds[1]);
-	cordon_data_proxy_start(selection->proxy, pipe_fds[0], fd, selection->rules.size_limit,
+	cordon_data_proxy_start(selection->proxy, pipe_fds[0], fd, rules.size_limit,
 		slot->owner, reader, id);
 }
 
@@ -345,11 +353,11 @@ static bool add_type(struct wl_array *types, const char *mime_type) {
 	return true;
 }
 
-static size_t count_allowed(struct slot *slot) {
+static size_t count_allowed(struct slot *slot, const struct cordon_selection_rules *rules) {
 	size_t count = 0;
 	char **type;
 	wl_array_for_each(type, source_mime_types(slot)) {
-		count += cordon_selection_type_allowed(&slot->selection->rules, *type);
+		count += cordon_selection_type_allowed(rules, *type);
 	}
 	return count;
 }
@@ -365,8 +373,10 @@ static void slot_refresh(struct slot *slot) {
 	struct wl_client *destination = focused ? focused->client : NULL;
 	bool acted = destination && destination == selection->focus_client &&
 		selection->focus_acted;
-	struct cordon_offer_decision decision = cordon_selection_offer(&selection->rules,
-		slot->kind, slot_tag(slot), client_tag(destination), acted, count_allowed(slot));
+	struct cordon_selection_rules rules;
+	rules_between(selection, slot_tag(slot), client_tag(destination), &rules);
+	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
+		slot_tag(slot), client_tag(destination), acted, count_allowed(slot, &rules));
 	if (slot->view) {
 		struct view_info *current = view_info(slot, slot->view);
 		if (current->destination == destination && current->mode == decision.mode &&
@@ -394,7 +404,7 @@ static void slot_refresh(struct slot *slot) {
 	char **type;
 	wl_array_for_each(type, source_mime_types(slot)) {
 		if (decision.mode == CORDON_OFFER_PROXIED &&
-				!cordon_selection_type_allowed(&selection->rules, *type)) {
+				!cordon_selection_type_allowed(&rules, *type)) {
 			continue;
 		}
 		if (!add_type(info->mime_types, *type)) {
@@ -467,8 +477,9 @@ static void request_set(struct cordon_selection *selection, struct slot *slot, v
 	const struct cordon_tag *tag = client_tag(owner);
 	struct cordon_selection_proof proof;
 	make_proof(selection, owner, serial, &proof);
-	enum cordon_selection_verdict verdict =
-		cordon_selection_may_set(&selection->rules, tag, &proof);
+	struct cordon_selection_rules rules;
+	rules_between(selection, tag, tag, &rules);
+	enum cordon_selection_verdict verdict = cordon_selection_may_set(&rules, tag, &proof);
 	if (verdict != CORDON_SELECTION_ALLOW) {
 		char name[CORDON_TRANSFER_TAG_MAX], decision[CORDON_TRANSFER_DECISION_MAX];
 		tag_name(tag, name, sizeof(name));
@@ -627,7 +638,6 @@ struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 	}
 	selection->server = server;
 	selection->wlr_seat = wlr_seat;
-	cordon_selection_rules_init(&selection->rules);
 	cordon_transfer_log_init(&selection->log);
 	selection->proxy = cordon_data_proxy_create(server->event_loop, handle_transfer_done,
 		selection);
@@ -663,10 +673,6 @@ void cordon_selection_destroy(struct cordon_selection *selection) {
 	slot_set_view(&selection->primary, NULL);
 	cordon_data_proxy_destroy(selection->proxy);
 	free(selection);
-}
-
-struct cordon_selection_rules *cordon_selection_get_rules(struct cordon_selection *selection) {
-	return &selection->rules;
 }
 
 const struct cordon_transfer_log *cordon_selection_get_log(const struct cordon_selection *selection) {

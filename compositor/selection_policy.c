@@ -7,7 +7,10 @@
 #include "compositor/selection_policy.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "common/policy.h"
 
 /* Text in its usual spellings (X11 atoms as Xwayland and toolkits name them) and common images. */
 static const char *const default_types[] = {
@@ -26,11 +29,100 @@ static const char *const default_types[] = {
 void cordon_selection_rules_init(struct cordon_selection_rules *rules) {
 	memset(rules, 0, sizeof(*rules));
 	for (size_t i = 0; i < sizeof(default_types) / sizeof(default_types[0]); i++) {
-		rules->allowed_types[rules->allowed_type_count++] = default_types[i];
+		snprintf(rules->allowed_types[rules->allowed_type_count++], CORDON_SELECTION_TYPE_MAX,
+			"%s", default_types[i]);
 	}
 	rules->size_limit = CORDON_SELECTION_DEFAULT_SIZE_LIMIT;
 	rules->input_age_ms = CORDON_SELECTION_DEFAULT_INPUT_AGE_MS;
 	rules->transfers_per_client = CORDON_SELECTION_DEFAULT_TRANSFERS_PER_CLIENT;
+}
+
+/* Replaces the allowed types with a comma-separated list from policy.ini. */
+static void set_types(struct cordon_selection_rules *rules, const char *list) {
+	rules->allowed_type_count = 0;
+	while (*list && rules->allowed_type_count < CORDON_SELECTION_MAX_TYPES) {
+		while (*list == ' ' || *list == '\t' || *list == ',') {
+			list++;
+		}
+		size_t len = strcspn(list, ",");
+		while (len > 0 && (list[len - 1] == ' ' || list[len - 1] == '\t')) {
+			len--;
+		}
+		/* A type too long to keep is left out: never allowed rather than cut short. */
+		if (len > 0 && len < CORDON_SELECTION_TYPE_MAX) {
+			memcpy(rules->allowed_types[rules->allowed_type_count], list, len);
+			rules->allowed_types[rules->allowed_type_count++][len] = '\0';
+		}
+		list += strcspn(list, ",");
+	}
+}
+
+void cordon_selection_rules_for_app(struct cordon_selection_rules *rules,
+		const struct cordon_policy *policy, const char *app_id) {
+	cordon_selection_rules_init(rules);
+	if (!policy) {
+		return;
+	}
+	const char *types = cordon_policy_get(policy, app_id, NULL, "clipboard-types");
+	if (types) {
+		set_types(rules, types);
+	}
+	rules->size_limit = cordon_policy_get_size(policy, app_id, NULL, "clipboard-size-limit",
+		rules->size_limit);
+	rules->primary_crosses = cordon_policy_get_bool(policy, app_id, NULL, "clipboard-primary",
+		rules->primary_crosses);
+	rules->explicit_paste = cordon_policy_get_bool(policy, app_id, NULL, "clipboard-explicit",
+		rules->explicit_paste);
+}
+
+void cordon_selection_rules_narrow(struct cordon_selection_rules *rules,
+		const struct cordon_selection_rules *other) {
+	size_t kept = 0;
+	for (size_t i = 0; i < rules->allowed_type_count; i++) {
+		if (cordon_selection_type_allowed(other, rules->allowed_types[i])) {
+			if (kept != i) {
+				memcpy(rules->allowed_types[kept], rules->allowed_types[i],
+					CORDON_SELECTION_TYPE_MAX);
+			}
+			kept++;
+		}
+	}
+	rules->allowed_type_count = kept;
+	if (other->size_limit < rules->size_limit) {
+		rules->size_limit = other->size_limit;
+	}
+	if (other->input_age_ms < rules->input_age_ms) {
+		rules->input_age_ms = other->input_age_ms;
+	}
+	if (other->transfers_per_client < rules->transfers_per_client) {
+		rules->transfers_per_client = other->transfers_per_client;
+	}
+	rules->primary_crosses = rules->primary_crosses && other->primary_crosses;
+	rules->explicit_paste = rules->explicit_paste || other->explicit_paste;
+}
+
+void cordon_selection_rules_between(struct cordon_selection_rules *rules,
+		const struct cordon_policy *policy, const struct cordon_tag *a,
+		const struct cordon_tag *b) {
+	const struct cordon_tag *sides[] = {a, b};
+	bool have = false;
+	for (size_t i = 0; i < 2; i++) {
+		const struct cordon_tag *tag = sides[i];
+		if (tag && !tag->sandboxed) {
+			continue;
+		}
+		struct cordon_selection_rules side;
+		cordon_selection_rules_for_app(&side, policy, tag ? tag->app_id : NULL);
+		if (have) {
+			cordon_selection_rules_narrow(rules, &side);
+		} else {
+			*rules = side;
+			have = true;
+		}
+	}
+	if (!have) {
+		cordon_selection_rules_for_app(rules, policy, NULL);
+	}
 }
 
 bool cordon_selection_crosses(const struct cordon_tag *from, const struct cordon_tag *to) {

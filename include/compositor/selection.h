@@ -22,8 +22,6 @@ struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 	struct wlr_seat *wlr_seat);
 void cordon_selection_destroy(struct cordon_selection *selection);
 
-/* The defaults for every app; docs/mediation.md. */
-struct cordon_selection_rules *cordon_selection_get_rules(struct cordon_selection *selection);
 const struct cordon_transfer_log *cordon_selection_get_log(const struct cordon_selection *selection);
 /* How long a stuck transfer may stay open (tests shorten it). */
 void cordon_selection_set_idle_timeout(struct cordon_selection *selection, int timeout_ms);

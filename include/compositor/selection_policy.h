@@ -8,7 +8,10 @@
 
 #include "sandbox/cgroup_tag.h"
 
+struct cordon_policy;
+
 #define CORDON_SELECTION_MAX_TYPES 32
+#define CORDON_SELECTION_TYPE_MAX 128
 #define CORDON_SELECTION_DEFAULT_SIZE_LIMIT (64u * 1024 * 1024)
 /* How old the input event behind a cross-boundary set_selection may be. */
 #define CORDON_SELECTION_DEFAULT_INPUT_AGE_MS 10000u
@@ -23,7 +26,7 @@ enum cordon_selection_kind {
 /* The rules, per destination app (defaults in cordon_selection_rules_init). */
 struct cordon_selection_rules {
 	/* Mime types allowed across a boundary; exact matches after normalising text/plain. */
-	const char *allowed_types[CORDON_SELECTION_MAX_TYPES];
+	char allowed_types[CORDON_SELECTION_MAX_TYPES][CORDON_SELECTION_TYPE_MAX];
 	size_t allowed_type_count;
 	uint64_t size_limit; /* bytes per proxied transfer */
 	uint32_t input_age_ms;
@@ -35,6 +38,22 @@ struct cordon_selection_rules {
 
 /* Text in its usual spellings and common image types, 64 MiB, no primary. */
 void cordon_selection_rules_init(struct cordon_selection_rules *rules);
+/*
+ * The rules of one app (app_id NULL: an app without an id, or the host): the
+ * defaults, with what policy.ini sets for it (clipboard-types,
+ * clipboard-size-limit, clipboard-primary, clipboard-explicit). policy may be NULL.
+ */
+void cordon_selection_rules_for_app(struct cordon_selection_rules *rules,
+	const struct cordon_policy *policy, const char *app_id);
+/* Narrows rules by other: only types both allow, the smaller limits, primary if both allow it. */
+void cordon_selection_rules_narrow(struct cordon_selection_rules *rules,
+	const struct cordon_selection_rules *other);
+/*
+ * The rules for a transfer between two tags: those of each sandboxed side
+ * (an unknown sandbox has the default profile's), narrowed by each other.
+ */
+void cordon_selection_rules_between(struct cordon_selection_rules *rules,
+	const struct cordon_policy *policy, const struct cordon_tag *a, const struct cordon_tag *b);
 
 /*
  * Whether a transfer between two tags crosses a sandbox boundary. NULL is an

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/policy.h"
 #include "compositor/selection_policy.h"
 
 static const struct cordon_tag host = {CORDON_SANDBOX_HOST, "", "", false};
@@ -108,6 +109,56 @@ static const struct type_row type_rows[] = {
 	{"", false},
 };
 
+static const char policy_text[] =
+	"[app org.example.A]\n"
+	"clipboard-types = text/plain, image/png\n"
+	"clipboard-size-limit = 1K\n"
+	"clipboard-primary = true\n"
+	"[app org.example.B]\n"
+	"clipboard-explicit = yes\n";
+
+static int expect(bool ok, const char *what) {
+	if (!ok) {
+		printf("FAIL app rules: %s\n", what);
+	}
+	return !ok;
+}
+
+/* Per-app keys from policy.ini, and how the two sides of a transfer combine. */
+static int check_app_rules(void) {
+	char *error = NULL;
+	struct cordon_policy *policy = cordon_policy_load_string(policy_text, "test", &error);
+	if (!policy) {
+		printf("FAIL: policy: %s\n", error ? error : "?");
+		return 1;
+	}
+	int failures = 0;
+	struct cordon_selection_rules rules;
+	cordon_selection_rules_between(&rules, policy, &app_a1, &host);
+	failures += expect(rules.size_limit == 1024, "A's size limit applies from and to the host");
+	failures += expect(rules.primary_crosses, "A lets the primary selection cross");
+	failures += expect(cordon_selection_type_allowed(&rules, "text/plain") &&
+		cordon_selection_type_allowed(&rules, "image/png") &&
+		!cordon_selection_type_allowed(&rules, "UTF8_STRING"), "A's own type list");
+	cordon_selection_rules_between(&rules, policy, &host, &app_b1);
+	failures += expect(rules.explicit_paste, "B is in explicit mode");
+	failures += expect(rules.size_limit == CORDON_SELECTION_DEFAULT_SIZE_LIMIT,
+		"B keeps the default limit");
+	cordon_selection_rules_between(&rules, policy, &app_a1, &app_b1);
+	failures += expect(rules.size_limit == 1024 && rules.explicit_paste &&
+		!rules.primary_crosses, "A to B: the stricter of both");
+	failures += expect(cordon_selection_type_allowed(&rules, "text/plain") &&
+		!cordon_selection_type_allowed(&rules, "image/gif"), "A to B: types both allow");
+	cordon_selection_rules_between(&rules, policy, &host, &host_app);
+	failures += expect(rules.size_limit == CORDON_SELECTION_DEFAULT_SIZE_LIMIT &&
+		!rules.explicit_paste, "host to host: the defaults");
+	cordon_selection_rules_between(&rules, policy, UNKNOWN, &host);
+	failures += expect(!rules.primary_crosses && cordon_selection_type_allowed(&rules, "TEXT"),
+		"an unknown sandbox has the default profile's rules");
+	cordon_policy_destroy(policy);
+	return failures;
+}
+
 int main(void) {
 	int failures = 0;
 	struct cordon_selection_rules defaults;
@@ -171,6 +222,7 @@ int main(void) {
 			}
 		}
 	}
+	failures += check_app_rules();
 	if (failures) {
 		printf("%d failures\n", failures);
 		return 1;
