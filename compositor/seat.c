@@ -317,9 +317,11 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 			wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "left_ptr",
 				seat->cursor);
 		}
-		wlr_seat_pointer_clear_focus(seat->wlr_seat);
+		/* Through the grab: a drag's target must see the pointer leave. */
+		wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
 		return;
 	}
+	cordon_selection_drag_will_enter(seat->selection, surface);
 	wlr_seat_pointer_notify_enter(seat->wlr_seat, surface, sx, sy);
 	wlr_seat_pointer_notify_motion(seat->wlr_seat, time_msec, sx, sy);
 }

@@ -69,6 +69,24 @@ struct slot {
 	struct wl_listener source_destroy;
 };
 
+/*
+ * A drag's source as the seat and the drop targets see it: cordon's own, in
+ * front of the client's. Its types are rewritten for each surface the pointer
+ * enters (wlroots makes the target's offer from them right then), and what a
+ * target receives across a boundary goes through the proxy.
+ */
+struct drag_proxy {
+	struct wlr_data_source base;
+	struct cordon_selection *selection;
+	struct wlr_data_source *source; /* the client's; NULL once gone */
+	struct wl_client *owner;
+	struct cordon_tag tag;
+	bool tag_known;
+	struct wl_client *target; /* whose offer the types were last made for */
+	struct wl_listener source_destroy;
+	struct wl_listener drag_destroy; /* the wlr_drag's: the drag is over, the drop may not be */
+};
+
 struct cordon_selection {
 	struct cordon_server *server;
 	struct wlr_seat *wlr_seat;
@@ -92,6 +110,7 @@ struct cordon_selection {
 	 */
 	struct wl_client *requester;
 	struct wl_protocol_logger *logger;
+	struct drag_proxy *drag; /* the drag in progress, if it has a source */
 
 	struct wl_listener keyboard_focus_change;
 };
@@ -151,6 +170,12 @@ static void ask_source_to_send(struct slot *slot, const char *mime_type, int fd)
 	} else {
 		wlr_data_source_send(slot->source, mime_type, fd);
 	}
+}
+
+/* The same for a drag's source, for its drop target. Takes fd. */
+static void ask_drag_source_to_send(struct wlr_data_source *source, const char *mime_type,
+		int fd) {
+	wlr_data_source_send(source, mime_type, fd);
 }
 
 static void destroy_source(struct slot *slot, void *source) {
@@ -521,6 +546,195 @@ void cordon_selection_request_set_primary(struct cordon_selection *selection,
 
 /* Drags */
 
+static const struct cordon_tag *drag_tag(const struct drag_proxy *drag) {
+	return drag->tag_known ? &drag->tag : NULL;
+}
+
+static void drag_forget_source(struct drag_proxy *drag) {
+	if (drag->source) {
+		wl_list_remove(&drag->source_destroy.link);
+		drag->source = NULL;
+	}
+}
+
+static void drag_send(struct wlr_data_source *base, const char *mime_type, int32_t fd) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	struct cordon_selection *selection = drag->selection;
+	if (!drag->source || !selection) {
+		close(fd);
+		return;
+	}
+	struct wl_client *reader = selection->requester;
+	if (!reader) {
+		close(fd);
+		return;
+	}
+	const struct cordon_tag *reader_tag = client_tag(reader);
+	if (!cordon_selection_crosses(drag_tag(drag), reader_tag)) {
+		ask_drag_source_to_send(drag->source, mime_type, fd);
+		return;
+	}
+	struct cordon_selection_rules rules;
+	rules_between(selection, drag_tag(drag), reader_tag, &rules);
+	char source_name[CORDON_TRANSFER_TAG_MAX], reader_name[CORDON_TRANSFER_TAG_MAX];
+	tag_name(drag_tag(drag), source_name, sizeof(source_name));
+	tag_name(reader_tag, reader_name, sizeof(reader_name));
+	const char *refusal = NULL;
+	int pipe_fds[2];
+	if (!cordon_selection_type_allowed(&rules, mime_type)) {
+		refusal = "denied-type";
+	} else if (cordon_data_proxy_count(selection->proxy, reader) >= rules.transfers_per_client) {
+		refusal = "denied-too-many-transfers";
+	} else if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		refusal = "failed-no-pipe";
+	}
+	if (refusal) {
+		cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name, mime_type,
+			refusal);
+		close(fd);
+		return;
+	}
+	uint64_t id = cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name,
+		mime_type, "proxying");
+	ask_drag_source_to_send(drag->source, mime_type, pipe_fds[1]);
+	cordon_data_proxy_start(selection->proxy, pipe_fds[0], fd, rules.size_limit, drag->owner,
+		reader, id);
+}
+
+static void drag_accept(struct wlr_data_source *base, uint32_t serial, const char *mime_type) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	if (drag->source) {
+		wlr_data_source_accept(drag->source, serial, mime_type);
+	}
+}
+
+static void drag_dnd_drop(struct wlr_data_source *base) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	if (drag->source) {
+		wlr_data_source_dnd_drop(drag->source);
+	}
+}
+
+static void drag_dnd_finish(struct wlr_data_source *base) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	if (drag->source) {
+		wlr_data_source_dnd_finish(drag->source);
+	}
+}
+
+static void drag_dnd_action(struct wlr_data_source *base,
+		enum wl_data_device_manager_dnd_action action) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	if (drag->source) {
+		wlr_data_source_dnd_action(drag->source, action);
+	}
+}
+
+/* wlroots destroys the drag's source when a drag is cancelled: the client's goes too. */
+static void drag_ended(struct drag_proxy *drag) {
+	if (drag->selection && drag->selection->drag == drag) {
+		drag->selection->drag = NULL;
+	}
+	wl_list_remove(&drag->drag_destroy.link);
+	wl_list_init(&drag->drag_destroy.link);
+}
+
+static void handle_wlr_drag_destroy(struct wl_listener *listener, void *data) {
+	struct drag_proxy *drag = wl_container_of(listener, drag, drag_destroy);
+	drag_ended(drag);
+}
+
+static void drag_destroy(struct wlr_data_source *base) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	drag_ended(drag);
+	struct wlr_data_source *source = drag->source;
+	drag_forget_source(drag);
+	free(drag);
+	wlr_data_source_destroy(source);
+}
+
+static const struct wlr_data_source_impl drag_impl = {
+	.send = drag_send,
+	.accept = drag_accept,
+	.destroy = drag_destroy,
+	.dnd_drop = drag_dnd_drop,
+	.dnd_finish = drag_dnd_finish,
+	.dnd_action = drag_dnd_action,
+};
+
+/* The client's own source went (the drag finished or it gave up): so does cordon's. */
+static void handle_drag_source_destroy(struct wl_listener *listener, void *data) {
+	struct drag_proxy *drag = wl_container_of(listener, drag, source_destroy);
+	drag_forget_source(drag);
+	wlr_data_source_destroy(&drag->base);
+}
+
+static bool drag_set_types(struct drag_proxy *drag, struct wl_client *target) {
+	char **type;
+	wl_array_for_each(type, &drag->base.mime_types) {
+		free(*type);
+	}
+	drag->base.mime_types.size = 0;
+	drag->target = target;
+	if (!drag->source) {
+		return true;
+	}
+	const struct cordon_tag *target_tag = client_tag(target);
+	bool crosses = cordon_selection_crosses(drag_tag(drag), target_tag);
+	struct cordon_selection_rules rules;
+	rules_between(drag->selection, drag_tag(drag), target_tag, &rules);
+	wl_array_for_each(type, &drag->source->mime_types) {
+		if (crosses && !cordon_selection_type_allowed(&rules, *type)) {
+			continue;
+		}
+		if (!add_type(&drag->base.mime_types, *type)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Puts cordon's source in front of the client's before wlroots starts the drag. */
+static void interpose_drag_source(struct cordon_selection *selection, struct wlr_drag *wlr_drag,
+		struct wl_client *owner, const struct cordon_tag *tag) {
+	struct wlr_data_source *source = wlr_drag->source;
+	struct drag_proxy *drag = calloc(1, sizeof(*drag));
+	if (!drag) {
+		return;
+	}
+	wlr_data_source_init(&drag->base, &drag_impl);
+	drag->base.actions = source->actions;
+	drag->selection = selection;
+	drag->source = source;
+	drag->owner = owner;
+	drag->tag_known = tag != NULL;
+	if (tag) {
+		drag->tag = *tag;
+	}
+	drag->source_destroy.notify = handle_drag_source_destroy;
+	wl_signal_add(&source->events.destroy, &drag->source_destroy);
+	drag->drag_destroy.notify = handle_wlr_drag_destroy;
+	wl_signal_add(&wlr_drag->events.destroy, &drag->drag_destroy);
+	drag_set_types(drag, owner);
+	/* The drag follows cordon's source from now on, its end included. */
+	wl_list_remove(&wlr_drag->source_destroy.link);
+	wl_signal_add(&drag->base.events.destroy, &wlr_drag->source_destroy);
+	wlr_drag->source = &drag->base;
+	selection->drag = drag;
+}
+
+void cordon_selection_drag_will_enter(struct cordon_selection *selection,
+		struct wlr_surface *surface) {
+	struct drag_proxy *drag = selection->drag;
+	if (!drag || !surface) {
+		return;
+	}
+	struct wl_client *target = wl_resource_get_client(surface->resource);
+	if (target != drag->target && !drag_set_types(drag, target)) {
+		drag_set_types(drag, NULL);
+	}
+}
+
 void cordon_selection_request_start_drag(struct cordon_selection *selection,
 		struct wlr_seat_request_start_drag_event *event) {
 	struct wlr_seat *seat = selection->wlr_seat;
@@ -536,6 +750,9 @@ void cordon_selection_request_start_drag(struct cordon_selection *selection,
 	/* wlroots' own check (one button held, its grab serial, the origin focused) applies to all. */
 	if (verdict == CORDON_SELECTION_ALLOW &&
 			wlr_seat_validate_pointer_grab_serial(seat, event->origin, event->serial)) {
+		if (event->drag->source) {
+			interpose_drag_source(selection, event->drag, owner, tag);
+		}
 		wlr_seat_start_pointer_drag(seat, event->drag, event->serial);
 		return;
 	}
@@ -666,6 +883,11 @@ void cordon_selection_destroy(struct cordon_selection *selection) {
 	}
 	wl_list_remove(&selection->keyboard_focus_change.link);
 	wl_protocol_logger_destroy(selection->logger);
+	if (selection->drag) {
+		/* The seat goes next and ends the drag; the proxy outlives nothing of ours. */
+		selection->drag->selection = NULL;
+		drag_ended(selection->drag);
+	}
 	/* The client sources stay with their clients; the views go with the seat's selection. */
 	slot_forget_source(&selection->clipboard);
 	slot_forget_source(&selection->primary);

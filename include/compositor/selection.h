@@ -49,6 +49,12 @@ void cordon_selection_user_press(struct cordon_selection *selection, struct wl_c
 /* An input event with this serial reached this client: it may prove a set_selection. */
 void cordon_selection_input_delivered(struct cordon_selection *selection,
 	struct wl_client *client, uint32_t serial);
+/*
+ * The pointer is about to enter this surface: during a drag, its offer is
+ * made now, from the types the policy allows it.
+ */
+void cordon_selection_drag_will_enter(struct cordon_selection *selection,
+	struct wlr_surface *surface);
 /* A button press with this serial reached this client: it may start a drag. */
 void cordon_selection_press_delivered(struct cordon_selection *selection,
 	struct wl_client *client, uint32_t serial);

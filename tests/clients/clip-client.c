@@ -16,6 +16,12 @@
  *   --no-read            receive, but never read the pipe (a stuck reader)
  *   --primary            the primary selection instead of the clipboard
  *   --frames             redraw on every frame callback
+ *   --drag TEXT          on a button press, start a drag of TEXT from this window (its press
+ *                        serial); prints "drag-started", "source-target type=T",
+ *                        "dnd-drop-performed", "dnd-finished"
+ *   --drag-on-key        start the drag on a key press instead (no button down: refused)
+ *   --drop TYPE          accept drops of TYPE: prints "dnd-enter types=A,B", "dnd-leave",
+ *                        "dnd-motion", "dropped bytes=N" (data into --out)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +72,14 @@ struct state {
 
 	bool frames;
 	unsigned frame_count;
+
+	const char *drag_text;
+	bool drag_on_key;
+	struct wl_data_source *drag_source;
+	const char *drop_type;
+	struct offer *dnd_offer;
+	uint32_t dnd_serial;
+	bool dnd_motion_seen;
 };
 
 static void serve(struct state *state, int fd) {
@@ -112,16 +126,52 @@ static void handle_source_cancelled(void *data, struct wl_data_source *source) {
 	if (state->source == source) {
 		state->source = NULL;
 	}
+	if (state->drag_source == source) {
+		state->drag_source = NULL;
+	}
 }
 
 static void handle_source_target(void *data, struct wl_data_source *source, const char *type) {
+	tc_print("source-target type=%s", type ? type : "(none)");
+}
+
+static void handle_source_dnd_drop_performed(void *data, struct wl_data_source *source) {
+	tc_print("dnd-drop-performed");
+}
+
+static void handle_source_dnd_finished(void *data, struct wl_data_source *source) {
+	struct state *state = data;
+	tc_print("dnd-finished");
+	if (state->drag_source == source) {
+		state->drag_source = NULL;
+	}
+	wl_data_source_destroy(source);
+}
+
+static void handle_source_action(void *data, struct wl_data_source *source, uint32_t action) {
 }
 
 static const struct wl_data_source_listener source_listener = {
 	.target = handle_source_target,
 	.send = handle_source_send,
 	.cancelled = handle_source_cancelled,
+	.dnd_drop_performed = handle_source_dnd_drop_performed,
+	.dnd_finished = handle_source_dnd_finished,
+	.action = handle_source_action,
 };
+
+static void start_drag(struct state *state, uint32_t serial) {
+	struct wl_data_source *source = wl_data_device_manager_create_data_source(state->manager);
+	wl_data_source_add_listener(source, &source_listener, state);
+	for (int i = 0; i < state->copy_type_count; i++) {
+		wl_data_source_offer(source, state->copy_types[i]);
+	}
+	wl_data_source_set_actions(source, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	state->copy_text = state->drag_text;
+	state->drag_source = source;
+	wl_data_device_start_drag(state->device, source, state->toplevel->surface, NULL, serial);
+	tc_print("drag-started serial=%u", serial);
+}
 
 static void handle_primary_source_send(void *data,
 		struct zwp_primary_selection_source_v1 *source, const char *type, int32_t fd) {
@@ -258,18 +308,79 @@ static void handle_device_selection(void *data, struct wl_data_device *device,
 	set_selection(data, false, offer != NULL);
 }
 
+static void read_to_end(struct state *state, int fd, const char *done_word);
+
+static bool offer_has_type(const struct offer *offer, const char *type) {
+	size_t len = strlen(type);
+	const char *p = offer->types;
+	while (*p) {
+		if (strncmp(p, type, len) == 0 && (p[len] == ',' || p[len] == '\0')) {
+			return true;
+		}
+		p = strchr(p, ',');
+		if (!p) {
+			break;
+		}
+		p++;
+	}
+	return false;
+}
+
 static void handle_device_enter(void *data, struct wl_data_device *device, uint32_t serial,
 		struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y, struct wl_data_offer *offer) {
+	struct state *state = data;
+	offer_free(state->dnd_offer);
+	state->dnd_offer = NULL;
+	if (offer && state->pending[0] && state->pending[0]->offer == offer) {
+		state->dnd_offer = state->pending[0];
+		state->pending[0] = NULL;
+	}
+	state->dnd_serial = serial;
+	state->dnd_motion_seen = false;
+	tc_print("dnd-enter types=%s", state->dnd_offer ? state->dnd_offer->types : "");
+	if (!state->dnd_offer || !state->drop_type) {
+		return;
+	}
+	bool ok = offer_has_type(state->dnd_offer, state->drop_type);
+	wl_data_offer_accept(state->dnd_offer->offer, serial, ok ? state->drop_type : NULL);
+	wl_data_offer_set_actions(state->dnd_offer->offer, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY,
+		WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
 }
 
 static void handle_device_leave(void *data, struct wl_data_device *device) {
+	struct state *state = data;
+	tc_print("dnd-leave");
+	offer_free(state->dnd_offer);
+	state->dnd_offer = NULL;
 }
 
 static void handle_device_motion(void *data, struct wl_data_device *device, uint32_t time,
 		wl_fixed_t x, wl_fixed_t y) {
+	struct state *state = data;
+	if (!state->dnd_motion_seen) {
+		state->dnd_motion_seen = true;
+		tc_print("dnd-motion");
+	}
 }
 
 static void handle_device_drop(void *data, struct wl_data_device *device) {
+	struct state *state = data;
+	if (!state->dnd_offer || !state->drop_type) {
+		tc_print("dropped bytes=0 (no offer)");
+		return;
+	}
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		tc_die("pipe: %s", strerror(errno));
+	}
+	wl_data_offer_receive(state->dnd_offer->offer, state->drop_type, fds[1]);
+	close(fds[1]);
+	read_to_end(state, fds[0], "dropped");
+	if (wl_data_offer_get_version(state->dnd_offer->offer) >= WL_DATA_OFFER_FINISH_SINCE_VERSION) {
+		wl_data_offer_finish(state->dnd_offer->offer);
+	}
+	offer_free(state->dnd_offer);
+	state->dnd_offer = NULL;
 }
 
 static const struct wl_data_device_listener device_listener = {
@@ -322,10 +433,15 @@ static void paste(struct state *state) {
 		tc_print("receiving, not reading");
 		return;
 	}
-	/*
-	 * Read to the end while still dispatching, since the source may be this
-	 * client's own (same-app copy and paste).
-	 */
+	read_to_end(state, fds[0], "pasted");
+}
+
+/*
+ * Reads to the end while still dispatching, since the source may be this
+ * client's own (same-app copy and paste). Prints "WORD bytes=N".
+ */
+static void read_to_end(struct state *state, int fd, const char *done_word) {
+	int fds[1] = {fd};
 	int out = -1;
 	if (state->out_path) {
 		out = open(state->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -367,7 +483,7 @@ static void paste(struct state *state) {
 		close(out);
 	}
 	close(fds[0]);
-	tc_print("pasted bytes=%ld", total);
+	tc_print("%s bytes=%ld", done_word, total);
 }
 
 /* Keyboard */
@@ -398,6 +514,10 @@ static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial
 		return;
 	}
 	tc_print("key serial=%u", serial);
+	if (state->drag_text && state->drag_on_key) {
+		start_drag(state, serial);
+		return;
+	}
 	if (state->copy_text && !state->copy_on_enter) {
 		copy(state, serial);
 	}
@@ -473,10 +593,20 @@ static const struct wl_registry_listener registry_listener = {
 	.global_remove = handle_global_remove,
 };
 
+static void handle_button(struct tc_input *input, uint32_t serial, uint32_t button,
+		uint32_t button_state) {
+	struct state *state = input->data;
+	if (state->drag_text && !state->drag_on_key &&
+			button_state == WL_POINTER_BUTTON_STATE_PRESSED) {
+		start_drag(state, serial);
+	}
+}
+
 static void usage(void) {
 	tc_die("usage: clip-client [--app-id ID] [--copy TEXT [--copy-type T]... [--copy-on-enter]\n"
 		"       [--copy-endless] [--copy-die-after N]] [--paste TYPE [--out FILE] [--no-read]]\n"
-		"       [--primary] [--frames] [--timeout SECONDS]");
+		"       [--primary] [--frames] [--drag TEXT [--drag-on-key]] [--drop TYPE]\n"
+		"       [--timeout SECONDS]");
 }
 
 int main(int argc, char *argv[]) {
@@ -492,6 +622,9 @@ int main(int argc, char *argv[]) {
 		{"no-read", no_argument, NULL, 'N'},
 		{"primary", no_argument, NULL, 'P'},
 		{"frames", no_argument, NULL, 'F'},
+		{"drag", required_argument, NULL, 'g'},
+		{"drag-on-key", no_argument, NULL, 'k'},
+		{"drop", required_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
 	struct tc_window_options window = {
@@ -537,6 +670,15 @@ int main(int argc, char *argv[]) {
 		case 'F':
 			state.frames = true;
 			break;
+		case 'g':
+			state.drag_text = optarg;
+			break;
+		case 'k':
+			state.drag_on_key = true;
+			break;
+		case 'r':
+			state.drop_type = optarg;
+			break;
 		default:
 			if (!tc_window_option(opt, optarg, &window)) {
 				usage();
@@ -573,6 +715,8 @@ int main(int argc, char *argv[]) {
 			&primary_device_listener, &state);
 	}
 	struct tc_input *input = tc_input_create(client, false);
+	input->on_button = handle_button;
+	input->data = &state;
 	state.keyboard = wl_seat_get_keyboard(client->seat);
 	wl_keyboard_add_listener(state.keyboard, &keyboard_listener, &state);
 	state.toplevel = tc_toplevel_create(client, window.app_id, window.width, window.height,
@@ -588,6 +732,10 @@ int main(int argc, char *argv[]) {
 		close(state.stuck_fds[i]);
 	}
 	offer_free(state.current);
+	offer_free(state.dnd_offer);
+	if (state.drag_source) {
+		wl_data_source_destroy(state.drag_source);
+	}
 	offer_free(state.pending[0]);
 	offer_free(state.pending[1]);
 	if (state.source) {
