@@ -85,6 +85,9 @@ static void run_action(struct cordon_seat *seat, const struct cordon_binding *bi
 			cordon_view_set_fullscreen(focused, !focused->fullscreen);
 		}
 		break;
+	case CORDON_ACTION_PASTE_ACROSS:
+		cordon_selection_paste_across(seat->selection);
+		break;
 	}
 }
 

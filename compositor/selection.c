@@ -23,6 +23,7 @@
 
 #include "compositor/client.h"
 #include "compositor/data_proxy.h"
+#include "compositor/mediation_notice.h"
 #include "compositor/server.h"
 
 #define SERIAL_RING 16
@@ -97,6 +98,8 @@ struct cordon_selection {
 	/* The client with keyboard focus, and whether the user pressed a key or button in it since. */
 	struct wl_client *focus_client;
 	bool focus_acted;
+	/* The paste-across shortcut was pressed in focus_client since it got focus. */
+	bool pasted_across;
 	/* Serials of input events delivered to focus_client since it got focus. */
 	struct input_serial serials[SERIAL_RING];
 	size_t serial_count, serial_next;
@@ -111,6 +114,7 @@ struct cordon_selection {
 	struct wl_client *requester;
 	struct wl_protocol_logger *logger;
 	struct drag_proxy *drag; /* the drag in progress, if it has a source */
+	struct cordon_mediation_notice *notice;
 
 	struct wl_listener keyboard_focus_change;
 };
@@ -235,7 +239,7 @@ static enum cordon_offer_mode mode_for_other_reader(struct slot *slot, struct wl
 	struct cordon_selection_rules rules;
 	rules_between(slot->selection, slot_tag(slot), tag, &rules);
 	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
-		slot_tag(slot), tag, false, cordon_selection_type_allowed(&rules, mime_type));
+		slot_tag(slot), tag, false, false, cordon_selection_type_allowed(&rules, mime_type));
 	return decision.mode;
 }
 
@@ -398,10 +402,12 @@ static void slot_refresh(struct slot *slot) {
 	struct wl_client *destination = focused ? focused->client : NULL;
 	bool acted = destination && destination == selection->focus_client &&
 		selection->focus_acted;
+	bool pasted_across = acted && selection->pasted_across;
 	struct cordon_selection_rules rules;
 	rules_between(selection, slot_tag(slot), client_tag(destination), &rules);
 	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
-		slot_tag(slot), client_tag(destination), acted, count_allowed(slot, &rules));
+		slot_tag(slot), client_tag(destination), acted, pasted_across,
+		count_allowed(slot, &rules));
 	if (slot->view) {
 		struct view_info *current = view_info(slot, slot->view);
 		if (current->destination == destination && current->mode == decision.mode &&
@@ -794,6 +800,7 @@ static void handle_keyboard_focus_change(struct wl_listener *listener, void *dat
 		/* A new focus has done nothing yet: mapping a window to grab focus is not consent. */
 		selection->focus_client = next;
 		selection->focus_acted = false;
+		selection->pasted_across = false;
 		selection->serial_count = 0;
 		selection->serial_next = 0;
 	}
@@ -807,6 +814,27 @@ void cordon_selection_user_press(struct cordon_selection *selection, struct wl_c
 	selection->focus_acted = true;
 	/* Before the press is delivered, so that a paste shortcut finds the offer in place. */
 	refresh_all(selection);
+}
+
+void cordon_selection_paste_across(struct cordon_selection *selection) {
+	struct wl_client *client = selection->focus_client;
+	struct slot *slot = &selection->clipboard;
+	const struct cordon_tag *tag = client_tag(client);
+	char name[CORDON_TRANSFER_TAG_MAX], source_name[CORDON_TRANSFER_TAG_MAX];
+	tag_name(tag, name, sizeof(name));
+	tag_name(slot->source ? slot_tag(slot) : NULL, source_name, sizeof(source_name));
+	if (!client || !slot->source) {
+		cordon_transfer_log_add(&selection->log, "clipboard", slot->source ? source_name : "-",
+			client ? name : "-", "", "paste-across-nothing");
+		return;
+	}
+	/* The shortcut is a press in the focused app, and the explicit consent for one paste. */
+	selection->focus_acted = true;
+	selection->pasted_across = true;
+	slot_refresh(slot);
+	cordon_transfer_log_add(&selection->log, "clipboard", source_name, name, "",
+		"paste-across-offered");
+	cordon_mediation_notice_show(selection->notice, name);
 }
 
 void cordon_selection_input_delivered(struct cordon_selection *selection,
@@ -864,7 +892,11 @@ struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 	}
 	selection->logger = wl_display_add_protocol_logger(server->display,
 		handle_protocol_message, selection);
-	if (!selection->logger) {
+	selection->notice = cordon_mediation_notice_create(server);
+	if (!selection->logger || !selection->notice) {
+		if (selection->logger) {
+			wl_protocol_logger_destroy(selection->logger);
+		}
 		cordon_data_proxy_destroy(selection->proxy);
 		free(selection);
 		return NULL;
@@ -894,6 +926,7 @@ void cordon_selection_destroy(struct cordon_selection *selection) {
 	slot_set_view(&selection->clipboard, NULL);
 	slot_set_view(&selection->primary, NULL);
 	cordon_data_proxy_destroy(selection->proxy);
+	cordon_mediation_notice_destroy(selection->notice);
 	free(selection);
 }
 

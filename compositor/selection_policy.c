@@ -213,7 +213,8 @@ enum cordon_selection_verdict cordon_selection_may_drag(const struct cordon_tag 
 
 struct cordon_offer_decision cordon_selection_offer(const struct cordon_selection_rules *rules,
 		enum cordon_selection_kind kind, const struct cordon_tag *source,
-		const struct cordon_tag *destination, bool user_acted, size_t allowed_types) {
+		const struct cordon_tag *destination, bool user_acted, bool pasted_across,
+		size_t allowed_types) {
 	struct cordon_offer_decision decision = {CORDON_OFFER_NONE, CORDON_OFFER_REASON_NO_ACTION};
 	if (!cordon_selection_crosses(source, destination)) {
 		decision.mode = CORDON_OFFER_DIRECT;
@@ -224,7 +225,8 @@ struct cordon_offer_decision cordon_selection_offer(const struct cordon_selectio
 		decision.reason = CORDON_OFFER_REASON_PRIMARY;
 		return decision;
 	}
-	if (rules->explicit_paste && kind != CORDON_SELECTION_DRAG) {
+	/* Explicit mode: the shortcut is the consent; a drag is consent enough by itself. */
+	if (rules->explicit_paste && kind != CORDON_SELECTION_DRAG && !pasted_across) {
 		decision.reason = CORDON_OFFER_REASON_EXPLICIT;
 		return decision;
 	}

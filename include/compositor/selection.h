@@ -46,6 +46,12 @@ void cordon_selection_focus_will_change(struct cordon_selection *selection,
  * so the focused client may now be offered a cross-boundary selection.
  */
 void cordon_selection_user_press(struct cordon_selection *selection, struct wl_client *client);
+/*
+ * The paste-across shortcut: offers the clipboard to the focused app, even one in
+ * explicit mode (after the type filter, through the proxy), until its focus
+ * ends; shows a notice naming the app.
+ */
+void cordon_selection_paste_across(struct cordon_selection *selection);
 /* An input event with this serial reached this client: it may prove a set_selection. */
 void cordon_selection_input_delivered(struct cordon_selection *selection,
 	struct wl_client *client, uint32_t serial);

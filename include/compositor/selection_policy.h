@@ -122,11 +122,13 @@ struct cordon_offer_decision {
  * What the focused destination is offered of a selection. user_acted: a key or
  * button press reached the destination after it got focus (a window mapped to
  * grab focus has none); required of sandboxed and unknown destinations. allowed_types: how many of the source's types the rules
- * allow.
+ * allow. pasted_across: the user pressed the paste-across shortcut in this
+ * destination since it got focus (the one way into an app in explicit mode).
  */
 struct cordon_offer_decision cordon_selection_offer(const struct cordon_selection_rules *rules,
 	enum cordon_selection_kind kind, const struct cordon_tag *source,
-	const struct cordon_tag *destination, bool user_acted, size_t allowed_types);
+	const struct cordon_tag *destination, bool user_acted, bool pasted_across,
+	size_t allowed_types);
 
 const char *cordon_selection_verdict_name(enum cordon_selection_verdict verdict);
 const char *cordon_offer_reason_name(enum cordon_offer_reason reason);

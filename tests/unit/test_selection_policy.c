@@ -27,33 +27,37 @@ struct offer_row {
 	bool primary_crosses, explicit_paste;
 	int mode;
 	enum cordon_offer_reason reason;
+	bool pasted_across;
 };
 
 // clang-format off
 static const struct offer_row offer_rows[] = {
-	{"host to host", CLIP, &host, &host_app, false, 3, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE},
-	{"same app instance", CLIP, &app_a1, &app_a1_again, false, 0, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE},
-	{"same app, other instance", CLIP, &app_a1, &app_a2, true, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED},
-	{"same app id, other engine", CLIP, &app_a1, &snap_a1, false, 1, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION},
-	{"host to sandbox on focus alone", CLIP, &host, &app_a1, false, 2, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION},
-	{"host to sandbox after a press", CLIP, &host, &app_a1, true, 2, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED},
-	{"sandbox to host, no press needed", CLIP, &app_a1, &host, false, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED},
-	{"sandbox to sandbox on focus alone", CLIP, &app_a1, &app_b1, false, 1, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION},
-	{"sandbox to sandbox after a press", CLIP, &app_a1, &app_b1, true, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED},
-	{"nothing allowed to offer", CLIP, &host, &app_a1, true, 0, false, false, NONE, CORDON_OFFER_REASON_NO_TYPES},
-	{"unknown source to host", CLIP, UNKNOWN, &host, false, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED},
-	{"host to unknown: gated", CLIP, &host, UNKNOWN, false, 1, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION},
-	{"unknown to unknown is not the same app", CLIP, UNKNOWN, UNKNOWN, true, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED},
-	{"primary does not cross", PRIM, &host, &app_a1, true, 1, false, false, NONE, CORDON_OFFER_REASON_PRIMARY},
-	{"primary does not cross to host either", PRIM, &app_a1, &host, true, 1, false, false, NONE, CORDON_OFFER_REASON_PRIMARY},
-	{"primary within the host", PRIM, &host, &host_app, false, 1, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE},
-	{"primary within one app", PRIM, &app_a1, &app_a1_again, false, 1, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE},
-	{"primary crossing when allowed, gated", PRIM, &host, &app_a1, false, 1, true, false, NONE, CORDON_OFFER_REASON_NO_ACTION},
-	{"primary crossing when allowed", PRIM, &host, &app_a1, true, 1, true, false, PROXIED, CORDON_OFFER_REASON_MEDIATED},
-	{"explicit mode: no implicit paste", CLIP, &host, &app_a1, true, 1, false, true, NONE, CORDON_OFFER_REASON_EXPLICIT},
-	{"explicit mode leaves same-app alone", CLIP, &app_a1, &app_a1_again, false, 1, false, true, DIRECT, CORDON_OFFER_REASON_SAME_SIDE},
-	{"drag needs no press in the target", DRAG, &host, &app_a1, false, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED},
-	{"drag with nothing allowed", DRAG, &app_a1, &host, false, 0, false, false, NONE, CORDON_OFFER_REASON_NO_TYPES},
+	{"host to host", CLIP, &host, &host_app, false, 3, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE, false},
+	{"same app instance", CLIP, &app_a1, &app_a1_again, false, 0, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE, false},
+	{"same app, other instance", CLIP, &app_a1, &app_a2, true, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
+	{"same app id, other engine", CLIP, &app_a1, &snap_a1, false, 1, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION, false},
+	{"host to sandbox on focus alone", CLIP, &host, &app_a1, false, 2, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION, false},
+	{"host to sandbox after a press", CLIP, &host, &app_a1, true, 2, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
+	{"sandbox to host, no press needed", CLIP, &app_a1, &host, false, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
+	{"sandbox to sandbox on focus alone", CLIP, &app_a1, &app_b1, false, 1, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION, false},
+	{"sandbox to sandbox after a press", CLIP, &app_a1, &app_b1, true, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
+	{"nothing allowed to offer", CLIP, &host, &app_a1, true, 0, false, false, NONE, CORDON_OFFER_REASON_NO_TYPES, false},
+	{"unknown source to host", CLIP, UNKNOWN, &host, false, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
+	{"host to unknown: gated", CLIP, &host, UNKNOWN, false, 1, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION, false},
+	{"unknown to unknown is not the same app", CLIP, UNKNOWN, UNKNOWN, true, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
+	{"primary does not cross", PRIM, &host, &app_a1, true, 1, false, false, NONE, CORDON_OFFER_REASON_PRIMARY, false},
+	{"primary does not cross to host either", PRIM, &app_a1, &host, true, 1, false, false, NONE, CORDON_OFFER_REASON_PRIMARY, false},
+	{"primary within the host", PRIM, &host, &host_app, false, 1, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE, false},
+	{"primary within one app", PRIM, &app_a1, &app_a1_again, false, 1, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE, false},
+	{"primary crossing when allowed, gated", PRIM, &host, &app_a1, false, 1, true, false, NONE, CORDON_OFFER_REASON_NO_ACTION, false},
+	{"primary crossing when allowed", PRIM, &host, &app_a1, true, 1, true, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
+	{"explicit mode: no implicit paste", CLIP, &host, &app_a1, true, 1, false, true, NONE, CORDON_OFFER_REASON_EXPLICIT, false},
+	{"explicit mode after the shortcut", CLIP, &host, &app_a1, true, 1, false, true, PROXIED, CORDON_OFFER_REASON_MEDIATED, true},
+	{"explicit mode: the shortcut does not lift the type filter", CLIP, &host, &app_a1, true, 0, false, true, NONE, CORDON_OFFER_REASON_NO_TYPES, true},
+	{"explicit mode: primary still does not cross", PRIM, &host, &app_a1, true, 1, false, true, NONE, CORDON_OFFER_REASON_PRIMARY, true},
+	{"explicit mode leaves same-app alone", CLIP, &app_a1, &app_a1_again, false, 1, false, true, DIRECT, CORDON_OFFER_REASON_SAME_SIDE, false},
+	{"drag needs no press in the target", DRAG, &host, &app_a1, false, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
+	{"drag with nothing allowed", DRAG, &app_a1, &host, false, 0, false, false, NONE, CORDON_OFFER_REASON_NO_TYPES, false},
 };
 // clang-format on
 
@@ -174,7 +178,7 @@ int main(void) {
 		rules.primary_crosses = row->primary_crosses;
 		rules.explicit_paste = row->explicit_paste;
 		struct cordon_offer_decision got = cordon_selection_offer(&rules, row->kind, row->source,
-			row->destination, row->user_acted, row->allowed_types);
+			row->destination, row->user_acted, row->pasted_across, row->allowed_types);
 		if ((int)got.mode != row->mode || got.reason != row->reason) {
 			printf("FAIL offer: %s: got mode %d (%s), want %d (%s)\n", row->what, got.mode,
 				cordon_offer_reason_name(got.reason), row->mode,
