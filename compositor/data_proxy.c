@@ -19,6 +19,7 @@
 #include <wlr/util/log.h>
 
 #define CHUNK (1024 * 1024)
+#define PIPE_SIZE (1024 * 1024)
 /* Bounded work per wake-up, so that one fast transfer does not starve other clients. */
 #define MAX_STEPS_PER_WAKE 16
 #define BUFFER_SIZE (64 * 1024)
@@ -206,6 +207,13 @@ bool cordon_data_proxy_start(struct cordon_data_proxy *proxy, int from, int to, 
 	transfer->source = source;
 	transfer->reader = reader;
 	transfer->limit = limit;
+	/*
+	 * Bigger pipes, fewer wake-ups: with the default 64 KiB each splice moves
+	 * one pipe's worth. Best effort (capped by fs.pipe-max-size); the reader's
+	 * fd may not be a pipe at all.
+	 */
+	fcntl(from, F_SETPIPE_SZ, PIPE_SIZE);
+	fcntl(to, F_SETPIPE_SZ, PIPE_SIZE);
 	transfer->from_event = wl_event_loop_add_fd(proxy->loop, from, WL_EVENT_READABLE,
 		handle_from_event, transfer);
 	/* Mask 0 still reports a reader that hung up. */

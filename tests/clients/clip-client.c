@@ -20,6 +20,7 @@
  *                        serial); prints "drag-started", "source-target type=T",
  *                        "dnd-drop-performed", "dnd-finished"
  *   --drag-on-key        start the drag on a key press instead (no button down: refused)
+ *                        (and "pasted-us=N": microseconds from the receive to the end)
  *   --drop TYPE          accept drops of TYPE: prints "dnd-enter types=A,B", "dnd-leave",
  *                        "dnd-motion", "dropped bytes=N" (data into --out)
  */
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "common.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
@@ -443,6 +445,8 @@ static void paste(struct state *state) {
 static void read_to_end(struct state *state, int fd, const char *done_word) {
 	int fds[1] = {fd};
 	int out = -1;
+	struct timespec start, end;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	if (state->out_path) {
 		out = open(state->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (out < 0) {
@@ -483,7 +487,11 @@ static void read_to_end(struct state *state, int fd, const char *done_word) {
 		close(out);
 	}
 	close(fds[0]);
+	clock_gettime(CLOCK_MONOTONIC, &end);
 	tc_print("%s bytes=%ld", done_word, total);
+	/* For bench numbers: from the receive request to the end of the data. */
+	tc_print("%s-us=%lld", done_word, (long long)(end.tv_sec - start.tv_sec) * 1000000 +
+		(end.tv_nsec - start.tv_nsec) / 1000);
 }
 
 /* Keyboard */
