@@ -4,6 +4,8 @@
  * "selection types=A,B" (or "selection none") for each selection event,
  * "copied serial=N", "source-cancelled", "source-send type=T",
  * "pasted bytes=N", "paste-none" and, with --frames, "frames=N" every 10 frames.
+ * "reader-pipe ino=N" and "source-pipe ino=N" name the pipe each side holds: the
+ * same inode means the reader's fd reached the source itself.
  *
  *   --copy TEXT          on a key press, offer TEXT (set_selection with the key's serial)
  *   --copy-on-enter      set the selection with the keyboard-enter serial instead (refused
@@ -32,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "common.h"
@@ -114,10 +117,17 @@ static void serve(struct state *state, int fd) {
 	close(fd);
 }
 
+/* The pipe's inode: the same on both sides only when the reader's fd came straight here. */
+static unsigned long long pipe_inode(int fd) {
+	struct stat st;
+	return fstat(fd, &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
 static void handle_source_send(void *data, struct wl_data_source *source, const char *type,
 		int32_t fd) {
 	struct state *state = data;
 	tc_print("source-send type=%s", type);
+	tc_print("source-pipe ino=%llu", pipe_inode(fd));
 	serve(state, fd);
 }
 
@@ -178,6 +188,7 @@ static void start_drag(struct state *state, uint32_t serial) {
 static void handle_primary_source_send(void *data,
 		struct zwp_primary_selection_source_v1 *source, const char *type, int32_t fd) {
 	tc_print("source-send type=%s", type);
+	tc_print("source-pipe ino=%llu", pipe_inode(fd));
 	serve(data, fd);
 }
 
@@ -426,6 +437,7 @@ static void paste(struct state *state) {
 		zwp_primary_selection_offer_v1_receive(state->current->primary, state->paste_type,
 			fds[1]);
 	}
+	tc_print("reader-pipe ino=%llu", pipe_inode(fds[0]));
 	close(fds[1]);
 	wl_display_flush(state->client->display);
 	if (state->no_read) {

@@ -131,9 +131,16 @@ stop_client hostread
 
 # 4. Two different sandboxed apps: writer (Writer/2) to reader (Reader/1), proxied.
 before=$(log_count reader '^pasted bytes=')
+sends=$(log_count writer '^source-pipe ino=')
 focus_and_press reader
 wait_for "the reader to paste again" log_count_above reader '^pasted bytes=' "$before"
 assert_eq "from the sandbox $$" "$(cat "$TEST_TMP/reader.out")" "text one sandbox pasted from another"
+# The trap: wlroots would hand the reader's fd to the source. Across, each holds its own pipe.
+wait_for "the writer to be asked" log_count_above writer '^source-pipe ino=' "$sends"
+reader_ino=$(log_last reader '^reader-pipe ino=' | cut -d= -f2)
+writer_ino=$(log_last writer '^source-pipe ino=' | cut -d= -f2)
+[[ -n "$reader_ino" && "$reader_ino" != "$writer_ino" ]] ||
+	fail "the reader's pipe ($reader_ino) reached the other sandbox ($writer_ino)"
 wait_for "the sandbox-to-sandbox transfer to be logged" transfer_logged \
 	".source == \"$app_b\" and .destination == \"$app_a\" and .decision == \"proxied\""
 
@@ -171,6 +178,9 @@ wait_log same2 '^selection types='
 ctl key click a >/dev/null
 wait_for "the same-app paste" pasted same2 "$(printf 'same app %s' $$ | wc -c)"
 assert_eq "same app $$" "$(cat "$TEST_TMP/same2.out")" "same-app paste"
+# Within one app the fd goes straight through, as without cordon.
+assert_eq "$(log_last same2 '^reader-pipe ino=' | cut -d= -f2)" \
+	"$(log_last same1 '^source-pipe ino=' | cut -d= -f2)" "the same-app pipe"
 assert_eq "$logged" "$(transfer_count)" "transfers logged for a same-app paste"
 stop_client same1
 stop_client same2
