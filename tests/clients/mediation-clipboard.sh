@@ -93,7 +93,7 @@ stop_client thief
 # 2. A denied type is not offered, and asking for it anyway gets nothing.
 stop_client copy
 start_client hostcopy "$TC/clip-client" --app-id hostcopy --copy "secret $$" \
-	--copy-type "$utf8" --copy-type application/x-secret
+	--copy-type "$utf8" --copy-type application/x-secret --copy-type text/uri-list
 wait_for_window hostcopy
 focus_and_press hostcopy
 wait_log hostcopy '^copied serial='

@@ -28,7 +28,8 @@ transfer_logged() {
 # A wide source and a tall target: however they stack, each keeps a part of its own.
 text="dragged $$: ünïcødé"
 start_client source "$TC/clip-client" --app-id dnd-source --drag "$text" \
-	--copy-type "$utf8" --copy-type application/x-secret --width 700 --height 150
+	--copy-type "$utf8" --copy-type application/x-secret --copy-type text/uri-list \
+	--width 700 --height 150
 wait_for_window dnd-source
 start_client target "${in_scope[@]}" "$TC/clip-client" --app-id dnd-target --drop "$utf8" \
 	--out "$TEST_TMP/dropped" --width 150 --height 500
@@ -42,7 +43,8 @@ to=$(visible_point dnd-target)
 ctl pointer move $from
 ctl pointer button left press
 wait_log source '^drag-started'
-# Over the target: the offer has only the allowed type.
+# Over the target: the offer has only the allowed type (no text/uri-list: a host path
+# would name a file the sandbox cannot open, and no file grants exist yet).
 # shellcheck disable=SC2086
 ctl pointer move $to
 wait_log target '^dnd-enter types='
@@ -63,7 +65,8 @@ ctl pointer button left release
 wait_log target "^dropped bytes=$(printf '%s' "$text" | wc -c)\$"
 cmp <(printf '%s' "$text") "$TEST_TMP/dropped" || fail "the dropped data differs"
 wait_log source '^dnd-finished$'
-! log_has source 'source-send type=application/x-secret' || fail "a denied type was sent"
+! log_has source 'source-send type=(application/x-secret|text/uri-list)' ||
+	fail "a denied type was sent"
 wait_for "the drop to be logged as proxied" transfer_logged \
 	".kind == \"drag\" and .source == \"host\" and .destination == \"$app\" and
 	 .mime_type == \"$utf8\" and .decision == \"proxied\""
