@@ -933,7 +933,3 @@ void cordon_selection_destroy(struct cordon_selection *selection) {
 const struct cordon_transfer_log *cordon_selection_get_log(const struct cordon_selection *selection) {
 	return &selection->log;
 }
-
-void cordon_selection_set_idle_timeout(struct cordon_selection *selection, int timeout_ms) {
-	cordon_data_proxy_set_idle_timeout(selection->proxy, timeout_ms);
-}

@@ -23,8 +23,6 @@ struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 void cordon_selection_destroy(struct cordon_selection *selection);
 
 const struct cordon_transfer_log *cordon_selection_get_log(const struct cordon_selection *selection);
-/* How long a stuck transfer may stay open (tests shorten it). */
-void cordon_selection_set_idle_timeout(struct cordon_selection *selection, int timeout_ms);
 
 /* The seat's request signals, decided by the policy. */
 void cordon_selection_request_set(struct cordon_selection *selection,

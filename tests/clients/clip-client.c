@@ -14,6 +14,7 @@
  *   --copy-endless       serve endless data (for the size limit)
  *   --copy-die-after N   write N bytes of the text then exit without closing properly
  *   --paste TYPE         on a key press, receive TYPE from the current offer into --out
+ *                        (and print "pasted-us=N": microseconds from the receive to the end)
  *   --out FILE           where pasted data goes (default: discard, count only)
  *   --no-read            receive, but never read the pipe (a stuck reader)
  *   --primary            the primary selection instead of the clipboard
@@ -22,7 +23,6 @@
  *                        serial); prints "drag-started", "source-target type=T",
  *                        "dnd-drop-performed", "dnd-finished"
  *   --drag-on-key        start the drag on a key press instead (no button down: refused)
- *                        (and "pasted-us=N": microseconds from the receive to the end)
  *   --drop TYPE          accept drops of TYPE: prints "dnd-enter types=A,B", "dnd-leave",
  *                        "dnd-motion", "dropped bytes=N" (data into --out)
  */
