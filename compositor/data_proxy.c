@@ -35,6 +35,7 @@ struct transfer {
 	bool use_buffer; /* splice refused the reader's fd */
 	char *buffer;
 	size_t buffered, buffer_offset;
+	/* to_event is NULL for a reader's fd that epoll cannot watch (a regular file). */
 	struct wl_event_source *from_event, *to_event, *timer;
 };
 
@@ -50,7 +51,9 @@ static void transfer_end(struct transfer *transfer, enum cordon_transfer_end end
 	struct cordon_data_proxy *proxy = transfer->proxy;
 	wl_list_remove(&transfer->link);
 	wl_event_source_remove(transfer->from_event);
-	wl_event_source_remove(transfer->to_event);
+	if (transfer->to_event) {
+		wl_event_source_remove(transfer->to_event);
+	}
 	wl_event_source_remove(transfer->timer);
 	/* Closing the reader's fd is its end of file: at the limit, a clean end. */
 	close(transfer->from);
@@ -65,6 +68,11 @@ static void transfer_end(struct transfer *transfer, enum cordon_transfer_end end
 
 /* Waits for the source to have data (want_write false) or the reader to take some. */
 static void transfer_wait(struct transfer *transfer, bool want_write) {
+	if (!transfer->to_event) {
+		/* A regular file is always ready: only the source is waited for. */
+		wl_event_source_fd_update(transfer->from_event, WL_EVENT_READABLE);
+		return;
+	}
 	wl_event_source_fd_update(transfer->from_event, want_write ? 0 : WL_EVENT_READABLE);
 	wl_event_source_fd_update(transfer->to_event, want_write ? WL_EVENT_WRITABLE : 0);
 }
@@ -218,8 +226,10 @@ bool cordon_data_proxy_start(struct cordon_data_proxy *proxy, int from, int to, 
 		handle_from_event, transfer);
 	/* Mask 0 still reports a reader that hung up. */
 	transfer->to_event = wl_event_loop_add_fd(proxy->loop, to, 0, handle_to_event, transfer);
+	/* epoll refuses regular files (EPERM), which never block: write to them when ready. */
+	bool unwatchable = !transfer->to_event && errno == EPERM;
 	transfer->timer = wl_event_loop_add_timer(proxy->loop, handle_timer, transfer);
-	if (!transfer->from_event || !transfer->to_event || !transfer->timer) {
+	if (!transfer->from_event || (!transfer->to_event && !unwatchable) || !transfer->timer) {
 		if (transfer->from_event) {
 			wl_event_source_remove(transfer->from_event);
 		}

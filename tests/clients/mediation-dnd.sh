@@ -71,6 +71,34 @@ wait_for "the drop to be logged as proxied" transfer_logged \
 	".kind == \"drag\" and .source == \"host\" and .destination == \"$app\" and
 	 .mime_type == \"$utf8\" and .decision == \"proxied\""
 
+# The other way: a sandboxed source drags, from its real button press, onto a host target.
+stop_client source
+stop_client target
+start_client ssource "${in_scope[@]}" "$TC/clip-client" --app-id dnd-ssource \
+	--drag "from the sandbox $$" --copy-type "$utf8" --copy-type application/x-secret \
+	--width 700 --height 150
+wait_for_window dnd-ssource
+start_client htarget "$TC/clip-client" --app-id dnd-htarget --drop "$utf8" \
+	--out "$TEST_TMP/hdropped" --width 150 --height 500
+wait_for_window dnd-htarget
+from=$(visible_point dnd-ssource)
+to=$(visible_point dnd-htarget)
+# shellcheck disable=SC2086
+ctl pointer move $from
+ctl pointer button left press
+wait_log ssource '^drag-started'
+# shellcheck disable=SC2086
+ctl pointer move $to
+wait_log htarget '^dnd-enter types='
+assert_eq "dnd-enter types=$utf8" "$(log_last htarget '^dnd-enter')" "the types offered to the host"
+ctl pointer motion 2 2
+wait_log ssource "^source-target type=$utf8\$"
+ctl pointer button left release
+wait_log htarget "^dropped bytes=$(printf 'from the sandbox %s' $$ | wc -c)\$"
+assert_eq "from the sandbox $$" "$(cat "$TEST_TMP/hdropped")" "what the host got from the sandbox"
+wait_for "the sandbox-to-host drop to be logged" transfer_logged \
+	".kind == \"drag\" and .source == \"$app\" and .destination == \"host\" and .decision == \"proxied\""
+
 # Trap: a sandbox that starts a drag with no button down (a key serial) is refused.
 start_client sneaky "${in_scope[@]}" "$TC/clip-client" --app-id sneaky --drag "sneaky $$" \
 	--drag-on-key

@@ -161,6 +161,39 @@ static void test_stuck(struct wl_event_loop *loop) {
 	cordon_data_proxy_destroy(proxy);
 }
 
+/* A reader that passes a regular file (epoll cannot watch it) still gets everything. */
+static void test_regular_file(struct wl_event_loop *loop) {
+	struct outcome outcome = {0};
+	struct cordon_data_proxy *proxy = cordon_data_proxy_create(loop, handle_done, &outcome);
+	int source[2], reader[2];
+	make_pipes(source, reader);
+	close(reader[0]);
+	close(reader[1]);
+	char path[] = "/tmp/cordon-test-proxy-XXXXXX";
+	int file = mkstemp(path);
+	CHECK(file >= 0);
+	unlink(path);
+	int out = dup(file);
+	CHECK(cordon_data_proxy_start(proxy, source[0], out, 1 << 20, "src", "dst", 5));
+	char block[100000];
+	memset(block, 'y', sizeof(block));
+	for (size_t done = 0; done < sizeof(block);) {
+		ssize_t n = write(source[1], block + done, sizeof(block) - done);
+		if (n <= 0) {
+			break;
+		}
+		done += (size_t)n;
+		wl_event_loop_dispatch(loop, 0);
+	}
+	close(source[1]);
+	run(loop, &outcome, 2000);
+	CHECK(outcome.ended == 1 && outcome.end == CORDON_TRANSFER_COMPLETE &&
+		outcome.bytes == sizeof(block));
+	CHECK(lseek(file, 0, SEEK_END) == (off_t)sizeof(block));
+	close(file);
+	cordon_data_proxy_destroy(proxy);
+}
+
 static void test_shutdown(struct wl_event_loop *loop) {
 	struct outcome outcome = {0};
 	struct cordon_data_proxy *proxy = cordon_data_proxy_create(loop, handle_done, &outcome);
@@ -181,6 +214,7 @@ int main(void) {
 	test_limit(loop);
 	test_reader_gone(loop);
 	test_stuck(loop);
+	test_regular_file(loop);
 	test_shutdown(loop);
 	wl_event_loop_destroy(loop);
 	if (failures) {
