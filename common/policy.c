@@ -48,6 +48,11 @@ static const struct policy_key policy_keys[] = {
 
 	/* The portal host (docs/portals.md): the portals an app may use; unset: all. */
 	{"portals", POLICY_LIST, portal_words, false},
+	/* cordon (docs/mediation.md): the clipboard and drags across the app's boundary. */
+	{"clipboard-types", POLICY_LIST, NULL, false},
+	{"clipboard-size-limit", POLICY_SIZE, NULL, false},
+	{"clipboard-primary", POLICY_BOOL, NULL, false},
+	{"clipboard-explicit", POLICY_BOOL, NULL, false},
 };
 
 /*

@@ -53,6 +53,7 @@ static const struct {
 	{"minimize", CORDON_ACTION_MINIMIZE, false},
 	{"maximize", CORDON_ACTION_MAXIMIZE, false},
 	{"fullscreen", CORDON_ACTION_FULLSCREEN, false},
+	{"paste-across", CORDON_ACTION_PASTE_ACROSS, false},
 };
 
 static const struct {
@@ -67,6 +68,7 @@ static const struct {
 	{"Logo+m", "minimize"},
 	{"Logo+Up", "maximize"},
 	{"Logo+f", "fullscreen"},
+	{"Logo+Shift+v", "paste-across"},
 };
 
 struct config_parser {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef CORDON_VERSION
@@ -36,11 +37,14 @@ static void print_clients(struct json_object *result);
 static void print_screenshot(struct json_object *result);
 static void print_permissions(struct json_object *result);
 static void print_portal_requests(struct json_object *result);
+static void print_transfers(struct json_object *result);
 
 static const struct command commands[] = {
 	{"outputs", "", "list the outputs", 0, 0, print_outputs},
 	{"windows", "", "list the windows, top first", 0, 0, print_windows},
 	{"clients", "", "list the connected clients", 0, 0, print_clients},
+	{"transfers", "", "list cross-boundary clipboard and drag transfers, oldest first", 0, 0,
+		print_transfers},
 	{"focus", "WINDOW", "focus a window (an id from 'windows', or an app_id)", 1, 1, NULL},
 	{"close", "WINDOW", "ask a window to close", 1, 1, NULL},
 	{"minimize", "WINDOW", "minimize a window", 1, 1, NULL},
@@ -385,6 +389,24 @@ static void print_client(struct json_object *obj) {
 
 static void print_clients(struct json_object *result) {
 	print_each(result, print_client);
+}
+
+static void print_transfer(struct json_object *obj) {
+	time_t when = (time_t)get_double(obj, "time");
+	struct tm tm;
+	char stamp[32] = "?";
+	if (localtime_r(&when, &tm)) {
+		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+	}
+	const char *mime_type = get_string(obj, "mime_type", "");
+	printf("%" PRId64 " %s %s %s -> %s %s %" PRId64 " bytes %s\n", get_int(obj, "id"), stamp,
+		get_string(obj, "kind", "?"), get_string(obj, "source", "?"),
+		get_string(obj, "destination", "?"), mime_type[0] ? mime_type : "-",
+		get_int(obj, "bytes"), get_string(obj, "decision", "?"));
+}
+
+static void print_transfers(struct json_object *result) {
+	print_each(result, print_transfer);
 }
 
 static void print_screenshot(struct json_object *result) {

@@ -11,6 +11,7 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"outputs", cordon_ipc_outputs},
 	{"windows", cordon_ipc_windows},
 	{"clients", cordon_ipc_clients},
+	{"transfers", cordon_ipc_transfers},
 	{"focus", cordon_ipc_focus},
 	{"close", cordon_ipc_close},
 	{"minimize", cordon_ipc_minimize},

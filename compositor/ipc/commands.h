@@ -23,6 +23,8 @@ CORDON_IPC_HANDLER(cordon_ipc_key);
 /* portal_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_permissions);
 CORDON_IPC_HANDLER(cordon_ipc_portal_requests);
+/* transfer_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_transfers);
 /* commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_screenshot);
 CORDON_IPC_HANDLER(cordon_ipc_quit);

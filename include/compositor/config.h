@@ -16,6 +16,7 @@ enum cordon_action {
 	CORDON_ACTION_MINIMIZE,
 	CORDON_ACTION_MAXIMIZE,
 	CORDON_ACTION_FULLSCREEN,
+	CORDON_ACTION_PASTE_ACROSS, /* explicit cross-boundary paste (docs/mediation.md) */
 };
 
 struct cordon_binding {

@@ -145,6 +145,7 @@ static void check_default_bindings(struct cordon_config *config, const char *ter
 	CHECK_BINDING(config, LOGO, XKB_KEY_m, CORDON_ACTION_MINIMIZE, NULL);
 	CHECK_BINDING(config, LOGO, XKB_KEY_Up, CORDON_ACTION_MAXIMIZE, NULL);
 	CHECK_BINDING(config, LOGO, XKB_KEY_f, CORDON_ACTION_FULLSCREEN, NULL);
+	CHECK_BINDING(config, LOGO | SHIFT, XKB_KEY_v, CORDON_ACTION_PASTE_ACROSS, NULL);
 }
 
 static void check_defaults(struct cordon_config *config) {
@@ -159,7 +160,7 @@ static void check_defaults(struct cordon_config *config) {
 	CHECK(config->xcursor_size == 24);
 	CHECK_STR(config->terminal, "foot");
 	CHECK(config->move_modifier == LOGO);
-	CHECK(count_bindings(config) == 8);
+	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "foot");
 }
 
@@ -188,7 +189,7 @@ static void test_env_fallbacks(void) {
 	struct cordon_config *config = DEFAULT_OK();
 	CHECK_STR(config->terminal, "alacritty -e tmux");
 	CHECK(config->xcursor_size == 48);
-	CHECK(count_bindings(config) == 8);
+	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "alacritty -e tmux");
 	cordon_config_destroy(config);
 
@@ -258,7 +259,7 @@ static void test_every_key(void) {
 	CHECK(config->xcursor_size == 64);
 	CHECK_STR(config->terminal, "foot --server");
 	CHECK(config->move_modifier == ALT);
-	CHECK(count_bindings(config) == 8);
+	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "foot --server");
 	cordon_config_destroy(config);
 }
@@ -388,7 +389,7 @@ static void test_bindings(void) {
 			   "[general]\n"
 			   "terminal = kitty\n";
 	struct cordon_config *config = LOAD_OK(text);
-	CHECK(count_bindings(config) == 18);
+	CHECK(count_bindings(config) == 19);
 	CHECK_BINDING(config, LOGO | SHIFT, XKB_KEY_Return, CORDON_ACTION_EXEC, "foot -e htop");
 	CHECK_BINDING(config, LOGO, XKB_KEY_d, CORDON_ACTION_EXEC, "fuzzel --lines 5 ; echo done");
 	CHECK_BINDING(config, CTRL | ALT, XKB_KEY_Delete, CORDON_ACTION_QUIT, NULL);
@@ -414,7 +415,7 @@ static void test_binding_replacement(void) {
 			   "[bindings]\n"
 			   "Mod4+X = close\n";
 	struct cordon_config *config = LOAD_OK(text);
-	CHECK(count_bindings(config) == 9);
+	CHECK(count_bindings(config) == 10);
 	CHECK_BINDING(config, LOGO, XKB_KEY_Return, CORDON_ACTION_EXEC, "second");
 	CHECK_BINDING(config, LOGO | SHIFT, XKB_KEY_e, CORDON_ACTION_EXEC, "wlogout");
 	CHECK_BINDING(config, LOGO, XKB_KEY_x, CORDON_ACTION_CLOSE, NULL);
@@ -442,7 +443,7 @@ static void test_clear_defaults(void) {
 	cordon_config_destroy(config);
 
 	config = LOAD_OK("[bindings]\nclear-defaults = false\n");
-	CHECK(count_bindings(config) == 8);
+	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "foot");
 	cordon_config_destroy(config);
 }
