@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef CORDON_VERSION
@@ -34,6 +35,7 @@ static void print_outputs(struct json_object *result);
 static void print_windows(struct json_object *result);
 static void print_clients(struct json_object *result);
 static void print_screenshot(struct json_object *result);
+static void print_apps(struct json_object *result);
 
 static const struct command commands[] = {
 	{"outputs", "", "list the outputs", 0, 0, print_outputs},
@@ -52,6 +54,9 @@ static const struct command commands[] = {
 	{"screenshot", "OUTPUT FILE", "write the output's contents to a PNG file", 2, 2,
 		print_screenshot},
 	{"quit", "", "make cordon exit", 0, 0, NULL},
+	{"apps", "", "list the apps: tag, cgroup, frozen, boosted, since when", 0, 0, print_apps},
+	{"freeze", "APP", "freeze an app (its app id, or ENGINE/APP_ID/INSTANCE)", 1, 1, print_apps},
+	{"thaw", "APP", "thaw a frozen app", 1, 1, print_apps},
 };
 
 static void usage(FILE *out) {
@@ -387,6 +392,37 @@ static void print_screenshot(struct json_object *result) {
 	}
 	printf("%s %" PRId64 "x%" PRId64 "\n", get_string(result, "file", "?"),
 		get_int(result, "width"), get_int(result, "height"));
+}
+
+/* "frozen 12s" style: how long ago an epoch-milliseconds time was. */
+static void print_since(const char *what, int64_t since_ms) {
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int64_t ago = ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 - since_ms) / 1000;
+	printf(" %s %" PRId64 "s", what, ago < 0 ? 0 : ago);
+}
+
+static void print_app(struct json_object *obj) {
+	printf("%s clients=%" PRId64 " cgroup=", get_string(obj, "app", "?"),
+		get_int(obj, "clients"));
+	print_quoted(get_string(obj, "cgroup", ""));
+	print_since(get_string(obj, "state", "?"), get_int(obj, "since"));
+	if (get_bool(obj, "manual")) {
+		printf(" (manual)");
+	}
+	if (get_bool(obj, "boosted")) {
+		print_since("boosted", get_int(obj, "boosted_since"));
+	}
+	printf(" policy=%s\n", get_bool(obj, "policy") ? "on" : "off");
+}
+
+static void print_apps(struct json_object *result) {
+	/* freeze and thaw answer with the one app. */
+	if (json_object_is_type(result, json_type_object)) {
+		print_app(result);
+		return;
+	}
+	print_each(result, print_app);
 }
 
 static void print_result(const struct command *command, struct json_object *result) {

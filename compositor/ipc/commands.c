@@ -19,6 +19,9 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"key", cordon_ipc_key},
 	{"screenshot", cordon_ipc_screenshot},
 	{"quit", cordon_ipc_quit},
+	{"apps", cordon_ipc_apps},
+	{"freeze", cordon_ipc_freeze},
+	{"thaw", cordon_ipc_thaw},
 	{NULL, NULL},
 };
 

@@ -20,6 +20,10 @@ CORDON_IPC_HANDLER(cordon_ipc_restore);
 /* input_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_pointer);
 CORDON_IPC_HANDLER(cordon_ipc_key);
+/* app_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_apps);
+CORDON_IPC_HANDLER(cordon_ipc_freeze);
+CORDON_IPC_HANDLER(cordon_ipc_thaw);
 /* commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_screenshot);
 CORDON_IPC_HANDLER(cordon_ipc_quit);

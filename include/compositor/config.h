@@ -41,6 +41,12 @@ struct cordon_config {
 	uint32_t move_modifier; /* modifier+left drag moves, +right drag resizes */
 
 	struct wl_list bindings; /* cordon_binding.link */
+
+	/* [freeze] (docs/freeze.md): the defaults for every app */
+	bool freeze_sandboxed; /* freeze hidden sandboxed apps */
+	bool freeze_host; /* freeze hidden host apps */
+	uint32_t freeze_delay_ms; /* how long an app stays hidden before it is frozen */
+	uint32_t boost_weight; /* cpu.weight of the focused app's cgroup; 0: no boost */
 };
 
 /*
