@@ -44,6 +44,11 @@ static const struct policy_key policy_keys[] = {
 	{"share", POLICY_LIST, share_words, false},
 	{"devices", POLICY_LIST, device_words, false},
 	{"allow", POLICY_LIST, allow_words, false},
+
+	/* cordon (docs/freeze.md): freezing hidden apps, boosting the focused one. */
+	{"freeze", POLICY_BOOL, NULL, false},
+	{"freeze-delay", POLICY_DURATION, NULL, false},
+	{"boost-weight", POLICY_UINT, NULL, false},
 };
 
 /*

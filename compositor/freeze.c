@@ -27,6 +27,7 @@
 #include <wlr/util/log.h>
 
 #include "common/format.h"
+#include "common/policy.h"
 #include "compositor/apps.h"
 #include "compositor/config.h"
 #include "compositor/globals.h"
@@ -100,11 +101,47 @@ static bool usable_cgroup(struct cordon_app *app) {
 	return app->cgroup_fd >= 0 && !app->holds_compositor;
 }
 
+/* The app's id for policy lookups: the tag's, never what a window says; NULL for none. */
+static const char *policy_app_id(struct cordon_app *app) {
+	return app->tag.app_id[0] != '\0' ? app->tag.app_id : NULL;
+}
+
+/*
+ * The per-app policy (policy.ini: the app's section, its profile, the default profile)
+ * wins over the compositor config's [freeze] section, which gives the defaults.
+ */
 bool cordon_freeze_policy_enabled(struct cordon_app_freeze *state) {
-	const struct cordon_config *config = state->freeze->server->config;
+	struct cordon_server *server = state->freeze->server;
 	struct cordon_app *app = state->app;
-	bool enabled = app->tag.sandboxed ? config->freeze_sandboxed : config->freeze_host;
+	bool enabled = app->tag.sandboxed ? server->config->freeze_sandboxed :
+		server->config->freeze_host;
+	if (server->policy) {
+		enabled = cordon_policy_get_bool(server->policy, policy_app_id(app), NULL, "freeze",
+			enabled);
+	}
 	return enabled && usable_cgroup(app);
+}
+
+static uint32_t delay_ms(struct cordon_app_freeze *state) {
+	struct cordon_server *server = state->freeze->server;
+	uint64_t delay = server->config->freeze_delay_ms;
+	if (server->policy) {
+		delay = cordon_policy_get_duration_ms(server->policy, policy_app_id(state->app), NULL,
+			"freeze-delay", delay);
+	}
+	/* A timer takes an int; a day is more than anyone means. */
+	return delay > 86400000 ? 86400000 : (uint32_t)delay;
+}
+
+static uint32_t boost_weight(struct cordon_freeze *freeze, struct cordon_app *app) {
+	struct cordon_server *server = freeze->server;
+	uint64_t weight = server->config->boost_weight;
+	if (server->policy) {
+		weight = cordon_policy_get_uint(server->policy, policy_app_id(app), NULL,
+			"boost-weight", weight);
+	}
+	/* cpu.weight takes 1 to 10000. */
+	return weight > 10000 ? 10000 : (uint32_t)weight;
 }
 
 static struct wl_client *view_client(struct cordon_view *view) {
@@ -152,7 +189,7 @@ static void set_delay(struct cordon_app_freeze *state, bool armed) {
 	if (armed == state->delay_armed) {
 		return;
 	}
-	uint32_t delay = state->freeze->server->config->freeze_delay_ms;
+	uint32_t delay = delay_ms(state);
 	/* A zero timeout disarms a timer: the shortest delay is one millisecond. */
 	wl_event_source_timer_update(state->delay_timer, armed ? (int)(delay ? delay : 1) : 0);
 	state->delay_armed = armed;
@@ -309,7 +346,7 @@ static int handle_delay_timer(void *data) {
 /* Boost */
 
 static bool may_boost(struct cordon_freeze *freeze, struct cordon_app *app) {
-	return app && freeze->server->config->boost_weight > 0 && usable_cgroup(app);
+	return app && boost_weight(freeze, app) > 0 && usable_cgroup(app);
 }
 
 static void unboost(struct cordon_freeze *freeze) {
@@ -339,7 +376,7 @@ static void boost(struct cordon_freeze *freeze, struct cordon_app *app) {
 		return;
 	}
 	app->freeze->saved_weight[strcspn(app->freeze->saved_weight, "\n")] = '\0';
-	snprintf(weight, sizeof(weight), "%u", freeze->server->config->boost_weight);
+	snprintf(weight, sizeof(weight), "%u", boost_weight(freeze, app));
 	if (!write_file(app->cgroup_fd, "cpu.weight", weight)) {
 		wlr_log_errno(WLR_ERROR, "Cannot write cpu.weight of %s", app->cgroup);
 		return;

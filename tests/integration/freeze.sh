@@ -15,14 +15,15 @@ slice="$mount/cordon-test-$$.slice"
 shm_scope="$slice/app-flatpak-org.example.Freeze-$$.scope"
 inhibit_scope="$slice/app-flatpak-org.example.Inhibit-$$.scope"
 host_scope="$slice/app-gnome-org.example.Host-$$.scope"
+off_scope="$slice/app-flatpak-org.example.Off-$$.scope"
 remove_cgroups() {
 	local cg
-	for cg in "$shm_scope" "$inhibit_scope" "$host_scope"; do
+	for cg in "$shm_scope" "$inhibit_scope" "$host_scope" "$off_scope"; do
 		# Never leave a test cgroup frozen, whatever happened.
 		[[ -e "$cg/cgroup.freeze" ]] && echo 0 >"$cg/cgroup.freeze" 2>/dev/null
 		[[ -e "$cg/cgroup.kill" ]] && echo 1 >"$cg/cgroup.kill" 2>/dev/null
 	done
-	for cg in "$shm_scope" "$inhibit_scope" "$host_scope"; do
+	for cg in "$shm_scope" "$inhibit_scope" "$host_scope" "$off_scope"; do
 		for _ in $(seq 50); do
 			rmdir "$cg" 2>/dev/null && break
 			sleep 0.05
@@ -32,23 +33,34 @@ remove_cgroups() {
 }
 mkdir "$slice" 2>/dev/null || skip "cannot create cgroups under $mount (needs root)"
 on_teardown remove_cgroups
-mkdir "$shm_scope" "$inhibit_scope" "$host_scope"
+mkdir "$shm_scope" "$inhibit_scope" "$host_scope" "$off_scope"
 [[ -e "$shm_scope/cgroup.freeze" ]] || skip "no cgroup.freeze (kernel before 5.2)"
 
+# The global default delay comes from cordon.ini; policy.ini gives the sandboxed
+# app a longer one of its own and switches freezing off for a profile.
 cordon_test_init
-delay_ms=1000
+delay_ms=1000 shm_delay_ms=1500
 cat >"$TEST_TMP/cordon.ini" <<INI
 [freeze]
 delay = ${delay_ms}ms
 boost-weight = 500
 INI
-cordon_start --verbose --config "$TEST_TMP/cordon.ini"
+cat >"$TEST_TMP/policy.ini" <<INI
+[profile awake]
+freeze = false
+[app org.example.Freeze]
+freeze-delay = ${shm_delay_ms}ms
+[app org.example.Off]
+profile = awake
+INI
+cordon_start --verbose --config "$TEST_TMP/cordon.ini" --policy "$TEST_TMP/policy.ini"
 
 # "${in_shm[@]}" CMD...: runs CMD in the sandboxed app's cgroup; in_inhibit, in_host likewise.
 enter='echo $$ > "$1/cgroup.procs" && shift && exec "$@"'
 in_shm=(sh -c "$enter" in_cgroup "$shm_scope")
 in_inhibit=(sh -c "$enter" in_cgroup "$inhibit_scope")
 in_host=(sh -c "$enter" in_cgroup "$host_scope")
+in_off=(sh -c "$enter" in_cgroup "$off_scope")
 frozen() {
 	grep -qx 'frozen 1' "$1/cgroup.events"
 }
@@ -99,7 +111,8 @@ minimized_at=$(now_ms)
 ctl minimize "$shm_window"
 wait_for "cgroup.events to say frozen 1" frozen "$shm_scope"
 frozen_after=$(($(now_ms) - minimized_at))
-((frozen_after >= delay_ms)) || fail "frozen after ${frozen_after} ms, before the ${delay_ms} ms delay"
+((frozen_after >= shm_delay_ms)) ||
+	fail "frozen after ${frozen_after} ms, before the app's ${shm_delay_ms} ms delay"
 wait_for "cordonctl apps to say frozen" app_in_state "$shm_app" frozen
 assert_eq true "$(app_json "$shm_app" | jq -r .frozen)" "the frozen flag"
 ctl apps | grep "^flatpak/$shm_app/$$ " | grep -q " frozen " || fail "cordonctl apps text says not frozen"
@@ -156,6 +169,14 @@ ctl minimize inhibit-client
 sleep $((3 * delay_ms / 1000))
 ! frozen "$inhibit_scope" || fail "an app holding an idle inhibitor was frozen"
 assert_eq thawed "$(app_state org.example.Inhibit)" "the inhibiting app's state"
+
+# An app whose profile switches freezing off stays running, minimized.
+start_client off "${in_off[@]}" "$CORDON_TEST_CLIENTS/focus-client" --app-id off-client
+wait_for_window off-client
+assert_eq false "$(app_json org.example.Off | jq -r .policy)" "the policy of the app with freeze = false"
+ctl minimize off-client
+sleep $((3 * delay_ms / 1000))
+! frozen "$off_scope" || fail "an app whose profile says freeze = false was frozen"
 
 # Manual freeze of a visible app, and thaw; the host app too when asked explicitly.
 ctl focus "$shm_window"
