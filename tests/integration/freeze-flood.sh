@@ -63,6 +63,8 @@ wait_for "the pointer to enter the target" more_enters_than enter 0
 ctl freeze "$app" >/dev/null
 wait_for "the app to be frozen" frozen
 enters_before=$(enters enter)
+# Keys typed now reach nobody: the frozen window lost the keyboard with the freeze.
+ctl key a b c
 
 # The flood: a thousand motions a second over the frozen window. Each would be a
 # wl_pointer.motion and a frame (28 bytes): far more than the socket and libwayland's
@@ -89,6 +91,10 @@ wait_for "the thawed client to get keyboard focus again" \
 	more_enters_than keyboard-enter "$keyboard_before"
 wait_for "the thawed client to get pointer focus again" more_enters_than enter "$enters_before"
 ! grep -q '^disconnected' "$TEST_TMP/target.log" || fail "the client was disconnected"
+! grep -q '^key ' "$TEST_TMP/target.log" || fail "keys typed while it was frozen reached it"
+# And typing works again.
+ctl key x
+wait_for "a key to reach the thawed client" grep -q '^key ' "$TEST_TMP/target.log"
 client_alive target || fail "the thawed client died"
 ctl --json clients | jq -e --argjson p "$(client_pid target)" 'any(.[]; .pid == $p)' >/dev/null ||
 	fail "cordon disconnected the client"

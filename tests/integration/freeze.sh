@@ -220,3 +220,23 @@ else
 fi
 client_alive shm || fail "weston-simple-shm died"
 client_alive worker || fail "the worker died"
+
+# When the last client of a frozen app goes away, the app's other processes are not
+# left frozen: killing weston-simple-shm (SIGKILL works on frozen tasks) thaws the
+# worker beside it.
+ctl freeze "$shm_app" >/dev/null
+wait_for "the freeze before the kill" frozen "$shm_scope"
+before_tick=$(cat "$tick")
+kill -KILL "$(client_pid shm)"
+app_gone() {
+	ctl --json apps | jq -e --arg a "$1" 'all(.[]; .app_id != $a)' >/dev/null
+}
+wait_for "the app to go with its last client" app_gone "$shm_app"
+wait_for "the worker to run once its app is gone" not file_is "$tick" "$before_tick"
+! frozen "$shm_scope" || fail "the cgroup stayed frozen after its app went away"
+
+# Nor at shutdown: cordon thaws what it froze before it exits.
+ctl freeze "org.example.Inhibit" >/dev/null
+wait_for "the freeze before shutdown" frozen "$inhibit_scope"
+cordon_stop
+! frozen "$inhibit_scope" || fail "cordon left an app frozen behind it"
