@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_scene.h>
@@ -435,11 +436,48 @@ void cordon_freeze_wake(struct cordon_server *server, struct wl_client *client,
 	}
 }
 
+static void stop_wake_timing(struct cordon_app_freeze *state) {
+	if (!state->wake_surface) {
+		return;
+	}
+	wl_list_remove(&state->wake_commit.link);
+	wl_list_remove(&state->wake_surface_destroy.link);
+	state->wake_surface = NULL;
+}
+
+static void handle_wake_commit(struct wl_listener *listener, void *data) {
+	struct cordon_app_freeze *state = wl_container_of(listener, state, wake_commit);
+	if (!(state->wake_surface->current.committed & WLR_SURFACE_STATE_BUFFER)) {
+		return;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	state->wake_frame_us = (int64_t)(now.tv_sec - state->wake_start.tv_sec) * 1000000 +
+		(now.tv_nsec - state->wake_start.tv_nsec) / 1000;
+	char name[APP_NAME_MAX];
+	wlr_log(WLR_INFO, "App %s: first frame %.1f ms after the activation that thawed it",
+		app_name(state->app, name, sizeof(name)), (double)state->wake_frame_us / 1000.0);
+	stop_wake_timing(state);
+}
+
+static void handle_wake_surface_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_app_freeze *state = wl_container_of(listener, state, wake_surface_destroy);
+	stop_wake_timing(state);
+}
+
 void cordon_freeze_view_activating(struct cordon_view *view) {
 	struct cordon_app_freeze *state = client_state(view->server, view_client(view));
-	if (state && state->state != CORDON_THAWED) {
-		cordon_thaw_app(state, "a window was activated");
+	if (!state || state->state == CORDON_THAWED) {
+		return;
 	}
+	stop_wake_timing(state);
+	clock_gettime(CLOCK_MONOTONIC, &state->wake_start);
+	state->wake_surface = view->xdg_surface->surface;
+	state->wake_commit.notify = handle_wake_commit;
+	wl_signal_add(&state->wake_surface->events.commit, &state->wake_commit);
+	state->wake_surface_destroy.notify = handle_wake_surface_destroy;
+	wl_signal_add(&state->wake_surface->events.destroy, &state->wake_surface_destroy);
+	cordon_thaw_app(state, "a window was activated");
 }
 
 bool cordon_freeze_client_is_frozen(struct cordon_server *server, struct wl_client *client) {
@@ -487,6 +525,7 @@ static void handle_app_destroy(struct wl_listener *listener, void *data) {
 	if (freeze->boosted == app) {
 		unboost(freeze);
 	}
+	stop_wake_timing(state);
 	wl_list_remove(&state->destroy.link);
 	wl_event_source_remove(state->delay_timer);
 	wl_event_source_remove(state->confirm_timer);
@@ -503,6 +542,7 @@ static void handle_new_app(struct wl_listener *listener, void *data) {
 	}
 	state->freeze = freeze;
 	state->app = app;
+	state->wake_frame_us = -1;
 	clock_gettime(CLOCK_REALTIME, &state->state_since);
 	struct wl_event_loop *loop = freeze->server->event_loop;
 	state->delay_timer = wl_event_loop_add_timer(loop, handle_delay_timer, state);

@@ -47,6 +47,7 @@ static struct json_object *describe(struct cordon_app *app) {
 	json_object_object_add(object, "since", json_object_new_int64(epoch_ms(&state->state_since)));
 	json_object_object_add(object, "policy",
 		json_object_new_boolean(cordon_freeze_policy_enabled(state)));
+	json_object_object_add(object, "wake_frame_us", json_object_new_int64(state->wake_frame_us));
 	json_object_object_add(object, "boosted", json_object_new_boolean(state->boosted));
 	if (state->boosted) {
 		json_object_object_add(object, "boosted_since",

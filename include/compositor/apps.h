@@ -3,6 +3,7 @@
 #define CORDON_COMPOSITOR_APPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <wayland-server-core.h>
 
 #include "sandbox/cgroup_tag.h"

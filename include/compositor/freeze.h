@@ -33,6 +33,15 @@ struct cordon_app_freeze {
 	bool delay_armed;
 	struct wl_event_source *confirm_timer; /* polls cgroup.events while FREEZING */
 	int confirm_tries;
+	/*
+	 * From an activation that thawed the app to the first buffer its window commits:
+	 * watched on that window's surface, kept for `cordonctl apps` (-1: not measured yet).
+	 */
+	struct wlr_surface *wake_surface;
+	struct timespec wake_start; /* CLOCK_MONOTONIC */
+	int64_t wake_frame_us;
+	struct wl_listener wake_commit;
+	struct wl_listener wake_surface_destroy;
 	struct wl_listener destroy;
 };
 

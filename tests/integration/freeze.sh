@@ -147,6 +147,10 @@ frames_differ() {
 }
 wait_for "weston-simple-shm to render new frames" frames_differ
 client_alive shm || fail "weston-simple-shm died"
+# cordon timed the first buffer its window committed after the activation that thawed it.
+wake_us=$(app_json "$shm_app" | jq -r .wake_frame_us)
+((wake_us >= 0)) || fail "no first frame was timed after the thaw"
+echo "activation to first frame after thaw: $wake_us us" >&2
 
 start_client host "${in_host[@]}" "$CORDON_TEST_CLIENTS/focus-client" --app-id host-client
 wait_for_window host-client
