@@ -2,9 +2,10 @@
 # A frozen app is not disconnected (SECURITY-NOTES, "The compositor's own robustness"):
 # libwayland 1.21 drops a client whose 4 KiB output buffer fills, and a frozen client
 # reads nothing. Here a sandboxed app, visible and under the pointer, is frozen while
-# the pointer moves over it a thousand times a second for half a minute and another
-# client renders frames; then it is thawed: it is still connected, it gets input again,
-# and it renders.
+# the pointer moves over it a thousand times a second for 25 s and another client
+# renders frames, then another window is resized a thousand times a second for 5 s, and
+# keys are typed; then it is thawed: it is still connected, saw none of those keys, gets
+# input again, and renders.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 command -v weston-simple-shm >/dev/null || skip "weston-simple-shm not found (Debian package weston)"
@@ -78,6 +79,29 @@ sndbuf=$(cat /proc/sys/net/core/wmem_default 2>/dev/null || echo 212992)
 	fail "only $sent motions: not enough to overflow a client that reads nothing"
 frozen || fail "the app thawed during the flood"
 client_alive target || fail "the frozen client died during the flood"
+
+# Then resizes elsewhere: a host window is resized interactively, a thousand times a
+# second for five seconds, while the frozen app sits beneath it.
+start_client sizer "$CORDON_TEST_CLIENTS/move-resize-client" --app-id sizer --width 300 \
+	--height 200 --resize bottom_right
+wait_for_window sizer
+read -r sx sy sw sh < <(window_json sizer | jq -r '"\(.x) \(.y) \(.width) \(.height)"')
+ctl pointer move $((sx + sw - 5)) $((sy + sh - 5))
+wait_for "the pointer over the sizer" grep -q '^enter ' "$TEST_TMP/sizer.log"
+ctl pointer button left press
+wait_for "the sizer's resize request" grep -q '^resize-sent$' "$TEST_TMP/sizer.log"
+"$CORDON_TEST_TOOLS/ipc-flood" "$CORDON_SOCKET" 1000 5 $((sx + sw)) $((sy + sh)) 200 150 \
+	>"$TEST_TMP/resize-flood.out" || fail "the resize flood failed: $(cat "$TEST_TMP/resize-flood.out")"
+ctl pointer button left release
+configures=$(grep -c '^configure ' "$TEST_TMP/sizer.log" || true)
+echo "resize flood: $(cat "$TEST_TMP/resize-flood.out"), $configures configures to the sizer" >&2
+((configures > 100)) || fail "the sizer was hardly resized ($configures configures)"
+frozen || fail "the app thawed during the resizes"
+client_alive target || fail "the frozen client died during the resizes"
+ctl close sizer
+wait_for_window_gone sizer
+# Back over the frozen window: still no enter while it is frozen.
+ctl pointer move $((x + w / 2)) $((y + h / 2))
 
 ctl thaw "$app" >/dev/null
 ! frozen || fail "still frozen after cordonctl thaw"
