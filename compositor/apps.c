@@ -46,7 +46,8 @@ static char *app_cgroup(const char *path, const struct cordon_tag *tag) {
 			return NULL;
 		}
 		struct cordon_tag prefix_tag;
-		if (cordon_tag_from_cgroup_path(prefix, &prefix_tag) && same_tag(&prefix_tag, tag)) {
+		if (cordon_tag_from_cgroup_path(prefix, &prefix_tag) &&
+			same_tag(&prefix_tag, tag)) {
 			return prefix;
 		}
 		free(prefix);
@@ -62,8 +63,8 @@ static bool contains(const char *outer, const char *inner) {
 	return strncmp(outer, inner, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
 }
 
-static struct cordon_app *app_create(struct cordon_apps *apps, const struct cordon_tag *tag,
-		char *cgroup) {
+static struct cordon_app *app_create(
+	struct cordon_apps *apps, const struct cordon_tag *tag, char *cgroup) {
 	struct cordon_app *app = calloc(1, sizeof(*app));
 	if (!app) {
 		free(cgroup);
@@ -159,7 +160,8 @@ struct cordon_app *cordon_app_from_client(struct cordon_apps *apps, struct wl_cl
 		return NULL;
 	}
 	/* Our destroy listener is the way from a wl_client to its app. */
-	struct wl_listener *listener = wl_client_get_destroy_listener(client, handle_member_destroy);
+	struct wl_listener *listener =
+		wl_client_get_destroy_listener(client, handle_member_destroy);
 	if (!listener) {
 		return NULL;
 	}
@@ -182,8 +184,8 @@ struct cordon_app *cordon_app_find(struct cordon_apps *apps, const char *name) {
 	wl_list_for_each(app, &apps->apps, link) {
 		char described[sizeof(app->tag.app_id) + sizeof(app->tag.instance) + 32];
 		cordon_app_describe(app, described, sizeof(described));
-		if (full ? strcmp(described, name) == 0 :
-				app->tag.app_id[0] != '\0' && strcmp(app->tag.app_id, name) == 0) {
+		if (full ? strcmp(described, name) == 0
+			 : app->tag.app_id[0] != '\0' && strcmp(app->tag.app_id, name) == 0) {
 			return app;
 		}
 	}

@@ -114,11 +114,11 @@ static const char *policy_app_id(struct cordon_app *app) {
 bool cordon_freeze_policy_enabled(struct cordon_app_freeze *state) {
 	struct cordon_server *server = state->freeze->server;
 	struct cordon_app *app = state->app;
-	bool enabled = app->tag.sandboxed ? server->config->freeze_sandboxed :
-		server->config->freeze_host;
+	bool enabled =
+		app->tag.sandboxed ? server->config->freeze_sandboxed : server->config->freeze_host;
 	if (server->policy) {
-		enabled = cordon_policy_get_bool(server->policy, policy_app_id(app), NULL, "freeze",
-			enabled);
+		enabled = cordon_policy_get_bool(
+			server->policy, policy_app_id(app), NULL, "freeze", enabled);
 	}
 	return enabled && usable_cgroup(app);
 }
@@ -127,8 +127,8 @@ static uint32_t delay_ms(struct cordon_app_freeze *state) {
 	struct cordon_server *server = state->freeze->server;
 	uint64_t delay = server->config->freeze_delay_ms;
 	if (server->policy) {
-		delay = cordon_policy_get_duration_ms(server->policy, policy_app_id(state->app), NULL,
-			"freeze-delay", delay);
+		delay = cordon_policy_get_duration_ms(
+			server->policy, policy_app_id(state->app), NULL, "freeze-delay", delay);
 	}
 	/* A timer takes an int; a day is more than anyone means. */
 	return delay > 86400000 ? 86400000 : (uint32_t)delay;
@@ -138,8 +138,8 @@ static uint32_t boost_weight(struct cordon_freeze *freeze, struct cordon_app *ap
 	struct cordon_server *server = freeze->server;
 	uint64_t weight = server->config->boost_weight;
 	if (server->policy) {
-		weight = cordon_policy_get_uint(server->policy, policy_app_id(app), NULL,
-			"boost-weight", weight);
+		weight = cordon_policy_get_uint(
+			server->policy, policy_app_id(app), NULL, "boost-weight", weight);
 	}
 	/* cpu.weight takes 1 to 10000. */
 	return weight > 10000 ? 10000 : (uint32_t)weight;
@@ -227,7 +227,7 @@ static void restore_input(struct cordon_app_freeze *state) {
 	struct cordon_view *focused = seat->focused_view;
 	/* It kept the focused view while frozen: give that view its keyboard back. */
 	if (focused && cordon_app_has_client(state->app, view_client(focused)) &&
-			seat->wlr_seat->keyboard_state.focused_surface != focused->xdg_surface->surface) {
+		seat->wlr_seat->keyboard_state.focused_surface != focused->xdg_surface->surface) {
 		cordon_seat_focus_surface(seat, focused->xdg_surface->surface);
 	}
 	cordon_seat_update_pointer_focus(seat, 0);
@@ -248,8 +248,7 @@ static int handle_confirm_timer(void *data) {
 	}
 	if (cgroup_reports_frozen(state->app)) {
 		set_state(state, CORDON_FROZEN);
-		wlr_log(WLR_INFO, "App %s is frozen",
-			app_name(state->app, name, sizeof(name)));
+		wlr_log(WLR_INFO, "App %s is frozen", app_name(state->app, name, sizeof(name)));
 		return 0;
 	}
 	if (++state->confirm_tries >= CONFIRM_TRIES) {
@@ -270,8 +269,8 @@ static bool freeze_app(struct cordon_app_freeze *state, const char *reason, char
 		return true;
 	}
 	if (app->holds_compositor) {
-		*error = cordon_format("app %s: cordon itself runs in its cgroup %s", name,
-			app->cgroup);
+		*error = cordon_format(
+			"app %s: cordon itself runs in its cgroup %s", name, app->cgroup);
 		return false;
 	}
 	if (app->cgroup_fd < 0) {
@@ -365,10 +364,11 @@ static void unboost(struct cordon_freeze *freeze) {
 static void boost(struct cordon_freeze *freeze, struct cordon_app *app) {
 	char weight[32];
 	if (!read_file(app->cgroup_fd, "cpu.weight", app->freeze->saved_weight,
-			sizeof(app->freeze->saved_weight))) {
+		    sizeof(app->freeze->saved_weight))) {
 		if (errno == ENOENT && !freeze->weight_missing_logged) {
 			freeze->weight_missing_logged = true;
-			wlr_log(WLR_INFO, "No cpu.weight in %s (the cpu controller is not enabled "
+			wlr_log(WLR_INFO,
+				"No cpu.weight in %s (the cpu controller is not enabled "
 				"there, as with cgroup v1 controllers): focused apps are not boosted",
 				app->cgroup);
 		} else if (errno != ENOENT) {
@@ -419,8 +419,8 @@ void cordon_freeze_update(struct cordon_server *server) {
 	update_boost(freeze);
 }
 
-static struct cordon_app_freeze *client_state(struct cordon_server *server,
-		struct wl_client *client) {
+static struct cordon_app_freeze *client_state(
+	struct cordon_server *server, struct wl_client *client) {
 	if (!server->freeze) {
 		return NULL;
 	}
@@ -428,8 +428,8 @@ static struct cordon_app_freeze *client_state(struct cordon_server *server,
 	return app ? app->freeze : NULL;
 }
 
-void cordon_freeze_wake(struct cordon_server *server, struct wl_client *client,
-		const char *reason) {
+void cordon_freeze_wake(
+	struct cordon_server *server, struct wl_client *client, const char *reason) {
 	struct cordon_app_freeze *state = client_state(server, client);
 	if (state) {
 		cordon_thaw_app(state, reason);
@@ -487,7 +487,7 @@ bool cordon_freeze_client_is_frozen(struct cordon_server *server, struct wl_clie
 
 /* As wlr_scene_output_send_frame_done in wlroots 0.15, skipping frozen clients. */
 static void send_frame_done(struct cordon_server *server, struct wlr_scene_node *node,
-		struct wlr_scene_output *scene_output, struct timespec *now) {
+	struct wlr_scene_output *scene_output, struct timespec *now) {
 	if (!node->state.enabled) {
 		return;
 	}
@@ -495,8 +495,8 @@ static void send_frame_done(struct cordon_server *server, struct wlr_scene_node 
 		struct wlr_scene_surface *scene_surface = wlr_scene_surface_from_node(node);
 		struct wlr_surface *surface = scene_surface->surface;
 		if (scene_surface->primary_output == scene_output->output &&
-				!cordon_freeze_client_is_frozen(server,
-					wl_resource_get_client(surface->resource))) {
+			!cordon_freeze_client_is_frozen(
+				server, wl_resource_get_client(surface->resource))) {
 			wlr_surface_send_frame_done(surface, now);
 		}
 	}
@@ -506,8 +506,8 @@ static void send_frame_done(struct cordon_server *server, struct wlr_scene_node 
 	}
 }
 
-void cordon_freeze_send_frame_done(struct cordon_server *server,
-		struct wlr_scene_output *scene_output, struct timespec *now) {
+void cordon_freeze_send_frame_done(
+	struct cordon_server *server, struct wlr_scene_output *scene_output, struct timespec *now) {
 	send_frame_done(server, &scene_output->scene->node, scene_output, now);
 }
 
@@ -518,8 +518,8 @@ static void handle_app_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_freeze *freeze = state->freeze;
 	struct cordon_app *app = state->app;
 	/* Its processes may outlive their connections: never leave them frozen. */
-	if (state->state != CORDON_THAWED &&
-			!write_file(app->cgroup_fd, "cgroup.freeze", "0") && errno != ENOENT) {
+	if (state->state != CORDON_THAWED && !write_file(app->cgroup_fd, "cgroup.freeze", "0") &&
+		errno != ENOENT) {
 		wlr_log_errno(WLR_ERROR, "Cannot thaw %s", app->cgroup);
 	}
 	if (freeze->boosted == app) {

@@ -43,7 +43,8 @@ static uint32_t now_msec(void) {
 
 /* A frozen client cannot read: input or focus would fill its buffer (docs/freeze.md). */
 static bool surface_is_frozen(struct cordon_seat *seat, struct wlr_surface *surface) {
-	return cordon_freeze_client_is_frozen(seat->server, wl_resource_get_client(surface->resource));
+	struct wl_client *client = wl_resource_get_client(surface->resource);
+	return cordon_freeze_client_is_frozen(seat->server, client);
 }
 
 /* While a lock screen holds the input inhibitor, only it gets input. */

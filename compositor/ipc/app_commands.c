@@ -41,13 +41,15 @@ static struct json_object *describe(struct cordon_app *app) {
 		return object;
 	}
 	json_object_object_add(object, "state", json_object_new_string(state_name(state->state)));
-	json_object_object_add(object, "frozen",
-		json_object_new_boolean(state->state != CORDON_THAWED));
+	json_object_object_add(
+		object, "frozen", json_object_new_boolean(state->state != CORDON_THAWED));
 	json_object_object_add(object, "manual", json_object_new_boolean(state->manual));
-	json_object_object_add(object, "since", json_object_new_int64(epoch_ms(&state->state_since)));
-	json_object_object_add(object, "policy",
-		json_object_new_boolean(cordon_freeze_policy_enabled(state)));
-	json_object_object_add(object, "wake_frame_us", json_object_new_int64(state->wake_frame_us));
+	json_object_object_add(
+		object, "since", json_object_new_int64(epoch_ms(&state->state_since)));
+	json_object_object_add(
+		object, "policy", json_object_new_boolean(cordon_freeze_policy_enabled(state)));
+	json_object_object_add(
+		object, "wake_frame_us", json_object_new_int64(state->wake_frame_us));
 	json_object_object_add(object, "boosted", json_object_new_boolean(state->boosted));
 	if (state->boosted) {
 		json_object_object_add(object, "boosted_since",
@@ -69,7 +71,7 @@ CORDON_IPC_HANDLER(cordon_ipc_apps) {
 }
 
 static struct cordon_app_freeze *app_argument(struct cordon_server *server, const char *command,
-		int argc, const char *const *argv, char **error) {
+	int argc, const char *const *argv, char **error) {
 	if (argc != 1) {
 		cordon_ipc_fail(error, "usage: %s APP", command);
 		return NULL;
@@ -100,7 +102,8 @@ CORDON_IPC_HANDLER(cordon_ipc_thaw) {
 		return false;
 	}
 	if (!cordon_thaw_app(state, "cordonctl thaw")) {
-		return cordon_ipc_fail(error, "cannot write cgroup.freeze of %s", state->app->cgroup);
+		return cordon_ipc_fail(
+			error, "cannot write cgroup.freeze of %s", state->app->cgroup);
 	}
 	*result = describe(state->app);
 	return true;

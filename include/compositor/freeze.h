@@ -63,8 +63,7 @@ void cordon_freeze_destroy(struct cordon_freeze *freeze);
  * Thaws the client's app now (if it is frozen) and restarts its timer. For everything that
  * is about to reach an app from outside: clipboard reads, portal responses. reason is logged.
  */
-void cordon_freeze_wake(struct cordon_server *server, struct wl_client *client,
-	const char *reason);
+void cordon_freeze_wake(struct cordon_server *server, struct wl_client *client, const char *reason);
 /* view.c, before a view is focused or restored: its app must be running first. */
 void cordon_freeze_view_activating(struct cordon_view *view);
 /* view.c, after focus, minimized or mapped state changed: re-runs the policy and the boost. */
@@ -72,8 +71,8 @@ void cordon_freeze_update(struct cordon_server *server);
 /* seat.c: no input and no focus for a frozen (or freezing) client. */
 bool cordon_freeze_client_is_frozen(struct cordon_server *server, struct wl_client *client);
 /* output.c: wlr_scene_output_send_frame_done, but no frame callbacks for frozen clients. */
-void cordon_freeze_send_frame_done(struct cordon_server *server,
-	struct wlr_scene_output *scene_output, struct timespec *now);
+void cordon_freeze_send_frame_done(
+	struct cordon_server *server, struct wlr_scene_output *scene_output, struct timespec *now);
 
 /* For `cordonctl freeze|thaw`; false with a message in *error when refused. */
 bool cordon_freeze_app(struct cordon_app_freeze *state, char **error);

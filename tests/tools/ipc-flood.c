@@ -69,19 +69,24 @@ int main(int argc, char *argv[]) {
 		int px = x + 1 + (int)(sent % (w - 2 > 0 ? w - 2 : 1));
 		int py = y + 1 + (int)((sent / 7) % (h - 2 > 0 ? h - 2 : 1));
 		int len = snprintf(request, sizeof(request),
-			"{\"command\": \"pointer\", \"args\": [\"move\", \"%d\", \"%d\"]}\n", px, py);
-		if (write(fd, request, (size_t)len) != len || !read_reply(fd, reply, sizeof(reply))) {
-			fprintf(stderr, "ipc-flood: the control socket went away after %ld\n", sent);
+			"{\"command\": \"pointer\", \"args\": [\"move\", \"%d\", \"%d\"]}\n", px,
+			py);
+		if (write(fd, request, (size_t)len) != len ||
+			!read_reply(fd, reply, sizeof(reply))) {
+			fprintf(stderr, "ipc-flood: the control socket went away after %ld\n",
+				sent);
 			return 1;
 		}
-		if (strstr(reply, "\"success\": true") == NULL && strstr(reply, "\"success\":true") == NULL) {
+		if (strstr(reply, "\"success\": true") == NULL &&
+			strstr(reply, "\"success\":true") == NULL) {
 			fprintf(stderr, "ipc-flood: refused: %s", reply);
 			return 1;
 		}
 		sent++;
 		double next = start + (double)sent * interval, wait = next - now();
 		if (wait > 0) {
-			struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+			struct timespec ts = {
+				(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
 			nanosleep(&ts, NULL);
 		}
 	}
