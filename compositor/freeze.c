@@ -310,12 +310,11 @@ bool cordon_thaw_app(struct cordon_app_freeze *state, const char *reason) {
 	struct cordon_app *app = state->app;
 	char name[APP_NAME_MAX];
 	app_name(app, name, sizeof(name));
-	bool ok = true;
 	if (state->state != CORDON_THAWED) {
-		ok = write_file(app->cgroup_fd, "cgroup.freeze", "0");
-		if (!ok) {
-			/* Let input flow anyway: a stuck app is better than a disconnected one. */
+		if (!write_file(app->cgroup_fd, "cgroup.freeze", "0")) {
+			/* Still frozen, so still no input: stuck is better than disconnected. */
 			wlr_log_errno(WLR_ERROR, "App %s: cannot write cgroup.freeze", name);
+			return false;
 		}
 		wl_event_source_timer_update(state->confirm_timer, 0);
 		set_state(state, CORDON_THAWED);
@@ -326,7 +325,7 @@ bool cordon_thaw_app(struct cordon_app_freeze *state, const char *reason) {
 	/* The delay starts again from now. */
 	set_delay(state, false);
 	evaluate(state);
-	return ok;
+	return true;
 }
 
 static int handle_delay_timer(void *data) {

@@ -74,7 +74,10 @@ bool cordon_freeze_client_is_frozen(struct cordon_server *server, struct wl_clie
 void cordon_freeze_send_frame_done(
 	struct cordon_server *server, struct wlr_scene_output *scene_output, struct timespec *now);
 
-/* For `cordonctl freeze|thaw`; false with a message in *error when refused. */
+/*
+ * For `cordonctl freeze|thaw`; freeze returns false with a message in *error when refused,
+ * thaw false when cgroup.freeze cannot be written (the app then stays frozen, without input).
+ */
 bool cordon_freeze_app(struct cordon_app_freeze *state, char **error);
 bool cordon_thaw_app(struct cordon_app_freeze *state, const char *reason);
 /* Whether the policy applies to the app (config, its tag, a usable cgroup). */
