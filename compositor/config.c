@@ -404,6 +404,27 @@ static bool handle_bindings_key(
 	return true;
 }
 
+static bool handle_portal_key(
+	struct config_parser *parser, const char *key, const char *value, char **reason) {
+	struct cordon_config *config = parser->config;
+	if (strcmp(key, "ui") == 0) {
+		if (strchr(value, '/')) {
+			return fail(reason, "ui is a plugin name without a slash, got '%s'", value);
+		}
+		return set_optional_string(&config->portal_ui, value) || fail(reason, "out of memory");
+	} else if (strcmp(key, "plugin-dir") == 0) {
+		if (value[0] != '\0' && value[0] != '/') {
+			return fail(reason, "plugin-dir must be an absolute path, got '%s'", value);
+		}
+		return set_optional_string(&config->portal_plugin_dir, value) ||
+			fail(reason, "out of memory");
+	} else if (strcmp(key, "ui-options") == 0) {
+		return set_optional_string(&config->portal_ui_options, value) ||
+			fail(reason, "out of memory");
+	}
+	return unknown_key("portal", key, reason);
+}
+
 /* "10s", "500ms" or a plain number of seconds, up to an hour. */
 static bool parse_duration_ms(const char *s, uint32_t *out) {
 	char *end;
@@ -466,6 +487,7 @@ static const struct {
 	{"pointer", handle_pointer_key},
 	{"general", handle_general_key},
 	{"bindings", handle_bindings_key},
+	{"portal", handle_portal_key},
 	{"freeze", handle_freeze_key},
 };
 
@@ -482,7 +504,7 @@ static bool handle_ini_line(void *data, const char *section, const char *key, co
 		return sections[i].handle_key(parser, key, value, reason);
 	}
 	return fail(reason,
-		"unknown section [%s] (expected [keyboard], [pointer], [general], [bindings] or [freeze])",
+		"unknown section [%s] (expected [keyboard], [pointer], [general], [bindings], [portal] or [freeze])",
 		section);
 }
 
@@ -554,6 +576,9 @@ void cordon_config_destroy(struct cordon_config *config) {
 	free(config->xkb_options);
 	free(config->xcursor_theme);
 	free(config->terminal);
+	free(config->portal_ui);
+	free(config->portal_plugin_dir);
+	free(config->portal_ui_options);
 	free(config);
 }
 

@@ -34,6 +34,7 @@
 #include "compositor/globals.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "portals/dialog_input.h"
 
 static uint32_t now_msec(void) {
 	struct timespec now;
@@ -179,6 +180,11 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 			return;
 		}
 	} else if (take_swallowed_key(seat, event->keycode)) {
+		return;
+	}
+	/* A portal dialog has the keyboard while it is shown: no app may see what is typed. */
+	if (cordon_portals_handle_key(seat->server->portals, keyboard->device->keyboard,
+			event->keycode, event->state == WL_KEYBOARD_KEY_STATE_PRESSED)) {
 		return;
 	}
 
@@ -419,6 +425,12 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 		process_resize(seat);
 		return;
 	case CORDON_CURSOR_PASSTHROUGH:
+		if (cordon_portals_handle_motion(seat->server->portals, seat->cursor->x,
+				seat->cursor->y)) {
+			/* Over a portal dialog: the app beneath must not follow the pointer. */
+			wlr_seat_pointer_clear_focus(seat->wlr_seat);
+			return;
+		}
 		cordon_seat_update_pointer_focus(seat, time_msec);
 		return;
 	}
@@ -481,6 +493,11 @@ static void handle_cursor_button(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_button);
 	struct wlr_event_pointer_button *event = data;
 	cordon_globals_notify_activity(seat->server->globals);
+	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH &&
+			cordon_portals_handle_button(seat->server->portals, seat->cursor->x,
+				seat->cursor->y, event->button, event->state == WLR_BUTTON_PRESSED)) {
+		return;
+	}
 
 	if (event->state == WLR_BUTTON_RELEASED) {
 		if (seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH) {

@@ -33,6 +33,8 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/xdg_shell.h"
+#include "portals/portals.h"
+#include "portals/ui_plugin.h"
 
 static void handle_new_output(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = wl_container_of(listener, server, new_output);
@@ -237,6 +239,15 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create the desktop globals");
 		goto error;
 	}
+	struct cordon_portal_ui_choice portal_ui = {
+		.name = server->config->portal_ui,
+		.plugin_dir = server->config->portal_plugin_dir,
+		.options = server->config->portal_ui_options,
+	};
+	server->portals = cordon_portals_create(server, &portal_ui);
+	if (!server->portals) {
+		goto error;
+	}
 	server->apps = cordon_apps_create(server);
 	server->freeze = server->apps ? cordon_freeze_create(server) : NULL;
 	if (!server->freeze) {
@@ -339,6 +350,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_apps_destroy(server->apps);
 	server->apps = NULL;
 	cordon_clients_finish(server);
+	cordon_portals_destroy(server->portals);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_surface.link);

@@ -35,6 +35,8 @@ static void print_outputs(struct json_object *result);
 static void print_windows(struct json_object *result);
 static void print_clients(struct json_object *result);
 static void print_screenshot(struct json_object *result);
+static void print_permissions(struct json_object *result);
+static void print_portal_requests(struct json_object *result);
 static void print_apps(struct json_object *result);
 
 static const struct command commands[] = {
@@ -53,6 +55,11 @@ static const struct command commands[] = {
 		-1, NULL},
 	{"screenshot", "OUTPUT FILE", "write the output's contents to a PNG file", 2, 2,
 		print_screenshot},
+	{"permissions", "list | grant|revoke|deny APP_ID PORTAL",
+		"portal permissions: allow without asking, back to asking, or refuse", 1, 3,
+		print_permissions},
+	{"portal-requests", "", "list the portal requests waiting for the user", 0, 0,
+		print_portal_requests},
 	{"quit", "", "make cordon exit", 0, 0, NULL},
 	{"apps", "", "list the apps: tag, cgroup, frozen, boosted, since when", 0, 0, print_apps},
 	{"freeze", "APP", "freeze an app (its app id, or ENGINE/APP_ID/INSTANCE)", 1, 1, print_apps},
@@ -392,6 +399,39 @@ static void print_screenshot(struct json_object *result) {
 	}
 	printf("%s %" PRId64 "x%" PRId64 "\n", get_string(result, "file", "?"),
 		get_int(result, "width"), get_int(result, "height"));
+}
+
+static void print_permission(struct json_object *obj) {
+	printf("%s %s %s", get_string(obj, "app_id", "?"), get_string(obj, "portal", "?"),
+		get_string(obj, "permission", "?"));
+	struct json_object *folders;
+	if (json_object_object_get_ex(obj, "folders", &folders) &&
+		json_object_is_type(folders, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(folders); i++) {
+			putchar(' ');
+			print_quoted(json_object_get_string(json_object_array_get_idx(folders, i)));
+		}
+	}
+	putchar('\n');
+}
+
+static void print_permissions(struct json_object *result) {
+	if (json_object_is_type(result, json_type_object)) {
+		print_permission(result);
+		return;
+	}
+	print_each(result, print_permission);
+}
+
+static void print_portal_request(struct json_object *obj) {
+	const char *app_id = get_string(obj, "app_id", "");
+	printf("%s %s %s pid=%" PRId64 "%s\n", get_string(obj, "token", "?"),
+		get_string(obj, "portal", "?"), app_id[0] ? app_id : "-", get_int(obj, "pid"),
+		get_bool(obj, "sandboxed") ? " [sandboxed]" : "");
+}
+
+static void print_portal_requests(struct json_object *result) {
+	print_each(result, print_portal_request);
 }
 
 /* "frozen 12s" style: how long ago an epoch-milliseconds time was. */

@@ -18,6 +18,8 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"pointer", cordon_ipc_pointer},
 	{"key", cordon_ipc_key},
 	{"screenshot", cordon_ipc_screenshot},
+	{"permissions", cordon_ipc_permissions},
+	{"portal-requests", cordon_ipc_portal_requests},
 	{"quit", cordon_ipc_quit},
 	{"apps", cordon_ipc_apps},
 	{"freeze", cordon_ipc_freeze},

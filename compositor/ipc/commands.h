@@ -20,6 +20,9 @@ CORDON_IPC_HANDLER(cordon_ipc_restore);
 /* input_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_pointer);
 CORDON_IPC_HANDLER(cordon_ipc_key);
+/* portal_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_permissions);
+CORDON_IPC_HANDLER(cordon_ipc_portal_requests);
 /* app_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_apps);
 CORDON_IPC_HANDLER(cordon_ipc_freeze);

@@ -42,6 +42,8 @@ struct cordon_config {
 
 	struct wl_list bindings; /* cordon_binding.link */
 
+	/* [portal] (docs/portals.md); NULL: the built-in dialog, the installed plugin dir */
+	char *portal_ui, *portal_plugin_dir, *portal_ui_options;
 	/* [freeze] (docs/freeze.md): the defaults for every app */
 	bool freeze_sandboxed; /* freeze hidden sandboxed apps */
 	bool freeze_host; /* freeze hidden host apps */

@@ -491,7 +491,7 @@ static void test_freeze(void) {
 static void test_errors(void) {
 	clear_env();
 	EXPECT_ERROR("[keyboard]\nlayout = us\n\n[colors]\nbg = red\n", 4,
-		"unknown section [colors] (expected [keyboard], [pointer], [general], [bindings] or [freeze])");
+		"unknown section [colors] (expected [keyboard], [pointer], [general], [bindings], [portal] or [freeze])");
 	EXPECT_ERROR("[keyboard]\nlayuot = us\n", 2, "unknown key 'layuot' in [keyboard]");
 	EXPECT_ERROR("[pointer]\nsize = 3\n", 2, "unknown key 'size' in [pointer]");
 	EXPECT_ERROR("[general]\n# x\nshell = sh\n", 3, "unknown key 'shell' in [general]");
