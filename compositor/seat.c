@@ -30,6 +30,7 @@
 #include <xkbcommon/xkbcommon.h>
 
 #include "compositor/config.h"
+#include "compositor/freeze.h"
 #include "compositor/globals.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
@@ -40,6 +41,12 @@ static uint32_t now_msec(void) {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
+}
+
+/* A frozen client cannot read: input or focus would fill its buffer (docs/freeze.md). */
+static bool surface_is_frozen(struct cordon_seat *seat, struct wlr_surface *surface) {
+	struct wl_client *client = wl_resource_get_client(surface->resource);
+	return cordon_freeze_client_is_frozen(seat->server, client);
 }
 
 /* While a lock screen holds the input inhibitor, only it gets input. */
@@ -281,7 +288,7 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
 		return;
 	}
-	if (!surface_may_get_input(seat, surface)) {
+	if (!surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface)) {
 		return;
 	}
 	cordon_selection_focus_will_change(seat->selection, surface);
@@ -313,7 +320,7 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 	}
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
-	if (surface && !surface_may_get_input(seat, surface)) {
+	if (surface && (!surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface))) {
 		surface = NULL;
 	}
 	if (!surface) {

@@ -23,6 +23,7 @@
 
 #include "compositor/client.h"
 #include "compositor/data_proxy.h"
+#include "compositor/freeze.h"
 #include "compositor/mediation_notice.h"
 #include "compositor/server.h"
 
@@ -165,10 +166,11 @@ static struct wl_array *source_mime_types(struct slot *slot) {
 }
 
 /*
- * The one place where a source is asked to write: the freeze helper thaws a
- * frozen source here (cordon_freeze_wake) before it is asked to send. Takes fd.
+ * The one place where a source is asked to write. A frozen app could not answer,
+ * so its app is thawed first. The owner is alive: its source still exists. Takes fd.
  */
 static void ask_source_to_send(struct slot *slot, const char *mime_type, int fd) {
+	cordon_freeze_wake(slot->selection->server, slot->owner, "clipboard read");
 	if (slot->kind == CORDON_SELECTION_PRIMARY) {
 		wlr_primary_selection_source_send(slot->source, mime_type, fd);
 	} else {
@@ -177,9 +179,9 @@ static void ask_source_to_send(struct slot *slot, const char *mime_type, int fd)
 }
 
 /* The same for a drag's source, for its drop target. Takes fd. */
-static void ask_drag_source_to_send(struct wlr_data_source *source, const char *mime_type,
-		int fd) {
-	wlr_data_source_send(source, mime_type, fd);
+static void ask_drag_source_to_send(struct drag_proxy *drag, const char *mime_type, int fd) {
+	cordon_freeze_wake(drag->selection->server, drag->owner, "drop");
+	wlr_data_source_send(drag->source, mime_type, fd);
 }
 
 static void destroy_source(struct slot *slot, void *source) {
@@ -577,7 +579,7 @@ static void drag_send(struct wlr_data_source *base, const char *mime_type, int32
 	}
 	const struct cordon_tag *reader_tag = client_tag(reader);
 	if (!cordon_selection_crosses(drag_tag(drag), reader_tag)) {
-		ask_drag_source_to_send(drag->source, mime_type, fd);
+		ask_drag_source_to_send(drag, mime_type, fd);
 		return;
 	}
 	struct cordon_selection_rules rules;
@@ -602,7 +604,7 @@ static void drag_send(struct wlr_data_source *base, const char *mime_type, int32
 	}
 	uint64_t id = cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name,
 		mime_type, "proxying");
-	ask_drag_source_to_send(drag->source, mime_type, pipe_fds[1]);
+	ask_drag_source_to_send(drag, mime_type, pipe_fds[1]);
 	cordon_data_proxy_start(selection->proxy, pipe_fds[0], fd, rules.size_limit, drag->owner,
 		reader, id);
 }

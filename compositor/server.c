@@ -23,8 +23,10 @@
 #include <wlr/types/wlr_xdg_shell.h>
 
 #include "common/policy.h"
+#include "compositor/apps.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
+#include "compositor/freeze.h"
 #include "compositor/global_filter.h"
 #include "compositor/globals.h"
 #include "compositor/ipc.h"
@@ -246,6 +248,12 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	if (!server->portals) {
 		goto error;
 	}
+	server->apps = cordon_apps_create(server);
+	server->freeze = server->apps ? cordon_freeze_create(server) : NULL;
+	if (!server->freeze) {
+		wlr_log(WLR_ERROR, "Cannot create the app freezer");
+		goto error;
+	}
 
 	server->new_output.notify = handle_new_output;
 	wl_signal_add(&server->backend->events.new_output, &server->new_output);
@@ -333,10 +341,14 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wl_event_source_remove(server->sigint_source);
 	}
 	cordon_ipc_server_destroy(server->ipc);
+	/* Thaws every app before its clients go: nothing cordon froze stays frozen. */
+	cordon_freeze_destroy(server->freeze);
 	if (server->display) {
 		/* Clients first: their surfaces and views go before the globals. */
 		wl_display_destroy_clients(server->display);
 	}
+	cordon_apps_destroy(server->apps);
+	server->apps = NULL;
 	cordon_clients_finish(server);
 	cordon_portals_destroy(server->portals);
 	wl_list_remove(&server->new_output.link);

@@ -38,6 +38,7 @@ static void print_screenshot(struct json_object *result);
 static void print_permissions(struct json_object *result);
 static void print_portal_requests(struct json_object *result);
 static void print_transfers(struct json_object *result);
+static void print_apps(struct json_object *result);
 
 static const struct command commands[] = {
 	{"outputs", "", "list the outputs", 0, 0, print_outputs},
@@ -63,6 +64,9 @@ static const struct command commands[] = {
 	{"portal-requests", "", "list the portal requests waiting for the user", 0, 0,
 		print_portal_requests},
 	{"quit", "", "make cordon exit", 0, 0, NULL},
+	{"apps", "", "list the apps: tag, cgroup, frozen, boosted, since when", 0, 0, print_apps},
+	{"freeze", "APP", "freeze an app (its app id, or ENGINE/APP_ID/INSTANCE)", 1, 1, print_apps},
+	{"thaw", "APP", "thaw a frozen app", 1, 1, print_apps},
 };
 
 static void usage(FILE *out) {
@@ -449,6 +453,37 @@ static void print_portal_request(struct json_object *obj) {
 
 static void print_portal_requests(struct json_object *result) {
 	print_each(result, print_portal_request);
+}
+
+/* "frozen 12s" style: how long ago an epoch-milliseconds time was. */
+static void print_since(const char *what, int64_t since_ms) {
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int64_t ago = ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 - since_ms) / 1000;
+	printf(" %s %" PRId64 "s", what, ago < 0 ? 0 : ago);
+}
+
+static void print_app(struct json_object *obj) {
+	printf("%s clients=%" PRId64 " cgroup=", get_string(obj, "app", "?"),
+		get_int(obj, "clients"));
+	print_quoted(get_string(obj, "cgroup", ""));
+	print_since(get_string(obj, "state", "?"), get_int(obj, "since"));
+	if (get_bool(obj, "manual")) {
+		printf(" (manual)");
+	}
+	if (get_bool(obj, "boosted")) {
+		print_since("boosted", get_int(obj, "boosted_since"));
+	}
+	printf(" policy=%s\n", get_bool(obj, "policy") ? "on" : "off");
+}
+
+static void print_apps(struct json_object *result) {
+	/* freeze and thaw answer with the one app. */
+	if (json_object_is_type(result, json_type_object)) {
+		print_app(result);
+		return;
+	}
+	print_each(result, print_app);
 }
 
 static void print_result(const struct command *command, struct json_object *result) {

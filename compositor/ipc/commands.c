@@ -22,6 +22,9 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"permissions", cordon_ipc_permissions},
 	{"portal-requests", cordon_ipc_portal_requests},
 	{"quit", cordon_ipc_quit},
+	{"apps", cordon_ipc_apps},
+	{"freeze", cordon_ipc_freeze},
+	{"thaw", cordon_ipc_thaw},
 	{NULL, NULL},
 };
 

@@ -45,6 +45,11 @@ struct cordon_config {
 
 	/* [portal] (docs/portals.md); NULL: the built-in dialog, the installed plugin dir */
 	char *portal_ui, *portal_plugin_dir, *portal_ui_options;
+	/* [freeze] (docs/freeze.md): the defaults for every app */
+	bool freeze_sandboxed; /* freeze hidden sandboxed apps */
+	bool freeze_host; /* freeze hidden host apps */
+	uint32_t freeze_delay_ms; /* how long an app stays hidden before it is frozen */
+	uint32_t boost_weight; /* cpu.weight of the focused app's cgroup; 0: no boost */
 };
 
 /*
