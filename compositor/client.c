@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <wlr/util/log.h>
 
+#include "compositor/security_context.h"
 #include "compositor/server.h"
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
@@ -31,6 +32,9 @@ struct cordon_client *cordon_client_from_wl(const struct wl_client *wl_client) {
 }
 
 const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *client) {
+	if (client && client->tag_source == CORDON_TAG_SOURCE_SECURITY_CONTEXT) {
+		return &client->context_tag;
+	}
 	if (!client || !client->identified || !client->peer.cgroup_valid) {
 		return NULL;
 	}
@@ -43,6 +47,33 @@ bool cordon_client_is_sandboxed(const struct cordon_client *client) {
 	return !tag || tag->sandboxed;
 }
 
+const char *cordon_client_tag_source_name(const struct cordon_client *client) {
+	if (!client) {
+		return "unknown";
+	}
+	switch (client->tag_source) {
+	case CORDON_TAG_SOURCE_UNKNOWN:
+		return "unknown";
+	case CORDON_TAG_SOURCE_HOST:
+		return "host";
+	case CORDON_TAG_SOURCE_CGROUP:
+		return "cgroup";
+	case CORDON_TAG_SOURCE_SECURITY_CONTEXT:
+		return "security-context";
+	}
+	return "unknown";
+}
+
+static enum cordon_tag_source peer_tag_source(const struct cordon_client *client) {
+	if (!client->identified) {
+		return CORDON_TAG_SOURCE_UNKNOWN;
+	}
+	if (client->peer.cgroup_valid && client->peer.tag.engine == CORDON_SANDBOX_HOST) {
+		return CORDON_TAG_SOURCE_HOST;
+	}
+	return CORDON_TAG_SOURCE_CGROUP;
+}
+
 static void handle_client_created(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = wl_container_of(listener, server, client_created);
 	struct wl_client *wl_client = data;
@@ -53,8 +84,23 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	}
 	client->server = server;
 	client->wl_client = wl_client;
+	/* The pid and credentials are worth having even when a listener decides the tag. */
 	client->identified = cordon_peer_identify(wl_client_get_fd(wl_client), &client->peer);
-	if (client->identified) {
+	client->tag_source = peer_tag_source(client);
+	/*
+	 * A client accepted on a security-context listener is being created right now, inside
+	 * that listener's accept: its tag is the listener's, whatever its cgroup says.
+	 */
+	const struct cordon_tag *context_tag =
+		cordon_security_context_accepting(server->security_contexts);
+	if (context_tag) {
+		client->context_tag = *context_tag;
+		client->tag_source = CORDON_TAG_SOURCE_SECURITY_CONTEXT;
+		wlr_log(WLR_DEBUG, "Client pid %d: security context %s%s%s",
+			client->identified ? (int)client->peer.pid : -1,
+			cordon_tag_engine_name(context_tag), context_tag->app_id[0] ? " " : "",
+			context_tag->app_id);
+	} else if (client->identified) {
 		wlr_log(WLR_DEBUG, "Client pid %d: %s%s%s%s", (int)client->peer.pid,
 			cordon_sandbox_engine_name(client->peer.tag.engine),
 			client->peer.tag.app_id[0] ? " " : "", client->peer.tag.app_id,

@@ -29,6 +29,7 @@
 #include "compositor/ipc.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
+#include "compositor/security_context.h"
 #include "compositor/xdg_shell.h"
 
 static void handle_new_output(struct wl_listener *listener, void *data) {
@@ -228,6 +229,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create the desktop globals");
 		goto error;
 	}
+	server->security_contexts = cordon_security_context_manager_create(server);
+	if (!server->security_contexts) {
+		goto error;
+	}
 
 	server->new_output.notify = handle_new_output;
 	wl_signal_add(&server->backend->events.new_output, &server->new_output);
@@ -320,6 +325,8 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wl_display_destroy_clients(server->display);
 	}
 	cordon_clients_finish(server);
+	/* Its listeners would otherwise accept clients into a display being torn down. */
+	cordon_security_context_manager_destroy(server->security_contexts);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_surface.link);

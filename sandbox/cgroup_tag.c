@@ -434,6 +434,15 @@ const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine) {
 		return "snap";
 	case CORDON_SANDBOX_SYSTEMD_APP:
 		return "systemd-app";
+	case CORDON_SANDBOX_OTHER:
+		return "other";
 	}
 	return "unknown";
+}
+
+const char *cordon_tag_engine_name(const struct cordon_tag *tag) {
+	if (tag->engine != CORDON_SANDBOX_OTHER) {
+		return cordon_sandbox_engine_name(tag->engine);
+	}
+	return tag->engine_name[0] ? tag->engine_name : "unknown";
 }

@@ -55,6 +55,7 @@ struct cordon_server {
 	struct cordon_seat *seat;
 	struct cordon_globals *globals;
 	struct cordon_ipc_server *ipc;
+	struct cordon_security_context_manager *security_contexts;
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */
