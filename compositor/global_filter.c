@@ -9,6 +9,7 @@
 
 #include <string.h>
 #include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
 
 #include "compositor/client.h"
 #include "compositor/server.h"
@@ -51,6 +52,42 @@ static bool filter_global(const struct wl_client *client, const struct wl_global
 	return cordon_global_visible(client, global);
 }
 
+/*
+ * libwayland has no list of globals to ask, so "how many globals can this client see" is
+ * answered from what its registry was actually told: every wl_registry.global event the
+ * filter let through, less every global_remove. One registry per client is counted, the
+ * first: a second registry is told the same globals again.
+ */
+static void handle_protocol_message(void *data, enum wl_protocol_logger_type direction,
+	const struct wl_protocol_logger_message *message) {
+	const struct wl_message *events = wl_registry_interface.events;
+	if (direction != WL_PROTOCOL_LOGGER_EVENT ||
+		(message->message != &events[WL_REGISTRY_GLOBAL] &&
+			message->message != &events[WL_REGISTRY_GLOBAL_REMOVE])) {
+		return;
+	}
+	struct cordon_client *client =
+		cordon_client_from_wl(wl_resource_get_client(message->resource));
+	if (!client) {
+		return;
+	}
+	if (!client->registry) {
+		client->registry = message->resource;
+	}
+	if (client->registry == message->resource) {
+		client->visible_globals += message->message == &events[WL_REGISTRY_GLOBAL] ? 1 : -1;
+	}
+}
+
 void cordon_global_filter_init(struct cordon_server *server) {
 	wl_display_set_global_filter(server->display, filter_global, server);
+	server->global_census =
+		wl_display_add_protocol_logger(server->display, handle_protocol_message, server);
+}
+
+void cordon_global_filter_finish(struct cordon_server *server) {
+	if (server->global_census) {
+		wl_protocol_logger_destroy(server->global_census);
+		server->global_census = NULL;
+	}
 }

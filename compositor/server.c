@@ -325,6 +325,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wl_display_destroy_clients(server->display);
 	}
 	cordon_clients_finish(server);
+	cordon_global_filter_finish(server);
 	/* Its listeners would otherwise accept clients into a display being torn down. */
 	cordon_security_context_manager_destroy(server->security_contexts);
 	wl_list_remove(&server->new_output.link);

@@ -30,6 +30,12 @@ struct cordon_client {
 	enum cordon_tag_source tag_source;
 	/* With CORDON_TAG_SOURCE_SECURITY_CONTEXT: the listener's tag, over the cgroup's. */
 	struct cordon_tag context_tag;
+	/*
+	 * What the global filter let through, as the client saw it: the globals announced
+	 * minus those removed on its first wl_registry (global_filter.c counts them).
+	 */
+	const struct wl_resource *registry;
+	int visible_globals;
 	struct wl_listener destroy;
 };
 

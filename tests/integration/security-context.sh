@@ -53,6 +53,10 @@ for global in wp_security_context_manager_v1 zwlr_screencopy_manager_v1 zwlr_dat
 		zwlr_layer_shell_v1 zwp_virtual_keyboard_manager_v1; do
 	! grep -qx "$global" <<<"$ctx_globals" || fail "a client through the listener sees $global"
 done
+assert_eq "$(wc -l <<<"$ctx_globals")" "$(client_json "$pid" | jq .globals)" \
+	"globals the app through the listener sees"
+grep -q "^pid=$pid .* flatpak org.example.Ctx instance=17 \[sandboxed\] from security-context$" \
+	<<<"$(ctl clients)" || fail "cordonctl clients does not show the context's tag: $(ctl clients)"
 
 # Nested: a client of the listener that binds the hidden manager by its name anyway
 # (names are guessable) is refused with a protocol error, and makes no listener.
