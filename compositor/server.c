@@ -22,6 +22,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_xdg_shell.h>
 
+#include "common/policy.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
 #include "compositor/global_filter.h"
@@ -173,6 +174,12 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	server->config = cordon_config_load(options->config_path, &error);
 	if (!server->config) {
 		wlr_log(WLR_ERROR, "%s", error ? error : "Cannot load the configuration");
+		free(error);
+		goto error;
+	}
+	server->policy = cordon_policy_load(options->policy_path, &error);
+	if (!server->policy) {
+		wlr_log(WLR_ERROR, "%s", error ? error : "Cannot load the app policy");
 		free(error);
 		goto error;
 	}
@@ -356,6 +363,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wlr_renderer_destroy(server->renderer);
 	}
 	cordon_config_destroy(server->config);
+	cordon_policy_destroy(server->policy);
 	free(server->startup_command);
 	free(server);
 }

@@ -21,6 +21,7 @@ struct cordon_options {
 
 	const char *socket_name; /* NULL: the first free wayland-N */
 	const char *config_path; /* NULL: the default location */
+	const char *policy_path; /* per-app policy; NULL: the default location */
 	const char *startup_command; /* run with /bin/sh -c once ready */
 };
 
@@ -52,6 +53,7 @@ struct cordon_server {
 	struct wlr_xdg_shell *xdg_shell;
 
 	struct cordon_config *config;
+	struct cordon_policy *policy; /* per-app profiles, shared with cordon-run */
 	struct cordon_seat *seat;
 	struct cordon_globals *globals;
 	struct cordon_ipc_server *ipc;
