@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <wlr/util/log.h>
 
+#include "common/policy.h"
 #include "compositor/security_context.h"
 #include "compositor/server.h"
 
@@ -74,6 +75,29 @@ static enum cordon_tag_source peer_tag_source(const struct cordon_client *client
 	return CORDON_TAG_SOURCE_CGROUP;
 }
 
+/*
+ * A systemd app unit is a host app unless the policy marks the app, or the launcher that
+ * started it, as a sandbox (a launcher cordon does not know, such as a site's own jail).
+ * Decided here, once, with the rest of the tag.
+ */
+static void apply_policy_marks(struct cordon_client *client) {
+	struct cordon_tag *tag = &client->peer.tag;
+	const struct cordon_policy *policy = client->server->policy;
+	if (!client->identified || !client->peer.cgroup_valid || !policy ||
+		tag->engine != CORDON_SANDBOX_SYSTEMD_APP) {
+		return;
+	}
+	bool app_marked = cordon_policy_get_bool(policy, tag->app_id, NULL, "sandboxed", false);
+	bool launcher_marked = tag->launcher[0] &&
+		cordon_policy_list_contains(policy, tag->app_id, NULL, "sandboxed_launchers",
+			tag->launcher);
+	if (app_marked || launcher_marked) {
+		tag->sandboxed = true;
+		wlr_log(WLR_DEBUG, "Client pid %d: %s counts as sandboxed (policy: %s)",
+			(int)client->peer.pid, tag->app_id, app_marked ? "the app" : "its launcher");
+	}
+}
+
 static void handle_client_created(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = wl_container_of(listener, server, client_created);
 	struct wl_client *wl_client = data;
@@ -87,6 +111,7 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	/* The pid and credentials are worth having even when a listener decides the tag. */
 	client->identified = cordon_peer_identify(wl_client_get_fd(wl_client), &client->peer);
 	client->tag_source = peer_tag_source(client);
+	apply_policy_marks(client);
 	/*
 	 * A client accepted on a security-context listener is being created right now, inside
 	 * that listener's accept: its tag is the listener's, whatever its cgroup says.

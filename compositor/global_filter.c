@@ -11,6 +11,7 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
+#include "common/policy.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
 
@@ -34,17 +35,36 @@ static const char *const sandbox_allowed[] = {
 	"zwp_idle_inhibit_manager_v1",
 };
 
-bool cordon_global_visible(const struct wl_client *client, const struct wl_global *global) {
-	if (!cordon_client_is_sandboxed(cordon_client_from_wl(client))) {
-		return true;
-	}
-	const char *name = wl_global_get_interface(global)->name;
+static bool allow_listed(const char *name) {
 	for (size_t i = 0; i < sizeof(sandbox_allowed) / sizeof(sandbox_allowed[0]); i++) {
 		if (strcmp(name, sandbox_allowed[i]) == 0) {
 			return true;
 		}
 	}
 	return false;
+}
+
+/*
+ * A grant in the policy ("globals = ..." for the app or its profile), looked up by the app id
+ * of the tag: never by anything the client said. A client of unknown sandbox has no app id, so
+ * only the default profile's grants reach it.
+ */
+static bool granted(const struct cordon_client *client, const char *name) {
+	if (!client || !client->server->policy) {
+		return false;
+	}
+	const struct cordon_tag *tag = cordon_client_get_tag(client);
+	const char *app_id = tag && tag->app_id[0] ? tag->app_id : NULL;
+	return cordon_policy_list_contains(client->server->policy, app_id, NULL, "globals", name);
+}
+
+bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_global *global) {
+	const struct cordon_client *client = cordon_client_from_wl(wl_client);
+	if (!cordon_client_is_sandboxed(client)) {
+		return true;
+	}
+	const char *name = wl_global_get_interface(global)->name;
+	return allow_listed(name) || granted(client, name);
 }
 
 static bool filter_global(const struct wl_client *client, const struct wl_global *global,

@@ -347,6 +347,9 @@ static enum unit_kind classify_systemd_app(struct span stem, bool scope, struct 
 	}
 	tag->engine = CORDON_SANDBOX_SYSTEMD_APP;
 	tag->sandboxed = false;
+	/* Letters and digits only (checked above), so it is copied as it is. */
+	memcpy(tag->launcher, launcher.s, launcher.len);
+	tag->launcher[launcher.len] = '\0';
 	return set_ids(tag, app, random) ? UNIT_HOST_APP : UNIT_MALFORMED;
 }
 

@@ -17,6 +17,8 @@ enum cordon_sandbox_engine {
 #define CORDON_TAG_APP_ID_MAX 256
 #define CORDON_TAG_INSTANCE_MAX 128
 #define CORDON_TAG_ENGINE_MAX 64
+/* A unit name component is at most 255 bytes, so a launcher name always fits. */
+#define CORDON_TAG_LAUNCHER_MAX 256
 
 struct cordon_tag {
 	enum cordon_sandbox_engine engine;
@@ -25,6 +27,8 @@ struct cordon_tag {
 	bool sandboxed;
 	/* With CORDON_SANDBOX_OTHER: the engine's own name; empty when it gave none. */
 	char engine_name[CORDON_TAG_ENGINE_MAX];
+	/* With CORDON_SANDBOX_SYSTEMD_APP: the launcher part of the unit name; may be empty. */
+	char launcher[CORDON_TAG_LAUNCHER_MAX];
 };
 
 /*
