@@ -52,6 +52,8 @@ static const struct command commands[] = {
 	{"screenshot", "OUTPUT FILE", "write the output's contents to a PNG file", 2, 2,
 		print_screenshot},
 	{"quit", "", "make cordon exit", 0, 0, NULL},
+	{"output-add", "WIDTHxHEIGHT", "hot-plug a headless output (cordon --headless only)", 1, 1,
+		NULL},
 };
 
 static void usage(FILE *out) {
