@@ -9,6 +9,7 @@
 
 #include "common/format.h"
 #include "common/ini.h"
+#include "common/xdg.h"
 #include "compositor/config.h"
 
 #define DEFAULT_TERMINAL "foot"
@@ -498,22 +499,6 @@ void cordon_config_destroy(struct cordon_config *config) {
 	free(config);
 }
 
-/* XDG: a relative or empty XDG_CONFIG_HOME is to be ignored. NULL when there is no home. */
-static char *default_config_path(void) {
-	char *path = NULL;
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int ret;
-	if (xdg != NULL && xdg[0] == '/') {
-		ret = asprintf(&path, "%s/cordon/cordon.ini", xdg);
-	} else if (home != NULL && home[0] != '\0') {
-		ret = asprintf(&path, "%s/.config/cordon/cordon.ini", home);
-	} else {
-		return NULL;
-	}
-	return ret < 0 ? NULL : path;
-}
-
 static void set_error(char **error, const char *fmt, ...) {
 	if (error == NULL) {
 		return;
@@ -550,7 +535,7 @@ struct cordon_config *cordon_config_load(const char *path, char **error) {
 	}
 	char *default_path = NULL;
 	if (path == NULL) {
-		default_path = default_config_path();
+		default_path = cordon_user_config_path("cordon.ini");
 		if (default_path == NULL) {
 			return cordon_config_create_default();
 		}

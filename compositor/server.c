@@ -22,6 +22,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_xdg_shell.h>
 
+#include "common/policy.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
 #include "compositor/global_filter.h"
@@ -29,6 +30,7 @@
 #include "compositor/ipc.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
+#include "compositor/security_context.h"
 #include "compositor/xdg_shell.h"
 
 static void handle_new_output(struct wl_listener *listener, void *data) {
@@ -175,6 +177,12 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		free(error);
 		goto error;
 	}
+	server->policy = cordon_policy_load(options->policy_path, &error);
+	if (!server->policy) {
+		wlr_log(WLR_ERROR, "%s", error ? error : "Cannot load the app policy");
+		free(error);
+		goto error;
+	}
 	if (options->startup_command) {
 		server->startup_command = strdup(options->startup_command);
 	}
@@ -226,6 +234,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	server->globals = cordon_globals_create(server);
 	if (!server->globals) {
 		wlr_log(WLR_ERROR, "Cannot create the desktop globals");
+		goto error;
+	}
+	server->security_contexts = cordon_security_context_manager_create(server);
+	if (!server->security_contexts) {
 		goto error;
 	}
 
@@ -320,6 +332,9 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wl_display_destroy_clients(server->display);
 	}
 	cordon_clients_finish(server);
+	cordon_global_filter_finish(server);
+	/* Its listeners would otherwise accept clients into a display being torn down. */
+	cordon_security_context_manager_destroy(server->security_contexts);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_surface.link);
@@ -348,6 +363,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wlr_renderer_destroy(server->renderer);
 	}
 	cordon_config_destroy(server->config);
+	cordon_policy_destroy(server->policy);
 	free(server->startup_command);
 	free(server);
 }

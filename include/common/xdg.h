@@ -1,0 +1,12 @@
+/* Where cordon's user files live, by the XDG base directory rules. */
+#ifndef CORDON_COMMON_XDG_H
+#define CORDON_COMMON_XDG_H
+
+/*
+ * $XDG_CONFIG_HOME/cordon/NAME, else ~/.config/cordon/NAME (a relative or empty
+ * XDG_CONFIG_HOME is ignored, as the specification says). A malloc'ed path, or
+ * NULL when there is no home directory or memory ran out.
+ */
+char *cordon_user_config_path(const char *name);
+
+#endif
