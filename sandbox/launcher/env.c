@@ -59,7 +59,7 @@ char **cordon_launch_environment(const struct cordon_launch *launch) {
 	env_add(&env, cordon_strdup_printf("CORDON_APP_ID=%s", launch->options.app_id));
 	env_add(&env, cordon_strdup_printf("CORDON_INSTANCE_ID=%s", launch->instance));
 	env_add(&env, strdup("container=cordon"));
-	if (launch->wayland_socket_fd >= 0) {
+	if (!launch->options.no_wayland) {
 		env_add(&env, strdup("WAYLAND_DISPLAY=wayland-0"));
 	}
 	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++) {
