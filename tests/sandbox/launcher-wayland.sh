@@ -9,7 +9,7 @@ source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
 for tool in weston-simple-shm wayland-info wl-copy wl-paste; do
 	command -v "$tool" >/dev/null || skip "$tool not found"
 done
-cordon_start
+cordon_start --verbose
 MOUNTS_BEFORE=$(wc -l </proc/self/mountinfo)
 
 # client_json PID: cordonctl's entry for the client of PID.
