@@ -36,6 +36,10 @@ static const char usage[] =
 	"                       directory (default: beside the caller's own cgroup)\n"
 	"  --setenv VAR=VALUE   set VAR in the command's environment (repeatable)\n"
 	"  --no-wayland         no Wayland socket (default: ask the cordon at WAYLAND_DISPLAY)\n"
+	"  --profile NAME       the permissions of profile NAME from policy.ini (built in:\n"
+	"                       default, network-client, game, devel) instead of the app's own\n"
+	"  --policy FILE        read profiles and [app ID] sections from FILE (default:\n"
+	"                       $XDG_CONFIG_HOME/cordon/policy.ini, see docs/policy.md)\n"
 	"  -v, --verbose        say what is set up\n"
 	"  -h, --help           this text\n"
 	"      --version        the version\n"
@@ -52,6 +56,8 @@ enum {
 	OPT_CGROUP_PARENT,
 	OPT_SETENV,
 	OPT_NO_WAYLAND,
+	OPT_PROFILE,
+	OPT_POLICY,
 	OPT_VERSION,
 };
 
@@ -64,6 +70,8 @@ static const struct option long_options[] = {
 	{"cgroup-parent", required_argument, NULL, OPT_CGROUP_PARENT},
 	{"setenv", required_argument, NULL, OPT_SETENV},
 	{"no-wayland", no_argument, NULL, OPT_NO_WAYLAND},
+	{"profile", required_argument, NULL, OPT_PROFILE},
+	{"policy", required_argument, NULL, OPT_POLICY},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, OPT_VERSION},
@@ -148,6 +156,12 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 			break;
 		case OPT_NO_WAYLAND:
 			o->no_wayland = true;
+			break;
+		case OPT_PROFILE:
+			o->profile = optarg;
+			break;
+		case OPT_POLICY:
+			o->policy_path = optarg;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -258,6 +272,7 @@ int main(int argc, char **argv) {
 	};
 	parse_options(argc, argv, &launch.options);
 	cordon_set_verbose(launch.options.verbose);
+	cordon_launch_apply_profile(&launch.options);
 	launch.uid = getuid();
 	launch.gid = getgid();
 	launch.user_name = user_name(launch.uid);

@@ -9,7 +9,8 @@
  *	                resolv.conf (with network only), generated passwd, group, hosts
  *	/app            --app, read-only
  *	/tmp            private tmpfs
- *	/dev            null zero full random urandom tty, a new devpts, shm
+ *	/dev            null zero full random urandom tty, a new devpts, shm; /dev/dri and
+ *	                /dev/video* only when the profile's devices list them
  *	/proc           a new proc for the new pid namespace, /proc/sys & co read-only
  *	/run/user/UID   private tmpfs: XDG_RUNTIME_DIR, holding only wayland-0
  *	/home/USER      private tmpfs: HOME, with the per-app data, config and cache dirs at
@@ -251,6 +252,40 @@ static void setup_dev(void) {
 	make_symlink("/proc/self/fd/2", "/dev/stderr");
 }
 
+/* A host device node or dir of nodes, usable (no nodev) but nosuid and noexec. */
+static void bind_device(const char *path, bool dir) {
+	if (dir) {
+		make_dir(path, 0755);
+	} else {
+		make_file(path);
+	}
+	cleanup_free char *p = at_root(path);
+	if (mount(path, p, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		cordon_die_errno("binding the device %s in the sandbox", path);
+	}
+	struct mount_attr attr = {.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC};
+	if (mount_setattr(AT_FDCWD, p, AT_RECURSIVE, &attr, sizeof(attr)) < 0) {
+		cordon_die_errno("making the device %s nosuid", path);
+	}
+}
+
+/* devices = dri, video in the app's profile (profile.c). Absent hardware is not an error. */
+static void setup_devices(const struct cordon_launch_options *o) {
+	if (o->device_dri && access("/dev/dri", F_OK) == 0) {
+		bind_device("/dev/dri", true);
+	}
+	if (!o->device_video) {
+		return;
+	}
+	for (int i = 0; i < 64; i++) {
+		char path[32];
+		snprintf(path, sizeof(path), "/dev/video%d", i);
+		if (access(path, F_OK) == 0) {
+			bind_device(path, false);
+		}
+	}
+}
+
 static void setup_proc(void) {
 	make_dir("/proc", 0555);
 	cleanup_free char *p = at_root("/proc");
@@ -351,6 +386,7 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	make_dir("/var", 0755);
 	make_symlink("../tmp", "/var/tmp");
 	setup_dev();
+	setup_devices(&launch->options);
 	setup_proc();
 	setup_runtime_dir(launch);
 	setup_home(launch, home);

@@ -16,6 +16,10 @@ struct cordon_launch_options {
 	bool share_network; /* --share=network */
 	bool allow_devel; /* --allow=devel: ptrace and perf stay allowed */
 	bool no_wayland; /* --no-wayland */
+	const char *profile; /* --profile: NULL is the app's profile from policy.ini */
+	const char *policy_path; /* --policy: NULL is the default policy.ini */
+	bool device_dri; /* devices = dri: /dev/dri */
+	bool device_video; /* devices = video: /dev/video* */
 	bool verbose;
 	char **setenv; /* --setenv VAR=VALUE words, NULL-terminated */
 	size_t setenv_len;
@@ -50,6 +54,9 @@ struct cordon_launch {
 	/* namespaces.c: the read end of a pipe whose write end only the launcher holds */
 	int parent_alive_fd;
 };
+
+/* profile.c: folds the app's profile (policy.ini, common/policy.c) into the options. */
+void cordon_launch_apply_profile(struct cordon_launch_options *options);
 
 /* appdirs.c: the app dir, the /usr source and the per-app data dirs, as safe fds. */
 void cordon_launch_open_dirs(struct cordon_launch *launch);
