@@ -29,6 +29,8 @@ static const char usage[] =
 	"  --app-id ID          the app's id (letters, digits, '.', '_', '-'); names its data\n"
 	"                       dir $XDG_DATA_HOME/cordon/apps/ID and its cgroup scope\n"
 	"  --app DIR            the app's files, bound read-only at /app (/app/bin is in PATH)\n"
+	"  --image FILE         the app's files as a squashfs or erofs image, read-only at /app\n"
+	"                       (as root: a loop device; see docs/sandbox.md)\n"
 	"  --runtime DIR        bind DIR read-only at /usr instead of the host's /usr\n"
 	"  --share=network      keep the host's network (default: a new network namespace)\n"
 	"  --allow=devel        allow ptrace (debuggers) inside the sandbox\n"
@@ -50,6 +52,7 @@ static const char usage[] =
 enum {
 	OPT_APP_ID = 256,
 	OPT_APP,
+	OPT_IMAGE,
 	OPT_RUNTIME,
 	OPT_SHARE,
 	OPT_ALLOW,
@@ -64,6 +67,7 @@ enum {
 static const struct option long_options[] = {
 	{"app-id", required_argument, NULL, OPT_APP_ID},
 	{"app", required_argument, NULL, OPT_APP},
+	{"image", required_argument, NULL, OPT_IMAGE},
 	{"runtime", required_argument, NULL, OPT_RUNTIME},
 	{"share", required_argument, NULL, OPT_SHARE},
 	{"allow", required_argument, NULL, OPT_ALLOW},
@@ -121,6 +125,9 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 			break;
 		case OPT_APP:
 			o->app_dir = optarg;
+			break;
+		case OPT_IMAGE:
+			o->image = optarg;
 			break;
 		case OPT_RUNTIME:
 			o->runtime = optarg;
@@ -185,6 +192,9 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 		cordon_die_usage("--app-id '%s': use letters, digits, '.', '_' and '-' (not first), "
 				 "no '..', at most 200 characters", o->app_id);
 	}
+	if (o->app_dir != NULL && o->image != NULL) {
+		cordon_die_usage("--app and --image both give /app: pick one");
+	}
 	if (optind >= argc) {
 		cordon_die_usage("no command given (cordon-run [OPTIONS] --app-id ID -- COMMAND)");
 	}
@@ -224,7 +234,7 @@ static void undo_host_state(void *data) {
 
 static void close_launch_fds(struct cordon_launch *launch) {
 	int *fds[] = {&launch->app_fd, &launch->usr_fd, &launch->data_fd, &launch->config_fd,
-		&launch->cache_fd, &launch->parent_alive_fd};
+		&launch->cache_fd, &launch->image_mount_fd, &launch->parent_alive_fd};
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
@@ -265,6 +275,7 @@ int main(int argc, char **argv) {
 		.data_fd = -1,
 		.config_fd = -1,
 		.cache_fd = -1,
+		.image_mount_fd = -1,
 		.cgroup_fd = -1,
 		.wayland_socket_fd = -1,
 		.wayland_close_fd = -1,
@@ -292,6 +303,7 @@ int main(int argc, char **argv) {
 
 	cordon_die_set_cleanup(undo_host_state, &launch);
 	cordon_launch_open_dirs(&launch);
+	cordon_launch_mount_image(&launch);
 	cordon_launch_wayland_listen(&launch);
 	cordon_launch_create_scope(&launch);
 	pid_t pid = cordon_launch_spawn(&launch);

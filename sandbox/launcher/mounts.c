@@ -7,7 +7,7 @@
  *	/bin /lib* /sbin  the host's merged-/usr links (or read-only binds where not merged)
  *	/etc            ld.so.cache, fonts, ssl, ca-certificates, alternatives, localtime,
  *	                resolv.conf (with network only), generated passwd, group, hosts
- *	/app            --app, read-only
+ *	/app            --app or --image, read-only
  *	/tmp            private tmpfs
  *	/dev            null zero full random urandom tty, a new devpts, shm; /dev/dri and
  *	                /dev/video* only when the profile's devices list them
@@ -380,6 +380,15 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	if (launch->app_fd >= 0) {
 		make_dir("/app", 0755);
 		bind_fd(launch->app_fd, "/app", true);
+	}
+	if (launch->image_mount_fd >= 0) {
+		/* The detached mount image.c made: attached here, in this namespace only. */
+		make_dir("/app", 0755);
+		cleanup_free char *app = at_root("/app");
+		if (move_mount(launch->image_mount_fd, "", AT_FDCWD, app,
+				MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+			cordon_die_errno("attaching the --image mount at /app");
+		}
 	}
 	make_dir("/tmp", 01777);
 	mount_tmpfs("/tmp", "1777");

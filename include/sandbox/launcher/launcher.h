@@ -11,6 +11,7 @@
 struct cordon_launch_options {
 	const char *app_id;
 	const char *app_dir; /* --app: bound read-only at /app */
+	const char *image; /* --image: a squashfs or erofs image mounted read-only at /app */
 	const char *runtime; /* --runtime: bound read-only at /usr instead of the host's /usr */
 	const char *cgroup_parent; /* --cgroup-parent: where the scope is made */
 	bool share_network; /* --share=network */
@@ -40,6 +41,7 @@ struct cordon_launch {
 	int data_fd;
 	int config_fd;
 	int cache_fd;
+	int image_mount_fd; /* image.c: the image as a detached mount (fsmount), or -1 */
 
 	/* cgroup.c */
 	char *cgroup_path; /* the scope, absolute on the host; NULL until made */
@@ -60,6 +62,12 @@ void cordon_launch_apply_profile(struct cordon_launch_options *options);
 
 /* appdirs.c: the app dir, the /usr source and the per-app data dirs, as safe fds. */
 void cordon_launch_open_dirs(struct cordon_launch *launch);
+
+/* image.c: --image as a detached read-only mount (root only). */
+void cordon_launch_mount_image(struct cordon_launch *launch);
+
+/* image.c: --image as a detached read-only mount (root only). */
+void cordon_launch_mount_image(struct cordon_launch *launch);
 
 /* cgroup.c */
 void cordon_launch_create_scope(struct cordon_launch *launch);
