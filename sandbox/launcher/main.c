@@ -30,7 +30,8 @@ static const char usage[] =
 	"                       dir $XDG_DATA_HOME/cordon/apps/ID and its cgroup scope\n"
 	"  --app DIR            the app's files, bound read-only at /app (/app/bin is in PATH)\n"
 	"  --image FILE         the app's files as a squashfs or erofs image, read-only at /app\n"
-	"                       (as root: a loop device; see docs/sandbox.md)\n"
+	"  --image-mount=HOW    kernel (a loop device; root only, the default for root) or\n"
+	"                       fuse (squashfuse in user space; the default otherwise)\n"
 	"  --runtime DIR        bind DIR read-only at /usr instead of the host's /usr\n"
 	"  --share=network      keep the host's network (default: a new network namespace)\n"
 	"  --allow=devel        allow ptrace (debuggers) inside the sandbox\n"
@@ -53,6 +54,7 @@ enum {
 	OPT_APP_ID = 256,
 	OPT_APP,
 	OPT_IMAGE,
+	OPT_IMAGE_MOUNT,
 	OPT_RUNTIME,
 	OPT_SHARE,
 	OPT_ALLOW,
@@ -68,6 +70,7 @@ static const struct option long_options[] = {
 	{"app-id", required_argument, NULL, OPT_APP_ID},
 	{"app", required_argument, NULL, OPT_APP},
 	{"image", required_argument, NULL, OPT_IMAGE},
+	{"image-mount", required_argument, NULL, OPT_IMAGE_MOUNT},
 	{"runtime", required_argument, NULL, OPT_RUNTIME},
 	{"share", required_argument, NULL, OPT_SHARE},
 	{"allow", required_argument, NULL, OPT_ALLOW},
@@ -128,6 +131,12 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 			break;
 		case OPT_IMAGE:
 			o->image = optarg;
+			break;
+		case OPT_IMAGE_MOUNT:
+			if (strcmp(optarg, "kernel") != 0 && strcmp(optarg, "fuse") != 0) {
+				cordon_die_usage("--image-mount=%s: expected kernel or fuse", optarg);
+			}
+			o->image_mount = optarg;
 			break;
 		case OPT_RUNTIME:
 			o->runtime = optarg;
@@ -229,12 +238,13 @@ static char *user_name(uid_t uid) {
 static void undo_host_state(void *data) {
 	struct cordon_launch *launch = data;
 	cordon_launch_wayland_finish(launch);
+	cordon_launch_finish_image(launch);
 	cordon_launch_remove_scope(launch);
 }
 
 static void close_launch_fds(struct cordon_launch *launch) {
 	int *fds[] = {&launch->app_fd, &launch->usr_fd, &launch->data_fd, &launch->config_fd,
-		&launch->cache_fd, &launch->image_mount_fd, &launch->parent_alive_fd};
+		&launch->cache_fd, &launch->parent_alive_fd};
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
@@ -276,6 +286,10 @@ int main(int argc, char **argv) {
 		.config_fd = -1,
 		.cache_fd = -1,
 		.image_mount_fd = -1,
+		.fuse_fd = -1,
+		.fuse_ready_read = -1,
+		.fuse_ready_write = -1,
+		.fuse_pid = -1,
 		.cgroup_fd = -1,
 		.wayland_socket_fd = -1,
 		.wayland_close_fd = -1,
@@ -310,6 +324,7 @@ int main(int argc, char **argv) {
 	cordon_debug("sandbox %s/%s started, init is pid %d", launch.options.app_id, launch.instance,
 		(int)pid);
 	init_pid = pid;
+	cordon_launch_serve_image(&launch);
 	struct sigaction forward = {.sa_handler = forward_signal};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		sigaction(sigs[i], &forward, NULL);

@@ -390,6 +390,11 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 			cordon_die_errno("attaching the --image mount at /app");
 		}
 	}
+	if (launch->image_fuse) {
+		make_dir("/app", 0755);
+		cleanup_free char *app = at_root("/app");
+		cordon_launch_mount_fuse_in_sandbox(launch, app);
+	}
 	make_dir("/tmp", 01777);
 	mount_tmpfs("/tmp", "1777");
 	make_dir("/var", 0755);

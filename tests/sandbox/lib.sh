@@ -60,6 +60,7 @@ as_user() {
 	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' as_user "$DELEGATED" \
 		setpriv --reuid="$uid" --regid="$uid" --clear-groups \
 		env HOME="$TEST_TMP/user-home" XDG_DATA_HOME="$TEST_TMP/user-home/data" \
+		XDG_CONFIG_HOME="$TEST_TMP/user-home/config" \
 		XDG_RUNTIME_DIR="$TEST_TMP/user-runtime" "$@"
 }
 

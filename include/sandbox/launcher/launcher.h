@@ -12,6 +12,7 @@ struct cordon_launch_options {
 	const char *app_id;
 	const char *app_dir; /* --app: bound read-only at /app */
 	const char *image; /* --image: a squashfs or erofs image mounted read-only at /app */
+	const char *image_mount; /* --image-mount=kernel|fuse; NULL: kernel as root, else fuse */
 	const char *runtime; /* --runtime: bound read-only at /usr instead of the host's /usr */
 	const char *cgroup_parent; /* --cgroup-parent: where the scope is made */
 	bool share_network; /* --share=network */
@@ -42,6 +43,11 @@ struct cordon_launch {
 	int config_fd;
 	int cache_fd;
 	int image_mount_fd; /* image.c: the image as a detached mount (fsmount), or -1 */
+	char *image_path; /* the image's absolute path, for squashfuse */
+	bool image_fuse; /* the image is served by squashfuse */
+	int fuse_fd; /* the sandbox's /dev/fuse fd, received once it mounted; -1 before */
+	int fuse_ready_read, fuse_ready_write; /* socket pair the sandbox sends that fd on */
+	pid_t fuse_pid; /* squashfuse */
 
 	/* cgroup.c */
 	char *cgroup_path; /* the scope, absolute on the host; NULL until made */
@@ -63,11 +69,23 @@ void cordon_launch_apply_profile(struct cordon_launch_options *options);
 /* appdirs.c: the app dir, the /usr source and the per-app data dirs, as safe fds. */
 void cordon_launch_open_dirs(struct cordon_launch *launch);
 
-/* image.c: --image as a detached read-only mount (root only). */
+/* image.c: --image as a detached kernel mount (root), or the FUSE fd for squashfuse. */
 void cordon_launch_mount_image(struct cordon_launch *launch);
+/* image.c, in the sandbox: the FUSE mount at target (a path in the new root). */
+void cordon_launch_mount_fuse_in_sandbox(struct cordon_launch *launch, const char *target);
+/* image.c, host side after spawn: starts squashfuse once the sandbox has mounted. */
+void cordon_launch_serve_image(struct cordon_launch *launch);
+/* image.c: stops squashfuse and closes what the image needed. */
+void cordon_launch_finish_image(struct cordon_launch *launch);
 
-/* image.c: --image as a detached read-only mount (root only). */
+/* image.c: --image as a detached kernel mount (root), or the FUSE fd for squashfuse. */
 void cordon_launch_mount_image(struct cordon_launch *launch);
+/* image.c, in the sandbox: the FUSE mount at target (a path in the new root). */
+void cordon_launch_mount_fuse_in_sandbox(struct cordon_launch *launch, const char *target);
+/* image.c, host side after spawn: starts squashfuse once the sandbox has mounted. */
+void cordon_launch_serve_image(struct cordon_launch *launch);
+/* image.c: stops squashfuse and closes what the image needed. */
+void cordon_launch_finish_image(struct cordon_launch *launch);
 
 /* cgroup.c */
 void cordon_launch_create_scope(struct cordon_launch *launch);
