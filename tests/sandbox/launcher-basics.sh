@@ -149,6 +149,38 @@ wait "$run_pid" || rc=$?
 assert_eq 143 "$rc" "exit status after SIGTERM"
 assert_nothing_left "a run stopped by SIGTERM"
 
+# The command's exit ends the sandbox: what it left running in the background is killed (the
+# pid namespace's init exits with the command's status), without waiting for it.
+start=$(date +%s)
+rc=0
+run_sandboxed -- sh -c 'sleep 60 & sleep 60 & exit 5' || rc=$?
+assert_eq 5 "$rc" "exit status with background processes left"
+(($(date +%s) - start < 30)) || fail "cordon-run waited for the command's background processes"
+assert_nothing_left "a run that left background processes"
+
+# PDEATHSIG: the sandbox dies with cordon-run, even by SIGKILL (which leaves cordon-run no
+# chance to clean up: its empty scope is removed here).
+"$CORDON_RUN" --no-wayland --app-id "$APP_ID" -- sh -c 'echo $CORDON_INSTANCE_ID; exec sleep 60' \
+	>"$TEST_TMP/killed.out" &
+killed_pid=$!
+stop_killed() { kill -KILL "$killed_pid" 2>/dev/null || true; }
+on_teardown stop_killed
+wait_for "the sandbox to start" test -s "$TEST_TMP/killed.out"
+scope=$(leftover_scopes)
+inside=$(cat "$scope/cgroup.procs")
+[[ -n "$inside" ]] || fail "no process in $scope"
+kill -KILL "$killed_pid"
+wait "$killed_pid" 2>/dev/null || true
+scope_empty() {
+	[[ -z "$(cat "$scope/cgroup.procs")" ]]
+}
+wait_for "the sandbox to die with cordon-run" scope_empty
+for pid in $inside; do
+	! _alive "$pid" || fail "sandbox process $pid outlived cordon-run"
+done
+rmdir "$scope"
+rm -rf "$XDG_RUNTIME_DIR"/cordon-run-*
+
 # A per-app data dir swapped for a symlink (the app can do that from inside) is refused,
 # never followed to the host.
 apps="$XDG_DATA_HOME/cordon/apps/$APP_ID"
