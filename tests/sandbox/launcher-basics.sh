@@ -9,11 +9,14 @@ source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
 cordon_test_init
 MOUNTS_BEFORE=$(wc -l </proc/self/mountinfo)
 
-# --help names every option cordon-run accepts.
+# --help names every option cordon-run accepts: the list comes from main.c's option table, so
+# an option added without its help line fails here.
 help=$("$CORDON_RUN" --help)
-for option in --app-id --app --runtime --share=network --allow=devel --cgroup-parent \
-	--setenv --no-wayland --verbose --help --version; do
-	grep -q -- "$option" <<<"$help" || fail "--help does not document $option"
+options=$(sed -n '/long_options\[\] = {/,/^};/s/.*{"\([a-z-]*\)".*/\1/p' \
+	"$CORDON_SOURCE_ROOT/sandbox/launcher/main.c")
+(($(wc -w <<<"$options") >= 15)) || fail "could not read the option table: '$options'"
+for option in $options; do
+	grep -q -- "--$option" <<<"$help" || fail "--help does not document --$option"
 done
 
 # Refused command lines: exit 2, a message naming the problem, nothing left.
