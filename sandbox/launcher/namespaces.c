@@ -25,6 +25,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -81,6 +82,12 @@ static __attribute__((noreturn)) void exec_command(const struct cordon_launch *l
 	}
 	/* Only stdin, stdout and stderr: any other fd the caller left open stays outside. */
 	close_range(3, ~0U, 0);
+	/* The caller's cwd is a host path: start in the sandbox's own home instead. */
+	char *home = cordon_strdup_printf("/home/%s", launch->user_name);
+	if (chdir(home) < 0) {
+		cordon_die_errno("entering %s", home);
+	}
+	free(home);
 	environ = cordon_launch_environment(launch);
 	char *const *argv = launch->options.argv;
 	execvp(argv[0], argv);

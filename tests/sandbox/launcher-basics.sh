@@ -40,6 +40,11 @@ expect_refusal 125 "WAYLAND_DISPLAY is not set" --app-id "$APP_ID" -- true
 WAYLAND_DISPLAY=nope expect_refusal 125 \
 	"cannot connect to the compositor at WAYLAND_DISPLAY=nope (is cordon running?)" \
 	--app-id "$APP_ID" -- true
+# Untrusted words are never options (CVE-2024-32462): after "--" a command that looks like
+# an option is the command, and an app id that looks like one is refused as an app id.
+expect_refusal 127 "cannot run '--share=network'" --no-wayland --app-id "$APP_ID" -- \
+	--share=network
+expect_refusal 2 "--app-id '--share=network'" --no-wayland --app-id --share=network -- true
 expect_refusal 127 "cannot run '/app/missing'" --no-wayland --app-id "$APP_ID" \
 	--app "$PROBE_DIR" -- /app/missing
 
