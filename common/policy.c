@@ -51,6 +51,7 @@ static const char *const global_words[] = {
 	"wp_security_context_manager_v1",
 	NULL,
 };
+static const char *const portal_words[] = {"file-chooser", "camera", "print", NULL};
 
 /*
  * Every key a policy file may set, grouped by the module that reads it. Each
@@ -69,7 +70,18 @@ static const struct policy_key policy_keys[] = {
 	{"globals", POLICY_LIST, global_words, false},
 	/* cordon's client identity: host apps (systemd app units) that count as sandboxed. */
 	{"sandboxed", POLICY_BOOL, NULL, false},
-	{"sandboxed_launchers", POLICY_LIST, NULL, false},
+	{"sandboxed-launchers", POLICY_LIST, NULL, false},
+	/* The portal host (docs/portals.md): the portals an app may use; unset: all. */
+	{"portals", POLICY_LIST, portal_words, false},
+	/* cordon (docs/mediation.md): the clipboard and drags across the app's boundary. */
+	{"clipboard-types", POLICY_LIST, NULL, false},
+	{"clipboard-size-limit", POLICY_SIZE, NULL, false},
+	{"clipboard-primary", POLICY_BOOL, NULL, false},
+	{"clipboard-explicit", POLICY_BOOL, NULL, false},
+	/* cordon (docs/freeze.md): freezing hidden apps, boosting the focused one. */
+	{"freeze", POLICY_BOOL, NULL, false},
+	{"freeze-delay", POLICY_DURATION, NULL, false},
+	{"boost-weight", POLICY_UINT, NULL, false},
 };
 
 /*
