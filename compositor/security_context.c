@@ -144,7 +144,8 @@ static bool accept_one(struct security_context *context) {
 		return true;
 	}
 	if (out_of_fds(errno)) {
-		/* libwayland needs an fd of its own per client: keep this one waiting, not dropped. */
+		/* libwayland needs an fd of its own per client: keep this one waiting, not dropped.
+		 */
 		context->pending_fd = fd;
 		pause_accepting(context, "Cannot create a client");
 		return false;
