@@ -48,9 +48,9 @@ read -r bx by bw bh <<<"$(geometry occ-bottom)"
 read -r tx ty tw th <<<"$(geometry occ-top)"
 ((tx <= bx && ty <= by && tx + tw >= bx + bw && ty + th >= by + bh)) ||
 	fail "the 400x400 window ($tx $ty $tw $th) covers the 200x200 one ($bx $by $bw $bh)"
-# Once the top window has drawn a few frames, the bottom one's last callback is long
+# Once the top window has drawn 20 frames, the bottom one's last callback is long
 # delivered: from here on it must get none.
-frames_grow top 10
+frames_grow top 20
 no_frames_while bottom top
 
 screenshot HEADLESS-1 "$TEST_TMP/covered.png"
@@ -71,7 +71,7 @@ fi
 
 # Covered again by restoring the top window.
 ctl restore occ-top
-frames_grow top 10
+frames_grow top 20
 no_frames_while bottom top
 screenshot HEADLESS-1 "$TEST_TMP/covered-again.png"
 assert_eq 0 "$(red_permille "$TEST_TMP/covered-again.png")" "red visible after the restore"
