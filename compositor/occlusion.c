@@ -62,7 +62,8 @@ static void add_extent(struct wlr_scene_node *node, int lx, int ly, pixman_regio
 	int width, height;
 	node_size(node, &width, &height);
 	if (width > 0 && height > 0) {
-		pixman_region32_union_rect(extent, extent, lx, ly, (unsigned)width, (unsigned)height);
+		pixman_region32_union_rect(
+			extent, extent, lx, ly, (unsigned)width, (unsigned)height);
 	}
 	struct wlr_scene_node *child;
 	wl_list_for_each(child, &node->state.children, state.link) {

@@ -5,10 +5,10 @@
  * so that tests can see when the compositor stops and resumes frame callbacks for a
  * window that others cover.
  */
+#include "common.h"
 #include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "common.h"
 
 struct frame_state {
 	struct tc_toplevel *toplevel;
@@ -25,8 +25,8 @@ static void handle_frame_done(void *data, struct wl_callback *callback, uint32_t
 	tc_print("frame %u", ++state->frames);
 	/* A new buffer each time: the compositor has to draw this window again. */
 	struct tc_toplevel *toplevel = state->toplevel;
-	struct wl_buffer *buffer = tc_buffer_create(toplevel->client, toplevel->width,
-		toplevel->height, toplevel->color);
+	struct wl_buffer *buffer = tc_buffer_create(
+		toplevel->client, toplevel->width, toplevel->height, toplevel->color);
 	wl_surface_attach(toplevel->surface, buffer, 0, 0);
 	wl_surface_damage(toplevel->surface, 0, 0, INT32_MAX, INT32_MAX);
 	request_frame(state);
@@ -52,7 +52,7 @@ static void handle_configured(struct tc_toplevel *toplevel, void *data) {
 
 static void usage(void) {
 	tc_die("usage: frame-client [--app-id ID] [--width W] [--height H] [--color AARRGGBB]\n"
-		"       [--no-opaque-region] [--timeout SECONDS]");
+	       "       [--no-opaque-region] [--timeout SECONDS]");
 }
 
 int main(int argc, char *argv[]) {
@@ -96,8 +96,8 @@ int main(int argc, char *argv[]) {
 
 	struct tc_client *client = tc_client_connect();
 	struct frame_state state = {0};
-	state.toplevel = tc_toplevel_create(client, window.app_id, window.width, window.height,
-		color);
+	state.toplevel =
+		tc_toplevel_create(client, window.app_id, window.width, window.height, color);
 	state.toplevel->on_configure = handle_configured;
 	state.toplevel->data = &state;
 	if (opaque_region) {
