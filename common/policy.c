@@ -31,6 +31,7 @@ struct policy_key {
 static const char *const share_words[] = {"network", NULL};
 static const char *const device_words[] = {"dri", "video", NULL};
 static const char *const allow_words[] = {"devel", NULL};
+static const char *const portal_words[] = {"file-chooser", "camera", "print", NULL};
 
 /*
  * Every key a policy file may set, grouped by the module that reads it. Each
@@ -44,6 +45,18 @@ static const struct policy_key policy_keys[] = {
 	{"share", POLICY_LIST, share_words, false},
 	{"devices", POLICY_LIST, device_words, false},
 	{"allow", POLICY_LIST, allow_words, false},
+
+	/* The portal host (docs/portals.md): the portals an app may use; unset: all. */
+	{"portals", POLICY_LIST, portal_words, false},
+	/* cordon (docs/mediation.md): the clipboard and drags across the app's boundary. */
+	{"clipboard-types", POLICY_LIST, NULL, false},
+	{"clipboard-size-limit", POLICY_SIZE, NULL, false},
+	{"clipboard-primary", POLICY_BOOL, NULL, false},
+	{"clipboard-explicit", POLICY_BOOL, NULL, false},
+	/* cordon (docs/freeze.md): freezing hidden apps, boosting the focused one. */
+	{"freeze", POLICY_BOOL, NULL, false},
+	{"freeze-delay", POLICY_DURATION, NULL, false},
+	{"boost-weight", POLICY_UINT, NULL, false},
 };
 
 /*

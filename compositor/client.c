@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <wlr/util/log.h>
 
+#include "compositor/apps.h"
 #include "compositor/server.h"
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
@@ -64,6 +65,7 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	}
 	client->destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(wl_client, &client->destroy);
+	cordon_apps_add_client(server->apps, client);
 }
 
 void cordon_clients_init(struct cordon_server *server) {

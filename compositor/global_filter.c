@@ -31,6 +31,8 @@ static const char *const sandbox_allowed[] = {
 	"wp_presentation",
 	"xdg_activation_v1",
 	"zwp_idle_inhibit_manager_v1",
+	/* Portals exist for sandboxed apps: the caller is known by its tag. */
+	"cordon_portal_manager_v1",
 };
 
 bool cordon_global_visible(const struct wl_client *client, const struct wl_global *global) {

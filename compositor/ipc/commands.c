@@ -11,6 +11,7 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"outputs", cordon_ipc_outputs},
 	{"windows", cordon_ipc_windows},
 	{"clients", cordon_ipc_clients},
+	{"transfers", cordon_ipc_transfers},
 	{"focus", cordon_ipc_focus},
 	{"close", cordon_ipc_close},
 	{"minimize", cordon_ipc_minimize},
@@ -18,7 +19,12 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"pointer", cordon_ipc_pointer},
 	{"key", cordon_ipc_key},
 	{"screenshot", cordon_ipc_screenshot},
+	{"permissions", cordon_ipc_permissions},
+	{"portal-requests", cordon_ipc_portal_requests},
 	{"quit", cordon_ipc_quit},
+	{"apps", cordon_ipc_apps},
+	{"freeze", cordon_ipc_freeze},
+	{"thaw", cordon_ipc_thaw},
 	{NULL, NULL},
 };
 

@@ -8,5 +8,7 @@
  * NULL when there is no home directory or memory ran out.
  */
 char *cordon_user_config_path(const char *name);
+/* $XDG_STATE_HOME/cordon/NAME, else ~/.local/state/cordon/NAME (the portal permission store). */
+char *cordon_user_state_path(const char *name);
 
 #endif

@@ -57,6 +57,9 @@ struct cordon_server {
 	struct cordon_seat *seat;
 	struct cordon_globals *globals;
 	struct cordon_ipc_server *ipc;
+	struct cordon_portals *portals;
+	struct cordon_apps *apps; /* clients grouped into apps (apps.c) */
+	struct cordon_freeze *freeze; /* freezing and boosting apps (freeze.c) */
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */
