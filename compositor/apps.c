@@ -22,11 +22,6 @@ struct app_member {
 	struct wl_listener destroy;
 };
 
-static bool same_tag(const struct cordon_tag *a, const struct cordon_tag *b) {
-	return a->engine == b->engine && a->sandboxed == b->sandboxed &&
-		strcmp(a->app_id, b->app_id) == 0 && strcmp(a->instance, b->instance) == 0;
-}
-
 /*
  * The cgroup that is the app: the shortest prefix of the client's path (at a '/') whose tag
  * is already the client's, which is the unit that named the app. Anything below it (the app's
@@ -47,7 +42,7 @@ static char *app_cgroup(const char *path, const struct cordon_tag *tag) {
 		}
 		struct cordon_tag prefix_tag;
 		if (cordon_tag_from_cgroup_path(prefix, &prefix_tag) &&
-			same_tag(&prefix_tag, tag)) {
+			cordon_tag_same_sandbox(&prefix_tag, tag)) {
 			return prefix;
 		}
 		free(prefix);
@@ -130,7 +125,7 @@ void cordon_apps_add_client(struct cordon_apps *apps, struct cordon_client *clie
 	}
 	struct cordon_app *app, *found = NULL;
 	wl_list_for_each(app, &apps->apps, link) {
-		if (same_tag(&app->tag, tag) && strcmp(app->cgroup, cgroup) == 0) {
+		if (cordon_tag_same_sandbox(&app->tag, tag) && strcmp(app->cgroup, cgroup) == 0) {
 			found = app;
 			break;
 		}

@@ -137,8 +137,7 @@ bool cordon_selection_crosses(const struct cordon_tag *from, const struct cordon
 		return true;
 	}
 	/* Two sandboxes: only the same instance of the same app shares a clipboard freely. */
-	return from->engine != to->engine || strcmp(from->app_id, to->app_id) != 0 ||
-		strcmp(from->instance, to->instance) != 0;
+	return !cordon_tag_same_sandbox(from, to);
 }
 
 /*

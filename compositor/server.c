@@ -32,6 +32,7 @@
 #include "compositor/ipc.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
+#include "compositor/security_context.h"
 #include "compositor/xdg_shell.h"
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
@@ -254,6 +255,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create the app freezer");
 		goto error;
 	}
+	server->security_contexts = cordon_security_context_manager_create(server);
+	if (!server->security_contexts) {
+		goto error;
+	}
 
 	server->new_output.notify = handle_new_output;
 	wl_signal_add(&server->backend->events.new_output, &server->new_output);
@@ -351,6 +356,9 @@ void cordon_server_destroy(struct cordon_server *server) {
 	server->apps = NULL;
 	cordon_clients_finish(server);
 	cordon_portals_destroy(server->portals);
+	cordon_global_filter_finish(server);
+	/* Its listeners would otherwise accept clients into a display being torn down. */
+	cordon_security_context_manager_destroy(server->security_contexts);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_surface.link);

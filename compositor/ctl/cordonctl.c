@@ -67,6 +67,8 @@ static const struct command commands[] = {
 	{"apps", "", "list the apps: tag, cgroup, frozen, boosted, since when", 0, 0, print_apps},
 	{"freeze", "APP", "freeze an app (its app id, or ENGINE/APP_ID/INSTANCE)", 1, 1, print_apps},
 	{"thaw", "APP", "thaw a frozen app", 1, 1, print_apps},
+	{"output-add", "WIDTHxHEIGHT", "hot-plug a headless output (cordon --headless only)", 1, 1,
+		NULL},
 };
 
 static void usage(FILE *out) {
@@ -370,12 +372,10 @@ static void print_window(struct json_object *obj) {
 	print_flag(obj, "minimized");
 	print_flag(obj, "maximized");
 	print_flag(obj, "fullscreen");
-	if (get_bool(obj, "sandboxed")) {
-		/* The owner's tag, which the app_id on this line is not. */
-		const char *sandbox_app_id = get_string(obj, "sandbox_app_id", "");
-		printf(" [sandboxed %s%s%s]", get_string(obj, "sandbox_engine", "?"),
-			sandbox_app_id[0] ? " " : "", sandbox_app_id);
-	}
+	/* The owner's tag, which the app_id at the start of this line is not. */
+	const char *sandbox_app_id = get_string(obj, "sandbox_app_id", "");
+	printf(" [%s%s%s%s]", get_bool(obj, "sandboxed") ? "sandboxed " : "",
+		get_string(obj, "sandbox_engine", "?"), sandbox_app_id[0] ? " " : "", sandbox_app_id);
 	putchar('\n');
 }
 
@@ -385,10 +385,13 @@ static void print_windows(struct json_object *result) {
 
 static void print_client(struct json_object *obj) {
 	const char *app_id = get_string(obj, "app_id", "");
-	printf("pid=%" PRId64 " uid=%" PRId64 " gid=%" PRId64 " windows=%" PRId64 " %s%s%s%s\n",
+	const char *instance = get_string(obj, "instance", "");
+	printf("pid=%" PRId64 " uid=%" PRId64 " gid=%" PRId64 " windows=%" PRId64
+	       " globals=%" PRId64 " %s%s%s%s%s%s from %s\n",
 		get_int(obj, "pid"), get_int(obj, "uid"), get_int(obj, "gid"),
-		get_int(obj, "windows"), get_string(obj, "engine", "?"), app_id[0] ? " " : "",
-		app_id, get_bool(obj, "sandboxed") ? " [sandboxed]" : "");
+		get_int(obj, "windows"), get_int(obj, "globals"), get_string(obj, "engine", "?"),
+		app_id[0] ? " " : "", app_id, instance[0] ? " instance=" : "", instance,
+		get_bool(obj, "sandboxed") ? " [sandboxed]" : "", get_string(obj, "tag_source", "?"));
 }
 
 static void print_clients(struct json_object *result) {

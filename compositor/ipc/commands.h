@@ -32,5 +32,6 @@ CORDON_IPC_HANDLER(cordon_ipc_thaw);
 /* commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_screenshot);
 CORDON_IPC_HANDLER(cordon_ipc_quit);
+CORDON_IPC_HANDLER(cordon_ipc_output_add);
 
 #endif

@@ -5,14 +5,26 @@
 #include "common/policy.h"
 #include "compositor/selection_policy.h"
 
-static const struct cordon_tag host = {CORDON_SANDBOX_HOST, "", "", false};
-static const struct cordon_tag host_app = {CORDON_SANDBOX_SYSTEMD_APP, "org.gnome.Terminal", "", false};
-static const struct cordon_tag app_a1 = {CORDON_SANDBOX_FLATPAK, "org.example.A", "1", true};
-static const struct cordon_tag app_a1_again = {CORDON_SANDBOX_FLATPAK, "org.example.A", "1", true};
-static const struct cordon_tag app_a2 = {CORDON_SANDBOX_FLATPAK, "org.example.A", "2", true};
-static const struct cordon_tag app_b1 = {CORDON_SANDBOX_FLATPAK, "org.example.B", "1", true};
+static const struct cordon_tag host = {
+	.engine = CORDON_SANDBOX_HOST, .app_id = "", .instance = "", .sandboxed = false};
+static const struct cordon_tag host_app = {
+	.engine = CORDON_SANDBOX_SYSTEMD_APP, .app_id = "org.gnome.Terminal", .instance = "", .sandboxed = false};
+static const struct cordon_tag app_a1 = {
+	.engine = CORDON_SANDBOX_FLATPAK, .app_id = "org.example.A", .instance = "1", .sandboxed = true};
+static const struct cordon_tag app_a1_again = {
+	.engine = CORDON_SANDBOX_FLATPAK, .app_id = "org.example.A", .instance = "1", .sandboxed = true};
+static const struct cordon_tag app_a2 = {
+	.engine = CORDON_SANDBOX_FLATPAK, .app_id = "org.example.A", .instance = "2", .sandboxed = true};
+static const struct cordon_tag app_b1 = {
+	.engine = CORDON_SANDBOX_FLATPAK, .app_id = "org.example.B", .instance = "1", .sandboxed = true};
 /* The same app id from another engine is another app. */
-static const struct cordon_tag snap_a1 = {CORDON_SANDBOX_SNAP, "org.example.A", "1", true};
+static const struct cordon_tag snap_a1 = {
+	.engine = CORDON_SANDBOX_SNAP, .app_id = "org.example.A", .instance = "1", .sandboxed = true};
+/* Engines cordon has no name for (security contexts) are told apart by the name they gave. */
+static const struct cordon_tag other_a1 = {.engine = CORDON_SANDBOX_OTHER, .app_id = "org.example.A",
+	.instance = "1", .sandboxed = true, .engine_name = "org.example.Box"};
+static const struct cordon_tag other2_a1 = {.engine = CORDON_SANDBOX_OTHER, .app_id = "org.example.A",
+	.instance = "1", .sandboxed = true, .engine_name = "org.example.Jail"};
 #define UNKNOWN NULL
 
 enum { CLIP = CORDON_SELECTION_CLIPBOARD, PRIM = CORDON_SELECTION_PRIMARY, DRAG = CORDON_SELECTION_DRAG };
@@ -36,6 +48,7 @@ static const struct offer_row offer_rows[] = {
 	{"same app instance", CLIP, &app_a1, &app_a1_again, false, 0, false, false, DIRECT, CORDON_OFFER_REASON_SAME_SIDE, false},
 	{"same app, other instance", CLIP, &app_a1, &app_a2, true, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
 	{"same app id, other engine", CLIP, &app_a1, &snap_a1, false, 1, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION, false},
+	{"same app id and instance, other named engine", CLIP, &other_a1, &other2_a1, false, 1, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION, false},
 	{"host to sandbox on focus alone", CLIP, &host, &app_a1, false, 2, false, false, NONE, CORDON_OFFER_REASON_NO_ACTION, false},
 	{"host to sandbox after a press", CLIP, &host, &app_a1, true, 2, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
 	{"sandbox to host, no press needed", CLIP, &app_a1, &host, false, 1, false, false, PROXIED, CORDON_OFFER_REASON_MEDIATED, false},
@@ -215,7 +228,7 @@ int main(void) {
 	}
 	/* Symmetry: crossing never depends on the direction. */
 	const struct cordon_tag *tags[] = {&host, &host_app, &app_a1, &app_a1_again, &app_a2, &app_b1,
-		&snap_a1, UNKNOWN};
+		&snap_a1, &other_a1, &other2_a1, UNKNOWN};
 	size_t count = sizeof(tags) / sizeof(tags[0]);
 	for (size_t i = 0; i < count; i++) {
 		for (size_t j = 0; j < count; j++) {
