@@ -10,19 +10,12 @@ source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
 command -v wl-copy >/dev/null || skip "wl-copy not found (Debian package wl-clipboard)"
 
-mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-slice="$mount/cordon-test-mediation-$$.slice"
-scope_a="$slice/app-flatpak-org.example.Reader-1.scope"
-scope_b="$slice/app-flatpak-org.example.Writer-2.scope"
-remove_cgroups() {
-	rmdir "$scope_a" "$scope_b" "$slice" 2>/dev/null || true
-}
-mkdir "$slice" "$scope_a" "$scope_b" 2>/dev/null ||
-	skip "cannot create cgroups under $mount (needs root)"
-on_teardown remove_cgroups
-in_a=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope_a")
-in_b=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope_b")
+test_cgroup app-flatpak-org.example.Reader-1.scope
+scope_a=$TEST_CGROUP
+test_cgroup app-flatpak-org.example.Writer-2.scope
+scope_b=$TEST_CGROUP
+in_a=("${IN_CGROUP[@]}" "$scope_a")
+in_b=("${IN_CGROUP[@]}" "$scope_b")
 utf8='text/plain;charset=utf-8'
 app_a='flatpak:org.example.Reader/1'
 app_b='flatpak:org.example.Writer/2'

@@ -6,18 +6,12 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
 
-mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-slice="$mount/cordon-test-mpolicy-$$.slice"
-small="$slice/app-flatpak-org.example.Small-1.scope"
-plain="$slice/app-flatpak-org.example.Plain-1.scope"
-remove_cgroups() {
-	rmdir "$small" "$plain" "$slice" 2>/dev/null || true
-}
-mkdir "$slice" "$small" "$plain" 2>/dev/null || skip "cannot create cgroups under $mount (needs root)"
-on_teardown remove_cgroups
-in_small=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$small")
-in_plain=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$plain")
+test_cgroup app-flatpak-org.example.Small-1.scope
+small=$TEST_CGROUP
+test_cgroup app-flatpak-org.example.Plain-1.scope
+plain=$TEST_CGROUP
+in_small=("${IN_CGROUP[@]}" "$small")
+in_plain=("${IN_CGROUP[@]}" "$plain")
 
 cordon_test_init
 cat >"$TEST_TMP/policy.ini" <<'INI'

@@ -6,16 +6,9 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
 
-mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-slice="$mount/cordon-test-primary-$$.slice"
-scope="$slice/app-flatpak-org.example.Primary-7.scope"
-remove_cgroups() {
-	rmdir "$scope" "$slice" 2>/dev/null || true
-}
-mkdir "$slice" "$scope" 2>/dev/null || skip "cannot create cgroups under $mount (needs root)"
-on_teardown remove_cgroups
-in_scope=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope")
+test_cgroup app-flatpak-org.example.Primary-7.scope
+scope=$TEST_CGROUP
+in_scope=("${IN_CGROUP[@]}" "$scope")
 utf8='text/plain;charset=utf-8'
 
 cordon_start

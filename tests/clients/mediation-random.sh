@@ -8,19 +8,12 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
 
-mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-slice="$mount/cordon-test-random-$$.slice"
-scope_x="$slice/app-flatpak-org.example.X-1.scope"
-scope_y="$slice/app-flatpak-org.example.Y-1.scope"
-remove_cgroups() {
-	rmdir "$scope_x" "$scope_y" "$slice" 2>/dev/null || true
-}
-mkdir "$slice" "$scope_x" "$scope_y" 2>/dev/null ||
-	skip "cannot create cgroups under $mount (needs root)"
-on_teardown remove_cgroups
-in_x=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope_x")
-in_y=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope_y")
+test_cgroup app-flatpak-org.example.X-1.scope
+scope_x=$TEST_CGROUP
+test_cgroup app-flatpak-org.example.Y-1.scope
+scope_y=$TEST_CGROUP
+in_x=("${IN_CGROUP[@]}" "$scope_x")
+in_y=("${IN_CGROUP[@]}" "$scope_y")
 steps=${CORDON_MEDIATION_STEPS:-150}
 seed=${CORDON_MEDIATION_SEED:-$$}
 RANDOM=$seed

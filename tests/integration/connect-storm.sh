@@ -34,8 +34,7 @@ host_pid=$CLIENT_PID
 start_client ctx-storm "$TC/storm-client" --count "$ctx_count" --display "$sock"
 ctx_pid=$CLIENT_PID
 if ((cg_count)); then
-	start_client cg-storm sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$scope" \
-		"$TC/storm-client" --count "$cg_count"
+	start_client cg-storm "${IN_CGROUP[@]}" "$scope" "$TC/storm-client" --count "$cg_count"
 	cg_pid=$CLIENT_PID
 fi
 wait_log host-storm '^ready$'

@@ -10,28 +10,12 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 command -v weston-simple-shm >/dev/null || skip "weston-simple-shm not found (Debian package weston)"
 
-mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-slice="$mount/cordon-test-$$.slice"
-scope="$slice/app-flatpak-org.example.Flood-$$.scope"
-remove_cgroups() {
-	if [[ -e "$scope/cgroup.freeze" ]]; then
-		echo 0 >"$scope/cgroup.freeze" 2>/dev/null
-		echo 1 >"$scope/cgroup.kill" 2>/dev/null
-		for _ in $(seq 50); do
-			rmdir "$scope" 2>/dev/null && break
-			sleep 0.05
-		done
-	fi
-	rmdir "$slice" 2>/dev/null || true
-}
-mkdir "$slice" 2>/dev/null || skip "cannot create cgroups under $mount (needs root)"
-on_teardown remove_cgroups
-mkdir "$scope"
+test_cgroup app-flatpak-org.example.Flood-$$.scope
+scope=$TEST_CGROUP
 [[ -e "$scope/cgroup.freeze" ]] || skip "no cgroup.freeze (kernel before 5.2)"
 
 cordon_start --verbose
-in_scope=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope")
+in_scope=("${IN_CGROUP[@]}" "$scope")
 app=org.example.Flood
 frozen() {
 	grep -qx 'frozen 1' "$scope/cgroup.events"

@@ -9,31 +9,15 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 command -v weston-simple-shm >/dev/null || skip "weston-simple-shm not found (Debian package weston)"
 
-mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-slice="$mount/cordon-test-$$.slice"
-shm_scope="$slice/app-flatpak-org.example.Freeze-$$.scope"
-inhibit_scope="$slice/app-flatpak-org.example.Inhibit-$$.scope"
-host_scope="$slice/app-gnome-org.example.Host-$$.scope"
-off_scope="$slice/app-flatpak-org.example.Off-$$.scope"
-remove_cgroups() {
-	local cg
-	for cg in "$shm_scope" "$inhibit_scope" "$host_scope" "$off_scope"; do
-		# Never leave a test cgroup frozen, whatever happened.
-		[[ -e "$cg/cgroup.freeze" ]] && echo 0 >"$cg/cgroup.freeze" 2>/dev/null
-		[[ -e "$cg/cgroup.kill" ]] && echo 1 >"$cg/cgroup.kill" 2>/dev/null
-	done
-	for cg in "$shm_scope" "$inhibit_scope" "$host_scope" "$off_scope"; do
-		for _ in $(seq 50); do
-			rmdir "$cg" 2>/dev/null && break
-			sleep 0.05
-		done
-	done
-	rmdir "$slice" 2>/dev/null || true
-}
-mkdir "$slice" 2>/dev/null || skip "cannot create cgroups under $mount (needs root)"
-on_teardown remove_cgroups
-mkdir "$shm_scope" "$inhibit_scope" "$host_scope" "$off_scope"
+test_cgroup app-flatpak-org.example.Freeze-$$.scope
+shm_scope=$TEST_CGROUP
+test_cgroup app-flatpak-org.example.Inhibit-$$.scope
+inhibit_scope=$TEST_CGROUP
+test_cgroup app-gnome-org.example.Host-$$.scope
+host_scope=$TEST_CGROUP
+test_cgroup app-flatpak-org.example.Off-$$.scope
+off_scope=$TEST_CGROUP
+mount=$CORDON_CGROUP_MOUNT
 [[ -e "$shm_scope/cgroup.freeze" ]] || skip "no cgroup.freeze (kernel before 5.2)"
 
 # The global default delay comes from cordon.ini; policy.ini gives the sandboxed
@@ -56,11 +40,10 @@ INI
 cordon_start --verbose --config "$TEST_TMP/cordon.ini" --policy "$TEST_TMP/policy.ini"
 
 # "${in_shm[@]}" CMD...: runs CMD in the sandboxed app's cgroup; in_inhibit, in_host likewise.
-enter='echo $$ > "$1/cgroup.procs" && shift && exec "$@"'
-in_shm=(sh -c "$enter" in_cgroup "$shm_scope")
-in_inhibit=(sh -c "$enter" in_cgroup "$inhibit_scope")
-in_host=(sh -c "$enter" in_cgroup "$host_scope")
-in_off=(sh -c "$enter" in_cgroup "$off_scope")
+in_shm=("${IN_CGROUP[@]}" "$shm_scope")
+in_inhibit=("${IN_CGROUP[@]}" "$inhibit_scope")
+in_host=("${IN_CGROUP[@]}" "$host_scope")
+in_off=("${IN_CGROUP[@]}" "$off_scope")
 frozen() {
 	grep -qx 'frozen 1' "$1/cgroup.events"
 }

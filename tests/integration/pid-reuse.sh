@@ -10,18 +10,14 @@ source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
 
 [[ $(id -u) == 0 ]] || skip "needs root (cgroups and ns_last_pid)"
 [[ -w /proc/sys/kernel/ns_last_pid ]] || skip "/proc/sys/kernel/ns_last_pid is not writable"
-mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-slice="$mount/cordon-test-$$.slice"
-scope="$slice/app-flatpak-org.example.Reuse-5.scope"
+test_cgroup app-flatpak-org.example.Reuse-5.scope
+scope=$TEST_CGROUP
 child=
 cleanup() {
 	if [[ -n "$child" ]]; then
 		kill "$child" 2>/dev/null || true
 	fi
-	rmdir "$scope" "$slice" 2>/dev/null || true
 }
-mkdir "$slice" "$scope" 2>/dev/null || skip "cannot create cgroups under $mount"
 on_teardown cleanup
 
 cordon_start
@@ -32,8 +28,7 @@ entries() {
 		'.[] | select(.pid == $pid) | "\(.sandboxed) \(.engine) \(.app_id) \(.tag_source)"' | sort
 }
 
-start_client sandboxed sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2"' sh "$scope" \
-	"$TC/fork-client"
+start_client sandboxed "${IN_CGROUP[@]}" "$scope" "$TC/fork-client"
 pid=$CLIENT_PID
 wait_log sandboxed '^connected pid='
 line=$(log_last sandboxed '^connected pid=')

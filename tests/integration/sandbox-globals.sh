@@ -6,25 +6,18 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 command -v wayland-info >/dev/null || skip "wayland-info not found (Debian package wayland-utils)"
 
-# The cgroup v2 mount is not always /sys/fs/cgroup (here it may be .../unified).
-mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-slice="$mount/cordon-test-$$.slice"
-scope="$slice/app-flatpak-org.example.Sandboxed-42.scope"
+test_cgroup app-flatpak-org.example.Sandboxed-42.scope
+scope=$TEST_CGROUP
 # A unit name the tag parser rejects (a bad \x escape): its clients' sandbox is unknown.
-malformed="$slice/app-gnome-org.Foo\\xzz-1.scope"
-remove_cgroups() {
-	rmdir "$scope" "$malformed" "$slice" 2>/dev/null || true
-}
-mkdir "$slice" "$scope" "$malformed" 2>/dev/null ||
-	skip "cannot create cgroups under $mount (needs root)"
-on_teardown remove_cgroups
+test_cgroup 'app-gnome-org.Foo\xzz-1.scope'
+malformed=$TEST_CGROUP
+mount=$CORDON_CGROUP_MOUNT
 
 cordon_start
 # "${in_scope[@]}" CMD...: runs CMD inside the sandbox-named cgroup; in_malformed
 # inside the one with the malformed name.
-in_scope=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$scope")
-in_malformed=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_scope "$malformed")
+in_scope=("${IN_CGROUP[@]}" "$scope")
+in_malformed=("${IN_CGROUP[@]}" "$malformed")
 
 privileged=(zwlr_screencopy_manager_v1 zwlr_data_control_manager_v1
 	zwp_virtual_keyboard_manager_v1 zwlr_virtual_pointer_manager_v1 zwlr_layer_shell_v1

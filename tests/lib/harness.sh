@@ -484,6 +484,51 @@ on_teardown() {
 	CORDON_CLEANUPS+=("$1")
 }
 
+# --- test cgroups -------------------------------------------------------------------
+# Sandboxed clients run in cgroups named like the sandboxes cordon recognises
+# (docs/sandbox-identity.md), all in one slice of the test's own under the cgroup v2
+# mount (not always /sys/fs/cgroup: here it may be .../unified), removed at teardown.
+
+# "${IN_CGROUP[@]}" DIR CMD...: runs CMD in the cgroup DIR (a command, so that
+# start_client and timeout can run it).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+IN_CGROUP=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_cgroup)
+
+# test_cgroup UNIT: makes the cgroup UNIT (app-flatpak-org.example.App-1.scope, say) in
+# the test's slice and sets TEST_CGROUP to its path; CORDON_CGROUP_MOUNT is the v2 mount.
+# Skips the test where cgroups cannot be made (no v2 mount, not root).
+test_cgroup() {
+	if [[ -z "${CORDON_TEST_SLICE:-}" ]]; then
+		local mount
+		mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+		[[ -n "$mount" ]] || skip "no cgroup v2 mount"
+		mkdir "$mount/cordon-test-$$.slice" 2>/dev/null ||
+			skip "cannot create cgroups under $mount (needs root)"
+		CORDON_CGROUP_MOUNT=$mount
+		CORDON_TEST_SLICE="$mount/cordon-test-$$.slice"
+		on_teardown _remove_test_cgroups
+	fi
+	TEST_CGROUP="$CORDON_TEST_SLICE/$1"
+	mkdir "$TEST_CGROUP" || fail "cannot create the cgroup $TEST_CGROUP"
+}
+
+# Whatever a test left in its cgroups is thawed (a test may have frozen it) and killed,
+# then the cgroups go, waiting a little for the killed to be gone.
+_remove_test_cgroups() {
+	local cg
+	for cg in "$CORDON_TEST_SLICE"/*/; do
+		[[ -e "$cg/cgroup.freeze" ]] && echo 0 >"$cg/cgroup.freeze" 2>/dev/null
+		[[ -e "$cg/cgroup.kill" ]] && echo 1 >"$cg/cgroup.kill" 2>/dev/null
+	done
+	for cg in "$CORDON_TEST_SLICE"/*/ "$CORDON_TEST_SLICE"; do
+		[[ -d "$cg" ]] || continue
+		for _ in $(seq 50); do
+			rmdir "$cg" 2>/dev/null && break
+			sleep 0.05
+		done
+	done
+}
+
 cordon_teardown() {
 	local status=$? name i
 	# A subshell that exits must not tear down the test's compositor.

@@ -5,19 +5,9 @@
 # portal_sandbox_init APP_ID: makes the cgroup (unique per test run, removed at teardown)
 # and sets the in_sandbox command prefix.
 portal_sandbox_init() {
-	local app_id=$1 mount
-	mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-	[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-	PORTAL_SLICE="$mount/cordon-portal-test-$$.slice"
-	PORTAL_SCOPE="$PORTAL_SLICE/app-flatpak-$app_id-$$.scope"
-	mkdir "$PORTAL_SLICE" "$PORTAL_SCOPE" 2>/dev/null ||
-		skip "cannot create cgroups under $mount (needs root)"
-	on_teardown portal_sandbox_remove
-	in_sandbox=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_sandbox "$PORTAL_SCOPE")
-}
-
-portal_sandbox_remove() {
-	rmdir "$PORTAL_SCOPE" "$PORTAL_SLICE" 2>/dev/null || true
+	test_cgroup "app-flatpak-$1-$$.scope"
+	PORTAL_SCOPE=$TEST_CGROUP
+	in_sandbox=("${IN_CGROUP[@]}" "$PORTAL_SCOPE")
 }
 
 # portal_start [CORDON ARGS...]: cordon with the auto UI, its permission store in $TEST_TMP.
