@@ -614,25 +614,29 @@ bool cordon_policy_get_bool(const struct cordon_policy *policy, const char *app_
 	return value != NULL && parse_bool(value, &result) ? result : fallback;
 }
 
-uint64_t cordon_policy_get_uint(const struct cordon_policy *policy, const char *app_id,
-	const char *profile, const char *key, uint64_t fallback) {
+/* A number-like key read with parse; fallback when nothing sets it. */
+static uint64_t get_number(const struct cordon_policy *policy, const char *app_id,
+	const char *profile, const char *key, uint64_t fallback,
+	bool (*parse)(const char *text, uint64_t *value)) {
 	const char *value = cordon_policy_get(policy, app_id, profile, key);
 	uint64_t result;
-	return value != NULL && parse_uint(value, &result) ? result : fallback;
+	/* Values were checked at load, so parse cannot fail on them. */
+	return value != NULL && parse(value, &result) ? result : fallback;
+}
+
+uint64_t cordon_policy_get_uint(const struct cordon_policy *policy, const char *app_id,
+	const char *profile, const char *key, uint64_t fallback) {
+	return get_number(policy, app_id, profile, key, fallback, parse_uint);
 }
 
 uint64_t cordon_policy_get_duration_ms(const struct cordon_policy *policy, const char *app_id,
 	const char *profile, const char *key, uint64_t fallback) {
-	const char *value = cordon_policy_get(policy, app_id, profile, key);
-	uint64_t result;
-	return value != NULL && parse_duration_ms(value, &result) ? result : fallback;
+	return get_number(policy, app_id, profile, key, fallback, parse_duration_ms);
 }
 
 uint64_t cordon_policy_get_size(const struct cordon_policy *policy, const char *app_id,
 	const char *profile, const char *key, uint64_t fallback) {
-	const char *value = cordon_policy_get(policy, app_id, profile, key);
-	uint64_t result;
-	return value != NULL && parse_size(value, &result) ? result : fallback;
+	return get_number(policy, app_id, profile, key, fallback, parse_size);
 }
 
 struct word_match {

@@ -93,6 +93,48 @@ static void test_word_lists(void) {
 	CHECK(!cordon_policy_word_in_list(NULL, "a"));
 }
 
+static void test_typed_values(void) {
+	struct cordon_policy *policy = load_ok(
+		"[app a.b]\n"
+		"freeze = off\n"
+		"freeze-delay = 250ms\n"
+		"boost-weight = 200\n"
+		"clipboard-size-limit = 2M\n"
+		"[app c.d]\n"
+		"freeze-delay = 2min\n"
+		"clipboard-size-limit = 4096\n"
+		"[app e.f]\n"
+		"freeze-delay = 3\n"
+		"clipboard-size-limit = 1 GiB\n");
+	CHECK(!cordon_policy_get_bool(policy, "a.b", NULL, "freeze", true));
+	CHECK(cordon_policy_get_duration_ms(policy, "a.b", NULL, "freeze-delay", 0) == 250);
+	CHECK(cordon_policy_get_uint(policy, "a.b", NULL, "boost-weight", 0) == 200);
+	CHECK(cordon_policy_get_size(policy, "a.b", NULL, "clipboard-size-limit", 0) == 2u << 20);
+	CHECK(cordon_policy_get_duration_ms(policy, "c.d", NULL, "freeze-delay", 0) == 120000);
+	CHECK(cordon_policy_get_size(policy, "c.d", NULL, "clipboard-size-limit", 0) == 4096);
+	/* A bare number of seconds; units with a space before them. */
+	CHECK(cordon_policy_get_duration_ms(policy, "e.f", NULL, "freeze-delay", 0) == 3000);
+	CHECK(cordon_policy_get_size(policy, "e.f", NULL, "clipboard-size-limit", 0) == 1u << 30);
+	/* Unset: the caller's fallback. */
+	CHECK(cordon_policy_get_bool(policy, "c.d", NULL, "freeze", true));
+	CHECK(cordon_policy_get_uint(policy, "c.d", NULL, "boost-weight", 7) == 7);
+	cordon_policy_destroy(policy);
+
+	check_error("[app a.b]\nfreeze = maybe\n",
+		"p.ini:2: 'freeze' must be true or false, not 'maybe'", __LINE__);
+	check_error("[app a.b]\nfreeze-delay = 10h\n",
+		"p.ini:2: 'freeze-delay' must be a duration such as 500ms, 10s or 2min, not '10h'",
+		__LINE__);
+	check_error("[app a.b]\nboost-weight = -1\n",
+		"p.ini:2: 'boost-weight' must be a whole number, not '-1'", __LINE__);
+	check_error("[app a.b]\nclipboard-size-limit = 99999999999999999999\n",
+		"p.ini:2: 'clipboard-size-limit' must be a size such as 4096, 64K, 64M or 1G, not "
+		"'99999999999999999999'", __LINE__);
+	check_error("[app a.b]\nclipboard-size-limit = 17179869184G\n",
+		"p.ini:2: 'clipboard-size-limit' must be a size such as 4096, 64K, 64M or 1G, not "
+		"'17179869184G'", __LINE__);
+}
+
 static void test_errors(void) {
 	check_error("[profile default]\nshare = network, bluetooth\n",
 		"p.ini:2: 'bluetooth' is not a value of 'share'", __LINE__);
@@ -152,6 +194,7 @@ int main(void) {
 	test_app_sections();
 	test_changing_builtin_profile();
 	test_word_lists();
+	test_typed_values();
 	test_errors();
 	test_files();
 	return check_result();
