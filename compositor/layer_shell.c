@@ -52,10 +52,12 @@ static bool place_axis(bool anchor_start, bool anchor_end, uint32_t desired, int
 		*pos = bounds_start + margin_start;
 	} else if (anchor_end && !anchor_start) {
 		*pos = bounds_start + bounds_size - *size - margin_end;
-	} else {
-		/* Both or neither: centred between the margins. */
+	} else if (anchor_start && anchor_end) {
 		*pos = bounds_start + margin_start +
 			(bounds_size - margin_start - margin_end - *size) / 2;
+	} else {
+		/* Margins of edges the surface is not anchored to have no effect. */
+		*pos = bounds_start + (bounds_size - *size) / 2;
 	}
 	return *size > 0;
 }
