@@ -163,10 +163,32 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	cordon_seat_update_pointer_focus(seat, 0);
 }
 
+/*
+ * A size of 0 asks cordon to choose it, which the protocol allows only
+ * between two opposite anchors; anything else is the client's error
+ * (wlroots 0.15 does not check it).
+ */
+static bool size_is_valid(struct wlr_layer_surface_v1 *layer) {
+	const struct wlr_layer_surface_v1_state *state = &layer->current;
+	const uint32_t horizontal = ANCHOR_LEFT | ANCHOR_RIGHT;
+	const uint32_t vertical = ANCHOR_TOP | ANCHOR_BOTTOM;
+	if (state->desired_width == 0 && (state->anchor & horizontal) != horizontal) {
+		wl_resource_post_error(layer->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+			"width 0 requested without setting left and right anchors");
+		return false;
+	}
+	if (state->desired_height == 0 && (state->anchor & vertical) != vertical) {
+		wl_resource_post_error(layer->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+			"height 0 requested without setting top and bottom anchors");
+		return false;
+	}
+	return true;
+}
+
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, commit);
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
-	if (!surface->output) {
+	if (!surface->output || !size_is_valid(layer)) {
 		return;
 	}
 	uint32_t committed = layer->current.committed;
