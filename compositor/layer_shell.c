@@ -132,10 +132,15 @@ void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_outp
 	}
 }
 
-static void focus_exclusive(struct cordon_layer_surface *surface) {
+/*
+ * A surface above the windows that wants the keyboard gets it when it appears:
+ * an exclusive one (a lock screen, a launcher) keeps it, an on-demand one (a
+ * panel's search field) has it until the user clicks elsewhere.
+ */
+static void focus_on_map(struct cordon_layer_surface *surface) {
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
-	if (layer->current.keyboard_interactive ==
-			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE &&
+	if (layer->current.keyboard_interactive !=
+			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
 			layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
 		cordon_seat_focus_surface(surface->server->seat, layer->surface);
 	}
@@ -144,7 +149,7 @@ static void focus_exclusive(struct cordon_layer_surface *surface) {
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, map);
 	wlr_scene_node_set_enabled(&surface->tree->node, true);
-	focus_exclusive(surface);
+	focus_on_map(surface);
 	cordon_seat_update_pointer_focus(surface->server->seat, 0);
 }
 
