@@ -445,14 +445,15 @@ static WlcsPointer *wlcs_create_pointer(WlcsDisplayServer *base) {
  * Touch: cordon has no touch input path of its own (no touch device is ever
  * attached), so touch goes straight to the wlr_seat here, to the surface the
  * scene shows at the point, and a touch on a window focuses it as a click
- * does. docs/conformance.md says what that does and does not cover.
+ * does. docs/conformance.md says what that does and does not cover. The seat
+ * has the touch capability from the start (see wlcs_create_server): wlcs
+ * touches right after creating a device, before a client could bind wl_touch.
  */
 
 enum touch_action {
 	TOUCH_DOWN,
 	TOUCH_MOVE,
 	TOUCH_UP,
-	TOUCH_ADD,
 };
 
 struct touch_call {
@@ -488,10 +489,6 @@ static bool touch_event(void *data) {
 	struct wlcs_touch *touch = call->touch;
 	struct wlr_seat *wlr_seat = touch->server->server->seat->wlr_seat;
 	switch (call->action) {
-	case TOUCH_ADD:
-		wlr_seat_set_capabilities(wlr_seat,
-			wlr_seat->capabilities | WL_SEAT_CAPABILITY_TOUCH);
-		return true;
 	case TOUCH_DOWN:
 		touch_down(touch, wlr_seat, call->x, call->y);
 		break;
@@ -517,11 +514,15 @@ static bool touch_event(void *data) {
 
 static void send_touch(WlcsTouch *base, enum touch_action action, wl_fixed_t x, wl_fixed_t y) {
 	struct wlcs_touch *touch = wl_container_of(base, touch, base);
+	/*
+	 * Whatever touch.h says, wlcs passes whole pixels here, not wl_fixed_t
+	 * (its Touch::down_at(int x, int y) hands the ints on unconverted).
+	 */
 	struct touch_call call = {
 		.touch = touch,
 		.action = action,
-		.x = wl_fixed_to_double(x),
-		.y = wl_fixed_to_double(y),
+		.x = (double)x,
+		.y = (double)y,
 	};
 	run_on_compositor(touch->server, touch_event, &call);
 }
@@ -558,7 +559,6 @@ static WlcsTouch *wlcs_create_touch(WlcsDisplayServer *base) {
 		.touch_up = touch_touch_up,
 		.destroy = touch_destroy,
 	};
-	send_touch(&touch->base, TOUCH_ADD, 0, 0);
 	return &touch->base;
 }
 
@@ -600,6 +600,8 @@ static WlcsDisplayServer *wlcs_create_server(int argc, const char **argv) {
 	}
 	ws->call_source = wl_event_loop_add_fd(ws->server->event_loop, ws->event_fd,
 		WL_EVENT_READABLE, handle_calls, ws);
+	struct wlr_seat *wlr_seat = ws->server->seat->wlr_seat;
+	wlr_seat_set_capabilities(wlr_seat, wlr_seat->capabilities | WL_SEAT_CAPABILITY_TOUCH);
 	ws->retry_source = wl_event_loop_add_timer(ws->server->event_loop, handle_retry, ws);
 	if (!ws->call_source || !ws->retry_source) {
 		die("wl_event_loop_add_fd");
