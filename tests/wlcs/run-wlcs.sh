@@ -5,8 +5,10 @@
 #	run-wlcs.sh WLCS MODULE EXPECTED-FAILURES [GTEST ARGS...]
 #
 # Fails when a test fails that is not listed, when a listed test passes (the list must
-# stay true: take it out), when a listed test no longer exists or is skipped, and when
-# wlcs itself crashes or a sanitizer reports. Skips (77) when the runner is missing.
+# stay true: take it out), when a listed test no longer exists or is skipped (full runs
+# only: extra GTEST ARGS such as --gtest_filter turn that check off), when a listed test
+# fails otherwise than its section's "match:" pattern says, and when wlcs itself crashes
+# or a sanitizer reports. Skips (77) when the runner is missing.
 # CORDON_WLCS_KEEP=1 keeps the log and the gtest JSON report.
 set -euo pipefail
 
@@ -45,16 +47,21 @@ if [[ -n "${LSAN_OPTIONS:-}" ]]; then
 	export LSAN_OPTIONS="suppressions=$tmp/lsan.supp"
 fi
 
-# The list: "[key] reason" opens a section, each following line names one test.
-declare -A expected=() reason_of=()
+# The list: "[key] reason" opens a section, an optional "match: ERE" line says what the
+# failure report of each of its tests must contain, each other line names one test.
+declare -A expected=() reason_of=() match_of=()
 section=
 while IFS= read -r line || [[ -n "$line" ]]; do
 	line=${line%%#*}
 	line=${line%"${line##*[![:space:]]}"}
 	[[ -z "$line" ]] && continue
-	if [[ "$line" =~ ^\[([a-z0-9-]+)\][[:space:]]+(.+)$ ]]; then
+	if [[ "$line" =~ ^\[([a-z0-9.-]+)\][[:space:]]+(.+)$ ]]; then
 		section=${BASH_REMATCH[1]}
 		reason_of[$section]=${BASH_REMATCH[2]}
+		continue
+	fi
+	if [[ -n "$section" && "$line" =~ ^match:[[:space:]]+(.+)$ ]]; then
+		match_of[$section]=${BASH_REMATCH[1]}
 		continue
 	fi
 	if [[ -z "$section" ]]; then
@@ -82,22 +89,31 @@ if [[ ! -s "$report" ]]; then
 	exit 1
 fi
 
-# One line per test: "RESULT NAME", RESULT being PASS, FAIL or SKIP. wlcs marks the
-# tests of a protocol the descriptor does not list with a wlcs-skip-test property.
+# One line per test: "RESULT NAME FAILURE", RESULT being PASS, FAIL or SKIP, FAILURE the
+# failure messages on one line. wlcs marks the tests of a protocol the descriptor does
+# not list with a wlcs-skip-test property.
 jq -r '.testsuites[].testsuite[]
 	| (if .result == "SKIPPED" or has("wlcs-skip-test") then "SKIP"
 	   elif ((.failures // []) | length) > 0 then "FAIL"
-	   else "PASS" end) + " " + .classname + "." + .name' "$report" >"$tmp/results"
+	   else "PASS" end) + " " + .classname + "." + .name + " "
+	+ ([(.failures // [])[].failure] | join(" | ") | gsub("\\n"; " "))' \
+	"$report" >"$tmp/results"
 
 declare -A result_of=()
 declare -A count=([PASS]=0 [FAIL]=0 [SKIP]=0)
-new_failures=() unexpected_passes=() expected_count=0
+new_failures=() unexpected_passes=() wrong_reasons=() expected_count=0
 declare -A by_reason=()
-while read -r result name; do
+while read -r result name failure; do
 	result_of[$name]=$result
 	count[$result]=$((count[$result] + 1))
 	if [[ "$result" == FAIL ]]; then
-		if [[ -n "${expected[$name]:-}" ]]; then
+		key=${expected[$name]:-} pattern=
+		if [[ -n "$key" ]]; then
+			pattern=${match_of[$key]:-}
+		fi
+		if [[ -n "$pattern" ]] && ! grep -qE -- "$pattern" <<<"$failure"; then
+			wrong_reasons+=("$name: $failure")
+		elif [[ -n "${expected[$name]:-}" ]]; then
 			expected_count=$((expected_count + 1))
 			by_reason[${expected[$name]}]=$((${by_reason[${expected[$name]}]:-0} + 1))
 		else
@@ -110,6 +126,9 @@ done <"$tmp/results"
 
 stale=()
 for name in "${!expected[@]}"; do
+	if (($#)); then
+		break # a partial run: what did not run is not stale
+	fi
 	case "${result_of[$name]:-}" in
 	FAIL | PASS) ;;
 	SKIP) stale+=("$name (skipped)") ;;
@@ -132,6 +151,11 @@ if ((${#new_failures[@]})); then
 		awk -v t="[ RUN      ] $name" '$0 == t { p = 1 } p { print "    " $0 }
 			p && /^\[ +(OK|FAILED|SKIPPED) +\]/ { exit }' "$log" | head -20
 	done
+fi
+if ((${#wrong_reasons[@]})); then
+	failed=1
+	echo "FAIL: ${#wrong_reasons[@]} listed tests fail for another reason than their section's:"
+	printf '  %s\n' "${wrong_reasons[@]}"
 fi
 if ((${#unexpected_passes[@]})); then
 	failed=1
