@@ -32,7 +32,7 @@
 
 /*
  * Exactly the globals cordon offers an unsandboxed client with the pixman
- * renderer (what wayland-info shows; tests/wlcs/descriptor.sh checks it), at
+ * renderer (what wayland-info shows; tests/wlcs/descriptor-check.c checks it), at
  * the versions wlroots 0.15.1 implements. wlcs skips the tests of anything
  * missing here.
  */
