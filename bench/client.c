@@ -7,6 +7,9 @@
 //   bench-client idle N READYFILE      N connections, each maps a 200x200 toplevel once;
 //                                      after every first frame callback, touch READYFILE
 //                                      and stay idle until killed
+//   bench-client many N SECONDS PID    N mapped 200x200 toplevels on one connection; the
+//                                      last one animates (a changed full buffer per frame
+//                                      callback) for SECONDS; prints "FPS CPU_MS_PER_FRAME"
 //   bench-client commit SECONDS PID    one fullscreen toplevel committing full-size shm
 //                                      buffers paced by frame callbacks; prints
 //                                      "FPS CPU_MS_PER_FRAME WxH" where CPU is utime+stime
@@ -228,16 +231,54 @@ static void conn_present(struct conn *c, struct buffer *b) {
 	wl_surface_commit(c->surface);
 }
 
+// Opens a toplevel on an existing connection (for many windows on one connection).
+static void conn_open_on(struct conn *c, const struct conn *first) {
+	memset(c, 0, sizeof(*c));
+	c->display = first->display;
+	c->compositor = first->compositor;
+	c->shm = first->shm;
+	c->wm_base = first->wm_base;
+	c->surface = wl_compositor_create_surface(c->compositor);
+	c->xdg_surface = xdg_wm_base_get_xdg_surface(c->wm_base, c->surface);
+	xdg_surface_add_listener(c->xdg_surface, &xs_listener, c);
+	c->toplevel = xdg_surface_get_toplevel(c->xdg_surface);
+	xdg_toplevel_add_listener(c->toplevel, &tl_listener, c);
+	xdg_toplevel_set_title(c->toplevel, "bench-client");
+	wl_surface_commit(c->surface);
+	while (!c->configured) {
+		if (wl_display_dispatch(c->display) < 0) {
+			die("connection lost before the first configure");
+		}
+	}
+}
+
+static void wait_frame(struct conn *c) {
+	while (!c->frame_done) {
+		if (wl_display_dispatch(c->display) < 0) {
+			die("connection lost");
+		}
+	}
+}
+
+static struct buffer *free_buffer(struct conn *c, int count) {
+	for (;;) {
+		for (int i = 0; i < count; i++) {
+			if (!c->buffers[i].busy) {
+				return &c->buffers[i];
+			}
+		}
+		if (wl_display_dispatch(c->display) < 0) {
+			die("connection lost");
+		}
+	}
+}
+
 static int first_frame(const char *outfile) {
 	struct conn c;
 	conn_open(&c, false);
 	conn_buffers(&c, 200, 200, 1);
 	conn_present(&c, &c.buffers[0]);
-	while (!c.frame_done) {
-		if (wl_display_dispatch(c.display) < 0) {
-			die("connection lost before the first frame");
-		}
-	}
+	wait_frame(&c);
 	int64_t t = now_ns(CLOCK_REALTIME);
 	FILE *f = fopen(outfile, "w");
 	if (!f) {
@@ -279,11 +320,7 @@ static int idle(int n, const char *readyfile) {
 		conn_open(&cs[i], false);
 		conn_buffers(&cs[i], 200, 200, 1);
 		conn_present(&cs[i], &cs[i].buffers[0]);
-		while (!cs[i].frame_done) {
-			if (wl_display_dispatch(cs[i].display) < 0) {
-				die("connection lost before the first frame");
-			}
-		}
+		wait_frame(&cs[i]);
 	}
 	int fd = open(readyfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
@@ -329,6 +366,46 @@ static int64_t cpu_ticks(int pid) {
 	return utime + stime;
 }
 
+// Changes one pixel: nothing can be skipped as unchanged, damage stays full.
+static void paint_pixel(struct conn *c, struct buffer *b, long frame) {
+	((uint32_t *)b->data)[frame % ((size_t)c->width * c->height)] ^= 0x00ffffff;
+}
+
+// A new colour over the whole buffer.
+static void paint_fill(struct conn *c, struct buffer *b, long frame) {
+	memset(b->data, (int)(frame & 0xff), (size_t)c->width * c->height * 4);
+}
+
+// Presents a repainted buffer (of 3) per frame callback for SECONDS after 10 warm-up
+// frames; *fps and *cpu_ms (compositor PID's utime+stime per frame) over that window.
+static void animate(struct conn *c, double seconds, int pid,
+		    void (*paint)(struct conn *, struct buffer *, long), double *fps, double *cpu_ms) {
+	long frames = 0;
+	int64_t t0 = 0, cpu0 = 0;
+	int warm = 10;
+	for (;;) {
+		struct buffer *b = free_buffer(c, 3);
+		paint(c, b, frames);
+		conn_present(c, b);
+		wait_frame(c);
+		if (warm > 0) {
+			if (--warm == 0) {
+				t0 = now_ns(CLOCK_MONOTONIC);
+				cpu0 = cpu_ticks(pid);
+			}
+			continue;
+		}
+		frames++;
+		double elapsed = (double)(now_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+		if (elapsed >= seconds) {
+			double ms = (double)(cpu_ticks(pid) - cpu0) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+			*fps = (double)frames / elapsed;
+			*cpu_ms = ms / (double)frames;
+			return;
+		}
+	}
+}
+
 static int commit(double seconds, int pid) {
 	struct conn c;
 	conn_open(&c, true);
@@ -349,48 +426,35 @@ static int commit(double seconds, int pid) {
 		die("no fullscreen size in the configure");
 	}
 	conn_buffers(&c, c.conf_w, c.conf_h, 3);
-	// Warm up: a few frames before the window opens.
-	long frames = 0;
-	int64_t t0 = 0, cpu0 = 0;
-	int warm = 10;
-	for (;;) {
-		struct buffer *b = NULL;
-		for (int i = 0; i < 3 && !b; i++) {
-			if (!c.buffers[i].busy) {
-				b = &c.buffers[i];
-			}
-		}
-		if (!b) {
-			if (wl_display_dispatch(c.display) < 0) {
-				die("connection lost");
-			}
-			continue;
-		}
-		// Change the content every frame so nothing can be skipped as unchanged.
-		((uint32_t *)b->data)[frames % ((size_t)c.width * c.height)] ^= 0x00ffffff;
-		conn_present(&c, b);
-		while (!c.frame_done) {
-			if (wl_display_dispatch(c.display) < 0) {
-				die("connection lost");
-			}
-		}
-		if (warm > 0) {
-			if (--warm == 0) {
-				t0 = now_ns(CLOCK_MONOTONIC);
-				cpu0 = cpu_ticks(pid);
-			}
-			continue;
-		}
-		frames++;
-		double elapsed = (double)(now_ns(CLOCK_MONOTONIC) - t0) / 1e9;
-		if (elapsed >= seconds) {
-			double cpu_ms = (double)(cpu_ticks(pid) - cpu0) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
-			printf("%.1f %.3f %dx%d\n", (double)frames / elapsed, cpu_ms / (double)frames,
-			       c.width, c.height);
-			break;
-		}
-	}
+	double fps, cpu_ms;
+	animate(&c, seconds, pid, paint_pixel, &fps, &cpu_ms);
+	printf("%.1f %.3f %dx%d\n", fps, cpu_ms, c.width, c.height);
 	wl_display_disconnect(c.display);
+	return 0;
+}
+
+static int many(int n, double seconds, int pid) {
+	if (n < 1) {
+		die("many needs at least one window");
+	}
+	struct conn *cs = calloc((size_t)n, sizeof(*cs));
+	if (!cs) {
+		die("out of memory");
+	}
+	conn_open(&cs[0], false);
+	for (int i = 1; i < n; i++) {
+		conn_open_on(&cs[i], &cs[0]);
+	}
+	for (int i = 0; i < n; i++) {
+		conn_buffers(&cs[i], 200, 200, i == n - 1 ? 3 : 1);
+		conn_present(&cs[i], &cs[i].buffers[0]);
+		wait_frame(&cs[i]);
+	}
+	double fps, cpu_ms;
+	animate(&cs[n - 1], seconds, pid, paint_fill, &fps, &cpu_ms);
+	printf("%.1f %.3f\n", fps, cpu_ms);
+	wl_display_disconnect(cs[0].display);
+	free(cs);
 	return 0;
 }
 
@@ -404,10 +468,13 @@ int main(int argc, char **argv) {
 	if (argc >= 4 && strcmp(argv[1], "idle") == 0) {
 		return idle(atoi(argv[2]), argv[3]);
 	}
+	if (argc >= 5 && strcmp(argv[1], "many") == 0) {
+		return many(atoi(argv[2]), atof(argv[3]), atoi(argv[4]));
+	}
 	if (argc >= 4 && strcmp(argv[1], "commit") == 0) {
 		return commit(atof(argv[2]), atoi(argv[3]));
 	}
 	fprintf(stderr, "usage: bench-client first-frame FILE | storm N | idle N FILE | "
-			"commit SECONDS PID\n");
+			"many N SECONDS PID | commit SECONDS PID\n");
 	return 2;
 }

@@ -9,6 +9,7 @@
 
 #include "common/format.h"
 #include "common/ini.h"
+#include "common/xdg.h"
 #include "compositor/config.h"
 
 #define DEFAULT_TERMINAL "foot"
@@ -52,6 +53,7 @@ static const struct {
 	{"minimize", CORDON_ACTION_MINIMIZE, false},
 	{"maximize", CORDON_ACTION_MAXIMIZE, false},
 	{"fullscreen", CORDON_ACTION_FULLSCREEN, false},
+	{"paste-across", CORDON_ACTION_PASTE_ACROSS, false},
 };
 
 static const struct {
@@ -66,6 +68,7 @@ static const struct {
 	{"Logo+m", "minimize"},
 	{"Logo+Up", "maximize"},
 	{"Logo+f", "fullscreen"},
+	{"Logo+Shift+v", "paste-across"},
 };
 
 struct config_parser {
@@ -403,6 +406,80 @@ static bool handle_bindings_key(
 	return true;
 }
 
+static bool handle_portal_key(
+	struct config_parser *parser, const char *key, const char *value, char **reason) {
+	struct cordon_config *config = parser->config;
+	if (strcmp(key, "ui") == 0) {
+		if (strchr(value, '/')) {
+			return fail(reason, "ui is a plugin name without a slash, got '%s'", value);
+		}
+		return set_optional_string(&config->portal_ui, value) || fail(reason, "out of memory");
+	} else if (strcmp(key, "plugin-dir") == 0) {
+		if (value[0] != '\0' && value[0] != '/') {
+			return fail(reason, "plugin-dir must be an absolute path, got '%s'", value);
+		}
+		return set_optional_string(&config->portal_plugin_dir, value) ||
+			fail(reason, "out of memory");
+	} else if (strcmp(key, "ui-options") == 0) {
+		return set_optional_string(&config->portal_ui_options, value) ||
+			fail(reason, "out of memory");
+	}
+	return unknown_key("portal", key, reason);
+}
+
+/* "10s", "500ms" or a plain number of seconds, up to an hour. */
+static bool parse_duration_ms(const char *s, uint32_t *out) {
+	char *end;
+	errno = 0;
+	unsigned long long value = strtoull(s, &end, 10);
+	if (errno != 0 || end == s || s[0] == '-') {
+		return false;
+	}
+	unsigned long long ms;
+	if (strcmp(end, "ms") == 0) {
+		ms = value;
+	} else if (strcmp(end, "s") == 0 || *end == '\0') {
+		ms = value * 1000;
+	} else {
+		return false;
+	}
+	if (value > 3600 * 1000 || ms > 3600 * 1000) {
+		return false;
+	}
+	*out = (uint32_t)ms;
+	return true;
+}
+
+static bool handle_freeze_key(
+	struct config_parser *parser, const char *key, const char *value, char **reason) {
+	struct cordon_config *config = parser->config;
+	if (strcmp(key, "sandboxed") == 0 || strcmp(key, "host") == 0) {
+		bool *field = key[0] == 's' ? &config->freeze_sandboxed : &config->freeze_host;
+		if (!parse_bool(value, field)) {
+			return fail(reason, "%s must be true or false, got '%s'", key, value);
+		}
+		return true;
+	} else if (strcmp(key, "delay") == 0) {
+		if (!parse_duration_ms(value, &config->freeze_delay_ms)) {
+			return fail(reason,
+				"delay must be a duration like 10s or 500ms (at most an hour), got '%s'",
+				value);
+		}
+		return true;
+	} else if (strcmp(key, "boost-weight") == 0) {
+		long weight;
+		/* cgroup v2's cpu.weight range; 0 switches boosting off. */
+		if (!parse_long(value, 0, 10000, &weight)) {
+			return fail(reason,
+				"boost-weight must be 0 (off) or a cpu.weight from 1 to 10000, got '%s'",
+				value);
+		}
+		config->boost_weight = (uint32_t)weight;
+		return true;
+	}
+	return unknown_key("freeze", key, reason);
+}
+
 static const struct {
 	const char *name;
 	bool (*handle_key)(
@@ -412,6 +489,8 @@ static const struct {
 	{"pointer", handle_pointer_key},
 	{"general", handle_general_key},
 	{"bindings", handle_bindings_key},
+	{"portal", handle_portal_key},
+	{"freeze", handle_freeze_key},
 };
 
 static bool handle_ini_line(void *data, const char *section, const char *key, const char *value,
@@ -427,7 +506,7 @@ static bool handle_ini_line(void *data, const char *section, const char *key, co
 		return sections[i].handle_key(parser, key, value, reason);
 	}
 	return fail(reason,
-		"unknown section [%s] (expected [keyboard], [pointer], [general] or [bindings])",
+		"unknown section [%s] (expected [keyboard], [pointer], [general], [bindings], [portal] or [freeze])",
 		section);
 }
 
@@ -451,6 +530,10 @@ static struct cordon_config *config_create(void) {
 	config->repeat_delay = DEFAULT_REPEAT_DELAY;
 	config->xcursor_size = default_xcursor_size();
 	config->move_modifier = WLR_MODIFIER_LOGO;
+	config->freeze_sandboxed = true;
+	config->freeze_host = false;
+	config->freeze_delay_ms = 10000;
+	config->boost_weight = 400;
 
 	const char *terminal = getenv("TERMINAL");
 	if (terminal == NULL || terminal[0] == '\0') {
@@ -495,23 +578,10 @@ void cordon_config_destroy(struct cordon_config *config) {
 	free(config->xkb_options);
 	free(config->xcursor_theme);
 	free(config->terminal);
+	free(config->portal_ui);
+	free(config->portal_plugin_dir);
+	free(config->portal_ui_options);
 	free(config);
-}
-
-/* XDG: a relative or empty XDG_CONFIG_HOME is to be ignored. NULL when there is no home. */
-static char *default_config_path(void) {
-	char *path = NULL;
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int ret;
-	if (xdg != NULL && xdg[0] == '/') {
-		ret = asprintf(&path, "%s/cordon/cordon.ini", xdg);
-	} else if (home != NULL && home[0] != '\0') {
-		ret = asprintf(&path, "%s/.config/cordon/cordon.ini", home);
-	} else {
-		return NULL;
-	}
-	return ret < 0 ? NULL : path;
 }
 
 static void set_error(char **error, const char *fmt, ...) {
@@ -550,7 +620,7 @@ struct cordon_config *cordon_config_load(const char *path, char **error) {
 	}
 	char *default_path = NULL;
 	if (path == NULL) {
-		default_path = default_config_path();
+		default_path = cordon_user_config_path("cordon.ini");
 		if (default_path == NULL) {
 			return cordon_config_create_default();
 		}

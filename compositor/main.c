@@ -17,6 +17,8 @@ static const char usage[] =
 	"  -S, --socket NAME      Wayland socket name (default: first free wayland-N)\n"
 	"  -c, --config FILE      configuration file\n"
 	"                         (default: $XDG_CONFIG_HOME/cordon/cordon.ini)\n"
+	"  -p, --policy FILE      per-app policy: profiles and app sections\n"
+	"                         (default: $XDG_CONFIG_HOME/cordon/policy.ini)\n"
 	"  -s, --startup COMMAND  run COMMAND with /bin/sh -c once cordon is ready\n"
 	"  -d, --debug            debug logging\n"
 	"  -v, --verbose          informational logging\n"
@@ -52,6 +54,7 @@ int main(int argc, char *argv[]) {
 		{"output", required_argument, NULL, 'o'},
 		{"socket", required_argument, NULL, 'S'},
 		{"config", required_argument, NULL, 'c'},
+		{"policy", required_argument, NULL, 'p'},
 		{"startup", required_argument, NULL, 's'},
 		{"debug", no_argument, NULL, 'd'},
 		{"verbose", no_argument, NULL, 'v'},
@@ -62,7 +65,7 @@ int main(int argc, char *argv[]) {
 	struct cordon_options options = {0};
 	enum wlr_log_importance log_level = WLR_ERROR;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "Ho:S:c:s:dvhV", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "Ho:S:c:p:s:dvhV", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'H':
 			options.headless = true;
@@ -85,6 +88,9 @@ int main(int argc, char *argv[]) {
 			break;
 		case 'c':
 			options.config_path = optarg;
+			break;
+		case 'p':
+			options.policy_path = optarg;
 			break;
 		case 's':
 			options.startup_command = optarg;

@@ -21,6 +21,7 @@ struct cordon_options {
 
 	const char *socket_name; /* NULL: the first free wayland-N */
 	const char *config_path; /* NULL: the default location */
+	const char *policy_path; /* per-app policy; NULL: the default location */
 	const char *startup_command; /* run with /bin/sh -c once ready */
 };
 
@@ -52,9 +53,15 @@ struct cordon_server {
 	struct wlr_xdg_shell *xdg_shell;
 
 	struct cordon_config *config;
+	struct cordon_policy *policy; /* per-app profiles, shared with cordon-run */
 	struct cordon_seat *seat;
 	struct cordon_globals *globals;
 	struct cordon_ipc_server *ipc;
+	struct cordon_portals *portals;
+	struct cordon_apps *apps; /* clients grouped into apps (apps.c) */
+	struct cordon_freeze *freeze; /* freezing and boosting apps (freeze.c) */
+	struct cordon_security_context_manager *security_contexts;
+	struct wl_protocol_logger *global_census; /* global_filter.c */
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */

@@ -42,6 +42,10 @@ refused bad-output-size 0x0 --headless --output 0x0
 refused unknown-option --nope --headless --nope
 refused missing-config /nonexistent --headless --config /nonexistent
 refused output-without-value --output --headless --output
+refused missing-policy /nonexistent --headless --policy /nonexistent
+printf '[app org.example.App]\nshare = bluetooth\n' >"$TEST_TMP/policy.ini"
+refused bad-policy "policy.ini:2: 'bluetooth' is not a value of 'share'" --headless \
+	--policy "$TEST_TMP/policy.ini"
 
 run_cordon help --help
 assert_eq 0 "$rc" "exit status of cordon --help"

@@ -1,0 +1,133 @@
+/* The stable C ABI between cordon and portal dialog plugins (docs/plugin-abi.md). */
+#ifndef CORDON_PORTAL_UI_H
+#define CORDON_PORTAL_UI_H
+
+/*
+ * A plugin is a shared object that exports cordon_portal_ui_plugin_entry(). cordon
+ * calls it once after dlopen and refuses the plugin unless the abi_version it
+ * returns equals the CORDON_PORTAL_UI_ABI_VERSION cordon was built with. Every
+ * call happens on cordon's event loop thread; a plugin must never block.
+ *
+ * Rules of the ABI: structs are only ever extended at their end and then the
+ * version goes up; strings are UTF-8, owned by cordon and valid until close();
+ * a dialog handle is valid from open() until close() returns.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pixman.h>
+
+#define CORDON_PORTAL_UI_ABI_VERSION 1
+#define CORDON_PORTAL_UI_ENTRY_SYMBOL "cordon_portal_ui_plugin_entry"
+
+enum cordon_portal_ui_portal {
+	CORDON_PORTAL_UI_FILE_OPEN = 1,
+	CORDON_PORTAL_UI_FILE_SAVE = 2,
+};
+
+/* Who asks: the sandbox tag cordon gave the client when it connected, never its own claims. */
+struct cordon_portal_ui_app {
+	bool known; /* false: a sandbox cordon could not identify */
+	bool sandboxed;
+	const char *engine; /* "cordon", "flatpak", "snap", "systemd-app", "host", "unknown" */
+	const char *app_id; /* "" when the tag has none */
+	const char *instance;
+};
+
+struct cordon_portal_ui_filter {
+	const char *name;
+	const char *const *patterns; /* shell globs such as "*.png" */
+	size_t pattern_count;
+	const char *const *mime_types;
+	size_t mime_type_count;
+};
+
+struct cordon_portal_ui_request {
+	const char *token; /* 32 hex digits, unique for the compositor's life */
+	struct cordon_portal_ui_app app;
+	enum cordon_portal_ui_portal portal;
+	const char *title; /* the app's words: show them as such, never as cordon's */
+	bool multiple;
+	bool directory;
+	const char *current_folder; /* a hint from the app, NULL if none */
+	const char *current_name; /* save only, NULL if none */
+	const struct cordon_portal_ui_filter *filters;
+	size_t filter_count;
+	/* Host folders the user chose for this app before, most recent first. */
+	const char *const *remembered_folders;
+	size_t remembered_folder_count;
+};
+
+/* One open dialog; owned by cordon. */
+struct cordon_portal_ui_dialog;
+
+enum cordon_portal_ui_log_level {
+	CORDON_PORTAL_UI_LOG_ERROR = 1,
+	CORDON_PORTAL_UI_LOG_INFO = 2,
+	CORDON_PORTAL_UI_LOG_DEBUG = 3,
+};
+
+/* Modifier bits in key events. */
+#define CORDON_PORTAL_UI_MOD_SHIFT (1u << 0)
+#define CORDON_PORTAL_UI_MOD_CTRL (1u << 2)
+#define CORDON_PORTAL_UI_MOD_ALT (1u << 3)
+
+/* What cordon offers a plugin. Every function may be called only between open() and close(). */
+struct cordon_portal_ui_host {
+	uint32_t abi_version;
+	/*
+	 * Adds one chosen file: a name (no slash) inside a directory the plugin opened.
+	 * cordon opens it relative to dir_fd with O_NOFOLLOW, in the request's mode, at
+	 * once; dir_fd stays the plugin's. Returns false (and logs why) when it cannot:
+	 * the dialog may tell the user and let them choose again.
+	 */
+	bool (*choose_at)(struct cordon_portal_ui_dialog *dialog, int dir_fd, const char *name);
+	/* The same for an absolute host path: its folder is opened, then the name in it. */
+	bool (*choose_path)(struct cordon_portal_ui_dialog *dialog, const char *path);
+	/* The user confirmed: the chosen files go to the app. Asynchronous; close() follows. */
+	void (*done)(struct cordon_portal_ui_dialog *dialog);
+	/* The user cancelled. Asynchronous; close() follows. */
+	void (*cancel)(struct cordon_portal_ui_dialog *dialog);
+	/*
+	 * The dialog's buffer (PIXMAN_a8r8g8b8, premultiplied), of this size in
+	 * logical pixels, centred on the output in a layer above every app; NULL
+	 * when it cannot be made. The image stays cordon's; its contents are kept
+	 * across calls of the same size.
+	 */
+	pixman_image_t *(*get_image)(struct cordon_portal_ui_dialog *dialog, int width, int height);
+	/* Shows what was painted into the image since the last commit. */
+	void (*commit)(struct cordon_portal_ui_dialog *dialog);
+	void (*log)(enum cordon_portal_ui_log_level level, const char *fmt, ...)
+		__attribute__((format(printf, 2, 3)));
+	void (*set_user_data)(struct cordon_portal_ui_dialog *dialog, void *data);
+	void *(*get_user_data)(struct cordon_portal_ui_dialog *dialog);
+};
+
+struct cordon_portal_ui_plugin {
+	uint32_t abi_version; /* CORDON_PORTAL_UI_ABI_VERSION */
+	const char *name;
+	/* Called once; options is the config's [portal] ui-options string ("" if none). */
+	void *(*create)(const struct cordon_portal_ui_host *host, const char *options);
+	void (*destroy)(void *plugin);
+	/* A new dialog. Return false to refuse it: the request then fails as unavailable. */
+	bool (*open)(void *plugin, struct cordon_portal_ui_dialog *dialog,
+		const struct cordon_portal_ui_request *request);
+	/* The dialog ends (answered, or the app or its window went away): free its state. */
+	void (*close)(void *plugin, struct cordon_portal_ui_dialog *dialog);
+	/* Input while the dialog has focus; any of these may be NULL. */
+	void (*key)(void *plugin, struct cordon_portal_ui_dialog *dialog, uint32_t keysym,
+		uint32_t codepoint, bool pressed, uint32_t modifiers);
+	/* Position in the dialog's own pixels. */
+	void (*pointer_motion)(void *plugin, struct cordon_portal_ui_dialog *dialog, double x,
+		double y);
+	/* Linux input button codes (BTN_LEFT = 0x110). */
+	void (*pointer_button)(void *plugin, struct cordon_portal_ui_dialog *dialog,
+		uint32_t button, bool pressed);
+};
+
+/* What a plugin exports. */
+typedef const struct cordon_portal_ui_plugin *(*cordon_portal_ui_entry_func)(void);
+const struct cordon_portal_ui_plugin *cordon_portal_ui_plugin_entry(void);
+
+#endif

@@ -1,0 +1,23 @@
+/* Keyboard and pointer input for portal dialogs, taken before any app sees it. */
+#ifndef CORDON_PORTALS_DIALOG_INPUT_H
+#define CORDON_PORTALS_DIALOG_INPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cordon_portals;
+struct wlr_keyboard;
+
+/*
+ * A key (evdev code) of KEYBOARD, after compositor bindings: true when a dialog
+ * is shown and took it; the focused app must then not see it.
+ */
+bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboard *keyboard,
+	uint32_t keycode, bool pressed);
+/* The pointer at LX, LY (layout): true when it is over a dialog (apps lose pointer focus). */
+bool cordon_portals_handle_motion(struct cordon_portals *portals, double lx, double ly);
+/* A button: true when it belongs to a dialog (pressed over it, or released after that). */
+bool cordon_portals_handle_button(struct cordon_portals *portals, double lx, double ly,
+	uint32_t button, bool pressed);
+
+#endif

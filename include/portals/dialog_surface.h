@@ -1,0 +1,24 @@
+/* A portal dialog's pixels: a compositor-owned pixman image shown above every app. */
+#ifndef CORDON_PORTALS_DIALOG_SURFACE_H
+#define CORDON_PORTALS_DIALOG_SURFACE_H
+
+#include <pixman.h>
+#include <stdbool.h>
+
+struct cordon_server;
+struct wlr_scene_node;
+struct cordon_portal_dialog_surface;
+
+struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
+	struct cordon_server *server, struct wlr_scene_node *layer);
+void cordon_portal_dialog_surface_destroy(struct cordon_portal_dialog_surface *surface);
+/* The image to paint, resized (and cleared) when the size changes; NULL on a bad size. */
+pixman_image_t *cordon_portal_dialog_surface_get_image(
+	struct cordon_portal_dialog_surface *surface, int width, int height);
+/* Shows the image as painted now, centred on the first output, above every app surface. */
+void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *surface);
+/* Where the dialog is, in layout coordinates; false when it is not shown. */
+bool cordon_portal_dialog_surface_get_box(const struct cordon_portal_dialog_surface *surface,
+	int *x, int *y, int *width, int *height);
+
+#endif

@@ -1,0 +1,14 @@
+/* The file chooser portal: cordon_portal_file_chooser_v1 requests, and the fds it opens. */
+#ifndef CORDON_PORTALS_FILE_CHOOSER_H
+#define CORDON_PORTALS_FILE_CHOOSER_H
+
+#include <stdint.h>
+#include <wayland-server-core.h>
+
+struct cordon_portals;
+
+/* What manager.get_file_chooser does: a new request object with id ID for CLIENT. */
+void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client *client,
+	struct wl_resource *manager, uint32_t id, uint32_t kind);
+
+#endif

@@ -1,0 +1,32 @@
+/* The portal host: the cordon_portal_manager_v1 global and what every portal shares. */
+#ifndef CORDON_PORTALS_PORTALS_H
+#define CORDON_PORTALS_PORTALS_H
+
+#include <wayland-server-core.h>
+
+struct cordon_server;
+struct cordon_portal_ui;
+struct cordon_permission_store;
+struct wlr_scene_tree;
+
+struct cordon_portals {
+	struct cordon_server *server;
+	struct wl_global *manager;
+	/* Above every other scene layer: dialogs live here (portals/dialog_surface.c). */
+	struct wlr_scene_tree *layer;
+	struct wl_list requests; /* cordon_portal_request.link, oldest first */
+	struct cordon_portal_ui *ui;
+	struct cordon_permission_store *store;
+	/* Keys pressed while a dialog had the keyboard: their releases are not the app's. */
+	uint32_t dialog_keys[32];
+	size_t dialog_key_count;
+};
+
+/* Creates the global, the permission store and the dialog UI; NULL after logging why. */
+struct cordon_portal_ui_choice;
+struct cordon_portals *cordon_portals_create(struct cordon_server *server,
+	const struct cordon_portal_ui_choice *choice);
+/* After the clients are gone. */
+void cordon_portals_destroy(struct cordon_portals *portals);
+
+#endif

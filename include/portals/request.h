@@ -1,0 +1,135 @@
+/*
+ * The life of one portal request, whatever the portal: created for a client with
+ * its tag, configured, submitted (permission check, dialog), answered exactly once
+ * (chosen, cancelled or failed), and cancelled when the client or parent goes away.
+ */
+#ifndef CORDON_PORTALS_REQUEST_H
+#define CORDON_PORTALS_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+
+#include "sandbox/cgroup_tag.h"
+
+struct cordon_portals;
+struct cordon_portal_dialog;
+struct cordon_portal_request;
+
+/* Requests a client may have before it gets an answer (SECURITY-NOTES: per-client caps). */
+#define CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT 8
+/* Request objects a client may hold at all, answered ones it has not destroyed included. */
+#define CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT 32
+/* 128 bits from getrandom, as hex. */
+#define CORDON_PORTAL_TOKEN_LEN 32
+
+enum cordon_portal_request_state {
+	CORDON_PORTAL_REQUEST_CONFIGURING,
+	CORDON_PORTAL_REQUEST_PENDING, /* submitted, dialog open */
+	CORDON_PORTAL_REQUEST_ANSWERED,
+};
+
+enum cordon_portal_result {
+	CORDON_PORTAL_CHOSEN,
+	CORDON_PORTAL_CANCELLED,
+	CORDON_PORTAL_FAILED,
+};
+
+/* The failure codes every portal protocol shares (cordon-portal-v1.xml, enum failure). */
+enum cordon_portal_failure {
+	CORDON_PORTAL_FAILURE_DENIED = 0,
+	CORDON_PORTAL_FAILURE_BUSY = 1,
+	CORDON_PORTAL_FAILURE_IO = 2,
+	CORDON_PORTAL_FAILURE_UNAVAILABLE = 3,
+};
+
+/* An fd cordon opened for the app, with the name the app may show. */
+struct cordon_portal_file {
+	int fd;
+	char *display_name;
+};
+
+struct cordon_portal_response {
+	enum cordon_portal_result result;
+	enum cordon_portal_failure failure; /* with CORDON_PORTAL_FAILED */
+	const char *reason; /* with CORDON_PORTAL_FAILED */
+	const struct cordon_portal_file *files; /* with CORDON_PORTAL_CHOSEN */
+	size_t file_count;
+};
+
+/* What a portal (file chooser, later camera, print) implements. */
+struct cordon_portal_request_impl {
+	const char *portal; /* the permission store's name: "file-chooser" */
+	/* Puts the response on the wire; called once, by cordon_portal_request_respond. */
+	void (*send_response)(struct cordon_portal_request *request,
+		const struct cordon_portal_response *response);
+	/*
+	 * The user chose NAME in DIR_FD: open it in the portal's mode and keep it for the
+	 * response. False with *reason (static text) when refused.
+	 */
+	bool (*choose_at)(struct cordon_portal_request *request, int dir_fd, const char *name,
+		const char **reason);
+	/* The chosen files so far, handed over by the response. */
+	void (*get_files)(struct cordon_portal_request *request,
+		const struct cordon_portal_file **files, size_t *count);
+};
+
+struct cordon_portal_request {
+	struct cordon_portals *portals;
+	struct wl_list link; /* cordon_portals.requests */
+	const struct cordon_portal_request_impl *impl;
+	void *data; /* the portal's own state */
+	struct wl_client *client;
+	/* Copied from the client's record when the request is made (docs/sandbox-identity.md). */
+	bool tag_known;
+	struct cordon_tag tag;
+	pid_t pid;
+	char token[CORDON_PORTAL_TOKEN_LEN + 1];
+	enum cordon_portal_request_state state;
+	/* The xdg_toplevel the dialog belongs to, or NULL. */
+	struct wl_resource *parent;
+	struct wl_listener parent_destroy;
+	struct cordon_portal_dialog *dialog;
+};
+
+/*
+ * A new request of CLIENT. NULL when the client has too many unanswered requests
+ * (*over_cap set) or memory ran out.
+ */
+struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
+	struct wl_client *client, const struct cordon_portal_request_impl *impl, void *data,
+	bool *over_cap);
+/* Ends the request without a response (its resource is going away): dismisses any dialog. */
+void cordon_portal_request_destroy(struct cordon_portal_request *request);
+
+/* Sets the parent toplevel before submit; false if it is not the client's own. */
+bool cordon_portal_request_set_parent(struct cordon_portal_request *request,
+	struct wl_resource *toplevel);
+
+/*
+ * Submits: a denied app fails at once without a dialog, a parent with a dialog open
+ * fails as busy, otherwise the dialog opens with DIALOG_REQUEST's options.
+ */
+struct cordon_portal_ui_request;
+void cordon_portal_request_submit(struct cordon_portal_request *request,
+	struct cordon_portal_ui_request *dialog_request);
+
+/*
+ * The one place a response leaves for the app: every portal's answer goes through
+ * here, exactly once per request. Closes the dialog.
+ */
+void cordon_portal_request_respond(struct cordon_portal_request *request,
+	const struct cordon_portal_response *response);
+/* Shorthands for respond. */
+void cordon_portal_request_fail(struct cordon_portal_request *request,
+	enum cordon_portal_failure failure, const char *reason);
+void cordon_portal_request_cancel(struct cordon_portal_request *request);
+
+/* The app id the store and the dialog know the caller by ("" for an unknown sandbox). */
+const char *cordon_portal_request_app_id(const struct cordon_portal_request *request);
+
+/* 32 hex digits from getrandom; false if the kernel gave none. */
+bool cordon_portal_make_token(char token[CORDON_PORTAL_TOKEN_LEN + 1]);
+
+#endif

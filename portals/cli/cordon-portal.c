@@ -1,0 +1,377 @@
+/*
+ * cordon-portal: asks cordon's portal for files from a shell, for scripts inside
+ * a sandbox and for tests (docs/portals.md).
+ *
+ *   cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...
+ *                           [--title TITLE] --output DIR
+ *   cordon-portal save-file --name NAME [--title TITLE] < DATA
+ *
+ * Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <wayland-client.h>
+
+#include "cordon-portal-v1-client-protocol.h"
+
+enum {
+	EXIT_CHOSEN = 0,
+	EXIT_CANCELLED = 1,
+	EXIT_USAGE = 2,
+	EXIT_FAILED = 3,
+	EXIT_NO_PORTAL = 4,
+};
+
+#define MAX_FILES 64
+#define MAX_FILTERS 32
+
+struct chosen {
+	int fd;
+	char *name;
+};
+
+struct state {
+	struct cordon_portal_manager_v1 *manager;
+	bool answered;
+	int status;
+	char *reason;
+	struct chosen files[MAX_FILES];
+	size_t file_count;
+};
+
+static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
+	struct state *state = data;
+	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0) {
+		state->manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 1);
+	}
+}
+
+static void handle_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
+}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = handle_global,
+	.global_remove = handle_global_remove,
+};
+
+static void handle_file(void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd,
+		const char *display_name) {
+	struct state *state = data;
+	if (state->file_count == MAX_FILES) {
+		close(fd);
+		return;
+	}
+	state->files[state->file_count++] = (struct chosen){fd, strdup(display_name)};
+}
+
+static void handle_done(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
+	struct state *state = data;
+	state->answered = true;
+	state->status = EXIT_CHOSEN;
+}
+
+static void handle_cancelled(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
+	struct state *state = data;
+	state->answered = true;
+	state->status = EXIT_CANCELLED;
+	state->reason = strdup("cancelled");
+}
+
+static void handle_failed(void *data, struct cordon_portal_file_chooser_v1 *chooser,
+		uint32_t failure, const char *reason) {
+	static const char *const names[] = {"denied", "busy", "i/o error", "unavailable"};
+	struct state *state = data;
+	state->answered = true;
+	state->status = EXIT_FAILED;
+	const char *name = failure < sizeof(names) / sizeof(names[0]) ? names[failure] : "failed";
+	size_t len = strlen(name) + strlen(reason) + 3;
+	state->reason = malloc(len);
+	if (state->reason) {
+		snprintf(state->reason, len, "%s: %s", name, reason);
+	}
+}
+
+static const struct cordon_portal_file_chooser_v1_listener chooser_listener = {
+	.file = handle_file,
+	.done = handle_done,
+	.cancelled = handle_cancelled,
+	.failed = handle_failed,
+};
+
+static int usage(FILE *out, int status) {
+	fprintf(out,
+		"Usage: cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...\n"
+		"                               [--title TITLE] --output DIR\n"
+		"       cordon-portal save-file --name NAME [--title TITLE] < DATA\n"
+		"\n"
+		"open-file copies each chosen file into DIR (a chosen directory's files into\n"
+		"DIR/NAME/) and prints the names; save-file writes standard input to the chosen file.\n"
+		"Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal.\n");
+	return status;
+}
+
+static bool copy_fd(int from, int to) {
+	char buffer[65536];
+	for (;;) {
+		ssize_t n = read(from, buffer, sizeof(buffer));
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0) {
+			return false;
+		}
+		if (n == 0) {
+			return true;
+		}
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(to, buffer + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR) {
+				continue;
+			}
+			if (w <= 0) {
+				return false;
+			}
+			done += w;
+		}
+	}
+}
+
+/* The compositor's word for a name is still checked: it must stay inside DIR. */
+static bool safe_name(const char *name) {
+	return name && name[0] && !strchr(name, '/') && strcmp(name, ".") != 0 &&
+		strcmp(name, "..") != 0;
+}
+
+static bool copy_into(int dir_fd, const char *name, int from) {
+	int to = openat(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (to < 0) {
+		return false;
+	}
+	bool ok = copy_fd(from, to);
+	return close(to) == 0 && ok;
+}
+
+/* A chosen directory: its regular files, one level deep. */
+static bool copy_directory(int out_fd, const char *name, int dir) {
+	if (mkdirat(out_fd, name, 0755) != 0 && errno != EEXIST) {
+		return false;
+	}
+	int target = openat(out_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *listing = fdopendir(dup(dir));
+	if (target < 0 || !listing) {
+		if (target >= 0) {
+			close(target);
+		}
+		return false;
+	}
+	bool ok = true;
+	struct dirent *entry;
+	while ((entry = readdir(listing))) {
+		int from = openat(dir, entry->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		struct stat st;
+		if (from < 0) {
+			continue;
+		}
+		if (fstat(from, &st) == 0 && S_ISREG(st.st_mode)) {
+			ok = copy_into(target, entry->d_name, from) && ok;
+		}
+		close(from);
+	}
+	closedir(listing);
+	close(target);
+	return ok;
+}
+
+static int write_open_results(struct state *state, const char *output, bool directory) {
+	int out_fd = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (out_fd < 0) {
+		fprintf(stderr, "cordon-portal: cannot open %s: %s\n", output, strerror(errno));
+		return EXIT_FAILED;
+	}
+	int status = EXIT_CHOSEN;
+	for (size_t i = 0; i < state->file_count; i++) {
+		struct chosen *file = &state->files[i];
+		if (!safe_name(file->name)) {
+			fprintf(stderr, "cordon-portal: the portal gave a bad file name\n");
+			status = EXIT_FAILED;
+			continue;
+		}
+		bool ok = directory ? copy_directory(out_fd, file->name, file->fd) :
+			copy_into(out_fd, file->name, file->fd);
+		if (!ok) {
+			fprintf(stderr, "cordon-portal: cannot copy %s into %s: %s\n", file->name,
+				output, strerror(errno));
+			status = EXIT_FAILED;
+			continue;
+		}
+		printf("%s\n", file->name);
+	}
+	close(out_fd);
+	return status;
+}
+
+static int write_save_result(struct state *state) {
+	if (state->file_count != 1) {
+		fprintf(stderr, "cordon-portal: the portal gave %zu files for one save\n",
+			state->file_count);
+		return EXIT_FAILED;
+	}
+	int fd = state->files[0].fd;
+	/* The user chose to replace the file: its old contents go. */
+	if (ftruncate(fd, 0) != 0 || !copy_fd(STDIN_FILENO, fd) || fsync(fd) != 0) {
+		fprintf(stderr, "cordon-portal: cannot write %s: %s\n", state->files[0].name,
+			strerror(errno));
+		return EXIT_FAILED;
+	}
+	printf("%s\n", state->files[0].name);
+	return EXIT_CHOSEN;
+}
+
+int main(int argc, char *argv[]) {
+	if (argc < 2) {
+		return usage(stderr, EXIT_USAGE);
+	}
+	const char *command = argv[1];
+	bool save;
+	if (strcmp(command, "open-file") == 0) {
+		save = false;
+	} else if (strcmp(command, "save-file") == 0) {
+		save = true;
+	} else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
+		return usage(stdout, EXIT_CHOSEN);
+	} else {
+		fprintf(stderr, "cordon-portal: unknown command '%s' (open-file or save-file)\n",
+			command);
+		return EXIT_USAGE;
+	}
+
+	static const struct option options[] = {
+		{"multiple", no_argument, NULL, 'm'},
+		{"directory", no_argument, NULL, 'd'},
+		{"filter", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"name", required_argument, NULL, 'n'},
+		{"title", required_argument, NULL, 't'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	bool multiple = false, directory = false;
+	const char *output = NULL, *name = NULL, *title = NULL;
+	const char *filters[MAX_FILTERS];
+	size_t filter_count = 0;
+	int opt;
+	optind = 2;
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			multiple = true;
+			break;
+		case 'd':
+			directory = true;
+			break;
+		case 'f':
+			if (filter_count == MAX_FILTERS || !strchr(optarg, ':')) {
+				fprintf(stderr, "cordon-portal: --filter takes NAME:PATTERN (at most %d)\n",
+					MAX_FILTERS);
+				return EXIT_USAGE;
+			}
+			filters[filter_count++] = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 't':
+			title = optarg;
+			break;
+		case 'h':
+			return usage(stdout, EXIT_CHOSEN);
+		default:
+			return usage(stderr, EXIT_USAGE);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "cordon-portal: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!save && !output) {
+		fprintf(stderr, "cordon-portal: open-file needs --output DIR\n");
+		return EXIT_USAGE;
+	}
+	if (save && (!name || multiple || directory || output)) {
+		fprintf(stderr, "cordon-portal: save-file takes --name NAME and no open-file options\n");
+		return EXIT_USAGE;
+	}
+
+	struct wl_display *display = wl_display_connect(NULL);
+	if (!display) {
+		fprintf(stderr, "cordon-portal: cannot connect to the Wayland display\n");
+		return EXIT_NO_PORTAL;
+	}
+	struct state state = {0};
+	struct wl_registry *registry = wl_display_get_registry(display);
+	wl_registry_add_listener(registry, &registry_listener, &state);
+	wl_display_roundtrip(display);
+	if (!state.manager) {
+		fprintf(stderr, "cordon-portal: this compositor offers no cordon portal\n");
+		wl_display_disconnect(display);
+		return EXIT_NO_PORTAL;
+	}
+
+	struct cordon_portal_file_chooser_v1 *chooser = cordon_portal_manager_v1_get_file_chooser(
+		state.manager, save ? CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE :
+		CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN);
+	cordon_portal_file_chooser_v1_add_listener(chooser, &chooser_listener, &state);
+	if (title) {
+		cordon_portal_file_chooser_v1_set_title(chooser, title);
+	}
+	if (save) {
+		cordon_portal_file_chooser_v1_set_current_name(chooser, name);
+	} else {
+		cordon_portal_file_chooser_v1_set_multiple(chooser, multiple);
+		cordon_portal_file_chooser_v1_set_directory(chooser, directory);
+	}
+	for (size_t i = 0; i < filter_count; i++) {
+		char *copy = strdup(filters[i]);
+		char *colon = strchr(copy, ':');
+		*colon = '\0';
+		cordon_portal_file_chooser_v1_add_filter(chooser, copy);
+		cordon_portal_file_chooser_v1_add_pattern(chooser, colon + 1);
+		free(copy);
+	}
+	cordon_portal_file_chooser_v1_submit(chooser);
+
+	while (!state.answered && wl_display_dispatch(display) != -1) {
+	}
+	int status;
+	if (!state.answered) {
+		fprintf(stderr, "cordon-portal: the compositor went away or refused the request\n");
+		status = EXIT_FAILED;
+	} else if (state.status != EXIT_CHOSEN) {
+		fprintf(stderr, "cordon-portal: %s\n", state.reason ? state.reason : "failed");
+		status = state.status;
+	} else {
+		status = save ? write_save_result(&state) : write_open_results(&state, output, directory);
+	}
+	for (size_t i = 0; i < state.file_count; i++) {
+		close(state.files[i].fd);
+		free(state.files[i].name);
+	}
+	free(state.reason);
+	cordon_portal_file_chooser_v1_destroy(chooser);
+	cordon_portal_manager_v1_destroy(state.manager);
+	wl_registry_destroy(registry);
+	wl_display_disconnect(display);
+	return status;
+}

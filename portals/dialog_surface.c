@@ -1,0 +1,172 @@
+/*
+ * A dialog's pixels. The plugin paints a pixman image that cordon owns; each
+ * commit copies it into a new wlr_buffer shown by a scene node in the portal
+ * layer, a tree above every other scene layer, so that no app surface can
+ * cover the dialog. (wlroots 0.15's scene buffers keep their texture, hence a
+ * new node per commit.) Sandboxed clients cannot capture it: screen capture
+ * globals are hidden from them (compositor/global_filter.c).
+ */
+#include "portals/dialog_surface.h"
+
+#include <drm_fourcc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/render/wlr_texture.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/box.h>
+
+#include "compositor/output.h"
+#include "compositor/server.h"
+
+/* Bigger than any output cordon drives; bounds what a plugin can make cordon allocate. */
+#define MAX_SIZE 8192
+
+struct pixel_buffer {
+	struct wlr_buffer base;
+	void *data;
+	size_t stride;
+};
+
+struct cordon_portal_dialog_surface {
+	struct cordon_server *server;
+	struct wlr_scene_node *layer;
+	pixman_image_t *image;
+	struct wlr_scene_buffer *node;
+	int x, y;
+};
+
+static void pixel_buffer_destroy(struct wlr_buffer *wlr_buffer) {
+	struct pixel_buffer *buffer = wl_container_of(wlr_buffer, buffer, base);
+	free(buffer->data);
+	free(buffer);
+}
+
+static bool pixel_buffer_begin_access(struct wlr_buffer *wlr_buffer, uint32_t flags,
+		void **data, uint32_t *format, size_t *stride) {
+	struct pixel_buffer *buffer = wl_container_of(wlr_buffer, buffer, base);
+	*data = buffer->data;
+	*format = DRM_FORMAT_ARGB8888;
+	*stride = buffer->stride;
+	return true;
+}
+
+static void pixel_buffer_end_access(struct wlr_buffer *wlr_buffer) {
+}
+
+static const struct wlr_buffer_impl pixel_buffer_impl = {
+	.destroy = pixel_buffer_destroy,
+	.begin_data_ptr_access = pixel_buffer_begin_access,
+	.end_data_ptr_access = pixel_buffer_end_access,
+};
+
+struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
+		struct cordon_server *server, struct wlr_scene_node *layer) {
+	struct cordon_portal_dialog_surface *surface = calloc(1, sizeof(*surface));
+	if (surface) {
+		surface->server = server;
+		surface->layer = layer;
+	}
+	return surface;
+}
+
+void cordon_portal_dialog_surface_destroy(struct cordon_portal_dialog_surface *surface) {
+	if (!surface) {
+		return;
+	}
+	if (surface->node) {
+		wlr_scene_node_destroy(&surface->node->node);
+	}
+	if (surface->image) {
+		pixman_image_unref(surface->image);
+	}
+	free(surface);
+}
+
+pixman_image_t *cordon_portal_dialog_surface_get_image(
+		struct cordon_portal_dialog_surface *surface, int width, int height) {
+	if (width <= 0 || height <= 0 || width > MAX_SIZE || height > MAX_SIZE) {
+		return NULL;
+	}
+	if (surface->image && pixman_image_get_width(surface->image) == width &&
+			pixman_image_get_height(surface->image) == height) {
+		return surface->image;
+	}
+	pixman_image_t *image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, NULL, 0);
+	if (!image) {
+		return NULL;
+	}
+	if (surface->image) {
+		pixman_image_unref(surface->image);
+	}
+	surface->image = image;
+	return image;
+}
+
+void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *surface) {
+	struct cordon_server *server = surface->server;
+	if (!surface->image || !surface->layer) {
+		return;
+	}
+	int width = pixman_image_get_width(surface->image);
+	int height = pixman_image_get_height(surface->image);
+	size_t stride = (size_t)pixman_image_get_stride(surface->image);
+	struct pixel_buffer *buffer = calloc(1, sizeof(*buffer));
+	void *data = malloc(stride * (size_t)height);
+	if (!buffer || !data) {
+		free(buffer);
+		free(data);
+		return;
+	}
+	memcpy(data, pixman_image_get_data(surface->image), stride * (size_t)height);
+	buffer->data = data;
+	buffer->stride = stride;
+	wlr_buffer_init(&buffer->base, &pixel_buffer_impl, width, height);
+	struct wlr_scene_buffer *node = wlr_scene_buffer_create(surface->layer, &buffer->base);
+	if (node) {
+		/*
+		 * wlroots 0.15 makes a scene buffer's texture lazily, in the next output
+		 * frame; a render of the scene outside a frame (cordonctl screenshot)
+		 * would make it while rendering, which wlroots asserts against. Make it
+		 * now, as the scene would (it destroys the texture with the node).
+		 */
+		node->texture = wlr_texture_from_buffer(server->renderer, &buffer->base);
+		if (node->texture) {
+			wl_list_remove(&node->pending_link);
+			wl_list_init(&node->pending_link);
+		}
+	}
+	/* The node holds its own lock; ours goes, so the buffer dies with the node. */
+	wlr_buffer_drop(&buffer->base);
+	if (!node) {
+		return;
+	}
+	if (surface->node) {
+		wlr_scene_node_destroy(&surface->node->node);
+	}
+	surface->node = node;
+
+	struct wlr_box box = {0, 0, 1280, 720};
+	if (!wl_list_empty(&server->outputs)) {
+		struct cordon_output *output =
+			wl_container_of(server->outputs.next, output, link);
+		cordon_output_get_box(output, &box);
+	}
+	surface->x = box.x + (box.width - width) / 2;
+	surface->y = box.y + (box.height - height) / 2;
+	wlr_scene_node_set_position(&node->node, surface->x, surface->y);
+	wlr_scene_node_raise_to_top(surface->layer);
+}
+
+bool cordon_portal_dialog_surface_get_box(const struct cordon_portal_dialog_surface *surface,
+		int *x, int *y, int *width, int *height) {
+	if (!surface->node) {
+		return false;
+	}
+	*x = surface->x;
+	*y = surface->y;
+	*width = pixman_image_get_width(surface->image);
+	*height = pixman_image_get_height(surface->image);
+	return true;
+}

@@ -1,0 +1,449 @@
+/*
+ * The file chooser portal. The app describes what it wants (title, filters, a
+ * suggested name); the user picks in cordon's dialog; cordon opens each chosen
+ * file itself, relative to the folder's fd and with O_NOFOLLOW so that a path
+ * swapped for a symlink after the choice is refused, and hands over only the fd
+ * and the file's name. The app never learns where the file lives on the host.
+ */
+#include "portals/file_chooser.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <wlr/util/log.h>
+
+#include "cordon-portal-v1-protocol.h"
+#include "cordon/portal-ui.h"
+#include "portals/portals.h"
+#include "portals/request.h"
+
+#define MAX_FILTERS 32
+#define MAX_PATTERNS 32
+#define MAX_STRING 4096
+/* More than anyone picks by hand; bounds the fds one request can hold. */
+#define MAX_FILES 64
+
+struct filter {
+	char *name;
+	char *patterns[MAX_PATTERNS];
+	size_t pattern_count;
+	char *mime_types[MAX_PATTERNS];
+	size_t mime_type_count;
+};
+
+struct file_chooser {
+	struct wl_resource *resource;
+	struct cordon_portal_request *request;
+	enum cordon_portal_manager_v1_file_chooser_kind kind;
+	char *title, *current_folder, *current_name;
+	bool multiple, directory;
+	struct filter filters[MAX_FILTERS];
+	size_t filter_count;
+	struct cordon_portal_file files[MAX_FILES];
+	size_t file_count;
+};
+
+static const struct cordon_portal_file_chooser_v1_interface file_chooser_impl;
+
+static struct file_chooser *chooser_from_resource(struct wl_resource *resource) {
+	return wl_resource_get_user_data(resource);
+}
+
+static void close_files(struct file_chooser *chooser) {
+	for (size_t i = 0; i < chooser->file_count; i++) {
+		close(chooser->files[i].fd);
+		free(chooser->files[i].display_name);
+	}
+	chooser->file_count = 0;
+}
+
+static void free_filters(struct file_chooser *chooser) {
+	for (size_t i = 0; i < chooser->filter_count; i++) {
+		struct filter *filter = &chooser->filters[i];
+		free(filter->name);
+		for (size_t j = 0; j < filter->pattern_count; j++) {
+			free(filter->patterns[j]);
+		}
+		for (size_t j = 0; j < filter->mime_type_count; j++) {
+			free(filter->mime_types[j]);
+		}
+	}
+}
+
+static void handle_resource_destroy(struct wl_resource *resource) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	/* The client let go (or disconnected): any open dialog is dismissed. */
+	cordon_portal_request_destroy(chooser->request);
+	close_files(chooser);
+	free_filters(chooser);
+	free(chooser->title);
+	free(chooser->current_folder);
+	free(chooser->current_name);
+	free(chooser);
+}
+
+/* Every option is only accepted while the request is being configured. */
+static bool check_configuring(struct file_chooser *chooser) {
+	if (chooser->request->state == CORDON_PORTAL_REQUEST_CONFIGURING) {
+		return true;
+	}
+	wl_resource_post_error(chooser->resource,
+		CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_ALREADY_SUBMITTED,
+		"options and submit are only accepted before submit");
+	return false;
+}
+
+static bool check_string(struct file_chooser *chooser, const char *value, const char *what) {
+	if (strlen(value) < MAX_STRING) {
+		return true;
+	}
+	wl_resource_post_error(chooser->resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
+		"%s is longer than %d bytes", what, MAX_STRING - 1);
+	return false;
+}
+
+static void set_string(struct file_chooser *chooser, char **field, const char *value,
+		const char *what) {
+	if (!check_configuring(chooser) || !check_string(chooser, value, what)) {
+		return;
+	}
+	char *copy = strdup(value);
+	if (!copy) {
+		wl_client_post_no_memory(wl_resource_get_client(chooser->resource));
+		return;
+	}
+	free(*field);
+	*field = copy;
+}
+
+static void handle_destroy(struct wl_client *client, struct wl_resource *resource) {
+	wl_resource_destroy(resource);
+}
+
+static void handle_set_title(struct wl_client *client, struct wl_resource *resource,
+		const char *title) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	set_string(chooser, &chooser->title, title, "the title");
+}
+
+static void handle_set_parent(struct wl_client *client, struct wl_resource *resource,
+		struct wl_resource *parent) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	if (!check_configuring(chooser)) {
+		return;
+	}
+	if (!cordon_portal_request_set_parent(chooser->request, parent)) {
+		wl_resource_post_error(resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_BAD_PARENT,
+			"the parent toplevel is not the client's own");
+	}
+}
+
+static bool check_kind(struct file_chooser *chooser, enum cordon_portal_manager_v1_file_chooser_kind kind,
+		const char *option) {
+	if (chooser->kind == kind) {
+		return true;
+	}
+	wl_resource_post_error(chooser->resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
+		"%s only applies to %s requests", option,
+		kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN ? "open" : "save");
+	return false;
+}
+
+static bool check_flag(struct file_chooser *chooser, uint32_t value) {
+	if (value <= 1) {
+		return true;
+	}
+	wl_resource_post_error(chooser->resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
+		"a flag must be 0 or 1, not %u", value);
+	return false;
+}
+
+static void handle_set_multiple(struct wl_client *client, struct wl_resource *resource,
+		uint32_t multiple) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	if (check_configuring(chooser) &&
+			check_kind(chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN, "multiple") &&
+			check_flag(chooser, multiple)) {
+		chooser->multiple = multiple;
+	}
+}
+
+static void handle_set_directory(struct wl_client *client, struct wl_resource *resource,
+		uint32_t directory) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	if (check_configuring(chooser) &&
+			check_kind(chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN, "directory") &&
+			check_flag(chooser, directory)) {
+		chooser->directory = directory;
+	}
+}
+
+static void handle_set_current_folder(struct wl_client *client, struct wl_resource *resource,
+		const char *folder) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	set_string(chooser, &chooser->current_folder, folder, "the current folder");
+}
+
+static void handle_set_current_name(struct wl_client *client, struct wl_resource *resource,
+		const char *name) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	if (!check_configuring(chooser) ||
+			!check_kind(chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE, "current_name")) {
+		return;
+	}
+	if (strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+		wl_resource_post_error(resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
+			"the current name must be a single file name");
+		return;
+	}
+	set_string(chooser, &chooser->current_name, name, "the current name");
+}
+
+static void handle_add_filter(struct wl_client *client, struct wl_resource *resource,
+		const char *name) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	if (!check_configuring(chooser) || !check_string(chooser, name, "a filter name")) {
+		return;
+	}
+	if (chooser->filter_count == MAX_FILTERS) {
+		wl_resource_post_error(resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_TOO_MANY_FILTERS,
+			"more than %d filters", MAX_FILTERS);
+		return;
+	}
+	struct filter *filter = &chooser->filters[chooser->filter_count];
+	filter->name = strdup(name);
+	if (!filter->name) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	chooser->filter_count++;
+}
+
+static void add_to_filter(struct file_chooser *chooser, bool mime, const char *value) {
+	if (!check_configuring(chooser) || !check_string(chooser, value, "a filter entry")) {
+		return;
+	}
+	if (chooser->filter_count == 0) {
+		wl_resource_post_error(chooser->resource,
+			CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
+			"a pattern or mime type needs an add_filter before it");
+		return;
+	}
+	struct filter *filter = &chooser->filters[chooser->filter_count - 1];
+	char **list = mime ? filter->mime_types : filter->patterns;
+	size_t *count = mime ? &filter->mime_type_count : &filter->pattern_count;
+	if (*count == MAX_PATTERNS) {
+		wl_resource_post_error(chooser->resource,
+			CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_TOO_MANY_FILTERS,
+			"more than %d entries in one filter", MAX_PATTERNS);
+		return;
+	}
+	list[*count] = strdup(value);
+	if (!list[*count]) {
+		wl_client_post_no_memory(wl_resource_get_client(chooser->resource));
+		return;
+	}
+	(*count)++;
+}
+
+static void handle_add_pattern(struct wl_client *client, struct wl_resource *resource,
+		const char *pattern) {
+	add_to_filter(chooser_from_resource(resource), false, pattern);
+}
+
+static void handle_add_mime_type(struct wl_client *client, struct wl_resource *resource,
+		const char *mime_type) {
+	add_to_filter(chooser_from_resource(resource), true, mime_type);
+}
+
+static void handle_submit(struct wl_client *client, struct wl_resource *resource) {
+	struct file_chooser *chooser = chooser_from_resource(resource);
+	if (!check_configuring(chooser)) {
+		return;
+	}
+	struct cordon_portal_ui_filter filters[MAX_FILTERS];
+	for (size_t i = 0; i < chooser->filter_count; i++) {
+		struct filter *filter = &chooser->filters[i];
+		filters[i] = (struct cordon_portal_ui_filter){
+			.name = filter->name,
+			.patterns = (const char *const *)filter->patterns,
+			.pattern_count = filter->pattern_count,
+			.mime_types = (const char *const *)filter->mime_types,
+			.mime_type_count = filter->mime_type_count,
+		};
+	}
+	bool save = chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE;
+	struct cordon_portal_ui_request options = {
+		.portal = save ? CORDON_PORTAL_UI_FILE_SAVE : CORDON_PORTAL_UI_FILE_OPEN,
+		.title = chooser->title ? chooser->title : (save ? "Save a file" : "Open a file"),
+		.multiple = chooser->multiple,
+		.directory = chooser->directory,
+		.current_folder = chooser->current_folder,
+		.current_name = chooser->current_name,
+		.filters = filters,
+		.filter_count = chooser->filter_count,
+	};
+	cordon_portal_request_submit(chooser->request, &options);
+}
+
+static const struct cordon_portal_file_chooser_v1_interface file_chooser_impl = {
+	.destroy = handle_destroy,
+	.set_title = handle_set_title,
+	.set_parent = handle_set_parent,
+	.set_multiple = handle_set_multiple,
+	.set_directory = handle_set_directory,
+	.set_current_folder = handle_set_current_folder,
+	.set_current_name = handle_set_current_name,
+	.add_filter = handle_add_filter,
+	.add_pattern = handle_add_pattern,
+	.add_mime_type = handle_add_mime_type,
+	.submit = handle_submit,
+};
+
+/*
+ * Opens NAME in DIR_FD the way the request needs it. O_NONBLOCK so that a FIFO
+ * cannot stall the compositor in open(); only regular files (or directories,
+ * when asked for) are handed over.
+ */
+static int open_chosen(struct file_chooser *chooser, int dir_fd, const char *name,
+		const char **reason) {
+	int flags = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK;
+	bool save = chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE;
+	if (chooser->directory) {
+		flags |= O_RDONLY | O_DIRECTORY;
+	} else if (save) {
+		flags |= O_RDWR | O_CREAT;
+	} else {
+		flags |= O_RDONLY;
+	}
+	int fd = openat(dir_fd, name, flags, 0666);
+	if (fd < 0) {
+		*reason = errno == ELOOP ? "the chosen file is a symbolic link" :
+			"the chosen file cannot be opened";
+		wlr_log_errno(WLR_INFO, "Portal request %s: cannot open '%s'",
+			chooser->request->token, name);
+		return -1;
+	}
+	struct stat st;
+	bool right_type = fstat(fd, &st) == 0 &&
+		(chooser->directory ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+	if (!right_type) {
+		*reason = "the chosen file is not a regular file";
+		close(fd);
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		*reason = "the chosen file cannot be opened";
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
+		const char *name, const char **reason) {
+	struct file_chooser *chooser = request->data;
+	if (name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
+			strcmp(name, "..") == 0) {
+		*reason = "a chosen name must be a single file name";
+		return false;
+	}
+	bool single = !chooser->multiple || chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE;
+	if ((single && chooser->file_count == 1) || chooser->file_count == MAX_FILES) {
+		*reason = "too many files chosen";
+		return false;
+	}
+	char *display_name = strdup(name);
+	if (!display_name) {
+		*reason = "out of memory";
+		return false;
+	}
+	int fd = open_chosen(chooser, dir_fd, name, reason);
+	if (fd < 0) {
+		free(display_name);
+		return false;
+	}
+	chooser->files[chooser->file_count++] = (struct cordon_portal_file){fd, display_name};
+	return true;
+}
+
+static void chooser_get_files(struct cordon_portal_request *request,
+		const struct cordon_portal_file **files, size_t *count) {
+	struct file_chooser *chooser = request->data;
+	*files = chooser->files;
+	*count = chooser->file_count;
+}
+
+static void chooser_send_response(struct cordon_portal_request *request,
+		const struct cordon_portal_response *response) {
+	struct file_chooser *chooser = request->data;
+	struct wl_resource *resource = chooser->resource;
+	switch (response->result) {
+	case CORDON_PORTAL_CHOSEN:
+		/* libwayland duplicates each fd into the message; ours close below. */
+		for (size_t i = 0; i < response->file_count; i++) {
+			cordon_portal_file_chooser_v1_send_file(resource, response->files[i].fd,
+				response->files[i].display_name);
+		}
+		cordon_portal_file_chooser_v1_send_done(resource);
+		break;
+	case CORDON_PORTAL_CANCELLED:
+		cordon_portal_file_chooser_v1_send_cancelled(resource);
+		break;
+	case CORDON_PORTAL_FAILED:
+		cordon_portal_file_chooser_v1_send_failed(resource, response->failure,
+			response->reason);
+		break;
+	}
+	close_files(chooser);
+}
+
+static const struct cordon_portal_request_impl request_impl = {
+	.portal = "file-chooser",
+	.send_response = chooser_send_response,
+	.choose_at = chooser_choose_at,
+	.get_files = chooser_get_files,
+};
+
+void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client *client,
+		struct wl_resource *manager, uint32_t id, uint32_t kind) {
+	if (kind != CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN &&
+			kind != CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE) {
+		wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_INVALID_KIND,
+			"unknown file chooser kind %u", kind);
+		return;
+	}
+	struct file_chooser *chooser = calloc(1, sizeof(*chooser));
+	if (!chooser) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	chooser->kind = kind;
+	bool over_cap;
+	chooser->request = cordon_portal_request_create(portals, client, &request_impl, chooser,
+		&over_cap);
+	if (!chooser->request) {
+		free(chooser);
+		if (over_cap) {
+			wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
+				"more than %d unanswered portal requests, or %d request objects",
+				CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
+		} else {
+			wl_client_post_no_memory(client);
+		}
+		return;
+	}
+	chooser->resource = wl_resource_create(client, &cordon_portal_file_chooser_v1_interface,
+		wl_resource_get_version(manager), id);
+	if (!chooser->resource) {
+		cordon_portal_request_destroy(chooser->request);
+		free(chooser);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(chooser->resource, &file_chooser_impl, chooser,
+		handle_resource_destroy);
+}

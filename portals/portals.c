@@ -1,0 +1,93 @@
+/*
+ * The portal host: the cordon_portal_manager_v1 global, offered to host and
+ * sandboxed clients alike (a sandboxed app is who needs it), the permission
+ * store and the dialog UI that every portal shares.
+ */
+#include "portals/portals.h"
+
+#include <stdlib.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/log.h>
+
+#include "compositor/server.h"
+#include "cordon-portal-v1-protocol.h"
+#include "portals/file_chooser.h"
+#include "portals/permission_store.h"
+#include "portals/request.h"
+#include "portals/ui_plugin.h"
+
+#define MANAGER_VERSION 1
+
+static void handle_manager_destroy(struct wl_client *client, struct wl_resource *resource) {
+	wl_resource_destroy(resource);
+}
+
+static void handle_get_file_chooser(struct wl_client *client, struct wl_resource *resource,
+		uint32_t id, uint32_t kind) {
+	struct cordon_portals *portals = wl_resource_get_user_data(resource);
+	cordon_file_chooser_create(portals, client, resource, id, kind);
+}
+
+static const struct cordon_portal_manager_v1_interface manager_impl = {
+	.destroy = handle_manager_destroy,
+	.get_file_chooser = handle_get_file_chooser,
+};
+
+static void bind_manager(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+	struct wl_resource *resource =
+		wl_resource_create(client, &cordon_portal_manager_v1_interface, (int)version, id);
+	if (!resource) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
+}
+
+struct cordon_portals *cordon_portals_create(struct cordon_server *server,
+		const struct cordon_portal_ui_choice *choice) {
+	struct cordon_portals *portals = calloc(1, sizeof(*portals));
+	if (!portals) {
+		return NULL;
+	}
+	portals->server = server;
+	wl_list_init(&portals->requests);
+	/* Created after every other layer, so it is drawn above all of them. */
+	portals->layer = wlr_scene_tree_create(&server->scene->node);
+	char *path = cordon_permission_store_default_path();
+	if (!path) {
+		wlr_log(WLR_ERROR, "Neither XDG_STATE_HOME nor HOME is set: portal permissions "
+			"will not be saved");
+	}
+	portals->store = cordon_permission_store_load(path);
+	free(path);
+	portals->ui = cordon_portal_ui_create(portals, choice);
+	portals->manager = wl_global_create(server->display, &cordon_portal_manager_v1_interface,
+		MANAGER_VERSION, portals, bind_manager);
+	if (!portals->layer || !portals->store || !portals->ui || !portals->manager) {
+		wlr_log(WLR_ERROR, "Cannot create the portal host");
+		cordon_portals_destroy(portals);
+		return NULL;
+	}
+	wlr_log(WLR_INFO, "Portal dialogs by the '%s' UI", cordon_portal_ui_name(portals->ui));
+	return portals;
+}
+
+void cordon_portals_destroy(struct cordon_portals *portals) {
+	if (!portals) {
+		return;
+	}
+	if (portals->manager) {
+		wl_global_destroy(portals->manager);
+	}
+	/* Requests of clients still connected (none once the display's clients are gone). */
+	struct cordon_portal_request *request, *tmp;
+	wl_list_for_each_safe(request, tmp, &portals->requests, link) {
+		cordon_portal_request_cancel(request);
+	}
+	cordon_portal_ui_destroy(portals->ui);
+	cordon_permission_store_destroy(portals->store);
+	if (portals->layer) {
+		wlr_scene_node_destroy(&portals->layer->node);
+	}
+	free(portals);
+}

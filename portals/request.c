@@ -1,0 +1,251 @@
+/*
+ * The request lifecycle shared by every portal. The caller's identity is copied
+ * from its client record (the tag the kernel proved at connect) when the request
+ * is made; nothing the client sends is ever taken for who it is.
+ */
+#include "portals/request.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <wlr/util/log.h>
+
+#include "common/policy.h"
+#include "compositor/client.h"
+#include "compositor/freeze.h"
+#include "compositor/server.h"
+#include "portals/permission_store.h"
+#include "portals/portals.h"
+#include "portals/ui_plugin.h"
+
+bool cordon_portal_make_token(char token[CORDON_PORTAL_TOKEN_LEN + 1]) {
+	unsigned char bytes[CORDON_PORTAL_TOKEN_LEN / 2];
+	size_t got = 0;
+	while (got < sizeof(bytes)) {
+		ssize_t n = getrandom(bytes + got, sizeof(bytes) - got, 0);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n <= 0) {
+			return false;
+		}
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof(bytes); i++) {
+		snprintf(token + 2 * i, 3, "%02x", bytes[i]);
+	}
+	return true;
+}
+
+/* Whether CLIENT may make one more request (SECURITY-NOTES: per-client caps). */
+static bool under_cap(struct cordon_portals *portals, struct wl_client *client) {
+	size_t unanswered = 0, objects = 0;
+	struct cordon_portal_request *request;
+	wl_list_for_each(request, &portals->requests, link) {
+		if (request->client != client) {
+			continue;
+		}
+		objects++;
+		if (request->state != CORDON_PORTAL_REQUEST_ANSWERED) {
+			unanswered++;
+		}
+	}
+	return unanswered < CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT &&
+		objects < CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT;
+}
+
+struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
+		struct wl_client *client, const struct cordon_portal_request_impl *impl, void *data,
+		bool *over_cap) {
+	*over_cap = !under_cap(portals, client);
+	if (*over_cap) {
+		return NULL;
+	}
+	struct cordon_portal_request *request = calloc(1, sizeof(*request));
+	if (!request) {
+		return NULL;
+	}
+	if (!cordon_portal_make_token(request->token)) {
+		wlr_log_errno(WLR_ERROR, "getrandom gave no portal request token");
+		free(request);
+		return NULL;
+	}
+	request->portals = portals;
+	request->impl = impl;
+	request->data = data;
+	request->client = client;
+	const struct cordon_client *record = cordon_client_from_wl(client);
+	const struct cordon_tag *tag = cordon_client_get_tag(record);
+	if (tag) {
+		request->tag_known = true;
+		request->tag = *tag;
+	} else {
+		/* Fail closed: an unknown sandbox is sandboxed, and has no app id to trust. */
+		request->tag.sandboxed = true;
+	}
+	request->pid = record && record->identified ? record->peer.pid : 0;
+	wl_list_init(&request->parent_destroy.link);
+	wl_list_insert(portals->requests.prev, &request->link);
+	return request;
+}
+
+static void detach_parent(struct cordon_portal_request *request) {
+	wl_list_remove(&request->parent_destroy.link);
+	wl_list_init(&request->parent_destroy.link);
+	request->parent = NULL;
+}
+
+static void close_dialog(struct cordon_portal_request *request) {
+	if (request->dialog) {
+		struct cordon_portal_dialog *dialog = request->dialog;
+		request->dialog = NULL;
+		cordon_portal_dialog_close(dialog);
+	}
+}
+
+void cordon_portal_request_destroy(struct cordon_portal_request *request) {
+	if (!request) {
+		return;
+	}
+	if (request->state == CORDON_PORTAL_REQUEST_PENDING) {
+		wlr_log(WLR_DEBUG, "Portal request %s of %s dismissed: the app let go of it",
+			request->token, cordon_portal_request_app_id(request));
+	}
+	close_dialog(request);
+	detach_parent(request);
+	wl_list_remove(&request->link);
+	free(request);
+}
+
+static void handle_parent_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_portal_request *request =
+		wl_container_of(listener, request, parent_destroy);
+	detach_parent(request);
+	if (request->state == CORDON_PORTAL_REQUEST_PENDING) {
+		/* The window the dialog was for is gone: the question has no one to belong to. */
+		cordon_portal_request_cancel(request);
+	}
+}
+
+bool cordon_portal_request_set_parent(struct cordon_portal_request *request,
+		struct wl_resource *toplevel) {
+	if (wl_resource_get_client(toplevel) != request->client) {
+		return false;
+	}
+	detach_parent(request);
+	request->parent = toplevel;
+	request->parent_destroy.notify = handle_parent_destroy;
+	wl_resource_add_destroy_listener(toplevel, &request->parent_destroy);
+	return true;
+}
+
+const char *cordon_portal_request_app_id(const struct cordon_portal_request *request) {
+	return request->tag_known ? request->tag.app_id : "";
+}
+
+static bool parent_busy(struct cordon_portal_request *request) {
+	if (!request->parent) {
+		return false;
+	}
+	struct cordon_portal_request *other;
+	wl_list_for_each(other, &request->portals->requests, link) {
+		if (other != request && other->parent == request->parent &&
+				other->state == CORDON_PORTAL_REQUEST_PENDING) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void fill_app(const struct cordon_portal_request *request,
+		struct cordon_portal_ui_app *app) {
+	app->known = request->tag_known;
+	app->sandboxed = request->tag.sandboxed;
+	app->engine = request->tag_known ? cordon_sandbox_engine_name(request->tag.engine) :
+		"unknown";
+	app->app_id = cordon_portal_request_app_id(request);
+	app->instance = request->tag_known ? request->tag.instance : "";
+}
+
+/* The policy's "portals" list, when the app's section or profile sets one. */
+static bool policy_allows(const struct cordon_portal_request *request) {
+	const struct cordon_policy *policy = request->portals->server->policy;
+	const char *app_id = cordon_portal_request_app_id(request);
+	const char *id = app_id[0] ? app_id : NULL;
+	if (!policy || !cordon_policy_get(policy, id, NULL, "portals")) {
+		return true;
+	}
+	return cordon_policy_list_contains(policy, id, NULL, "portals", request->impl->portal);
+}
+
+void cordon_portal_request_submit(struct cordon_portal_request *request,
+		struct cordon_portal_ui_request *options) {
+	request->state = CORDON_PORTAL_REQUEST_PENDING;
+	const char *app_id = cordon_portal_request_app_id(request);
+	enum cordon_permission permission = cordon_permission_store_get(request->portals->store,
+		app_id, request->impl->portal);
+	wlr_log(WLR_INFO, "Portal %s request %s from pid %d (%s %s), permission %s",
+		request->impl->portal, request->token, (int)request->pid,
+		request->tag_known ? cordon_sandbox_engine_name(request->tag.engine) : "unknown",
+		app_id[0] ? app_id : "(no app id)", cordon_permission_name(permission));
+	if (!policy_allows(request)) {
+		wlr_log(WLR_INFO, "Portal %s request %s: not in the app's policy 'portals' list",
+			request->impl->portal, request->token);
+		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_DENIED,
+			"the app's policy does not allow this portal");
+		return;
+	}
+	if (permission == CORDON_PERMISSION_DENY) {
+		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_DENIED,
+			"the user denied this app the portal");
+		return;
+	}
+	if (parent_busy(request)) {
+		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_BUSY,
+			"a dialog is already open for this window");
+		return;
+	}
+	options->token = request->token;
+	fill_app(request, &options->app);
+	request->dialog = cordon_portal_dialog_open(request->portals->ui, request, options);
+	if (!request->dialog && request->state == CORDON_PORTAL_REQUEST_PENDING) {
+		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_UNAVAILABLE,
+			"no dialog can be shown");
+	}
+}
+
+void cordon_portal_request_respond(struct cordon_portal_request *request,
+		const struct cordon_portal_response *response) {
+	if (request->state == CORDON_PORTAL_REQUEST_ANSWERED) {
+		return;
+	}
+	request->state = CORDON_PORTAL_REQUEST_ANSWERED;
+	close_dialog(request);
+	detach_parent(request);
+	static const char *const results[] = {"chosen", "cancelled", "failed"};
+	wlr_log(WLR_INFO, "Portal %s request %s answered: %s%s%s (%zu files)",
+		request->impl->portal, request->token, results[response->result],
+		response->result == CORDON_PORTAL_FAILED ? ", " : "",
+		response->result == CORDON_PORTAL_FAILED ? response->reason : "",
+		response->file_count);
+	/* A frozen app would not read the answer: thaw it first (docs/freeze.md). */
+	cordon_freeze_wake(request->portals->server, request->client, "portal response");
+	request->impl->send_response(request, response);
+}
+
+void cordon_portal_request_fail(struct cordon_portal_request *request,
+		enum cordon_portal_failure failure, const char *reason) {
+	struct cordon_portal_response response = {
+		.result = CORDON_PORTAL_FAILED,
+		.failure = failure,
+		.reason = reason,
+	};
+	cordon_portal_request_respond(request, &response);
+}
+
+void cordon_portal_request_cancel(struct cordon_portal_request *request) {
+	struct cordon_portal_response response = {.result = CORDON_PORTAL_CANCELLED};
+	cordon_portal_request_respond(request, &response);
+}

@@ -1,0 +1,142 @@
+/*
+ * Text and rectangles for the built-in dialog. Glyphs come from fcft (FreeType
+ * and fontconfig, as in foot), one code point at a time; an alpha glyph is a
+ * mask for a solid colour, a colour glyph (emoji) is composited as it is.
+ */
+#include "portals/ui_draw.h"
+
+#include <fcft/fcft.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cordon_ui_font {
+	struct fcft_font *font;
+};
+
+struct cordon_ui_font *cordon_ui_font_load(const char *name) {
+	/* fcft keeps its own state; initialising it twice is harmless. */
+	fcft_init(FCFT_LOG_COLORIZE_NEVER, false, FCFT_LOG_CLASS_ERROR);
+	const char *names[] = {name, "sans-serif"};
+	struct fcft_font *font = fcft_from_name(2, names, NULL);
+	if (!font) {
+		return NULL;
+	}
+	struct cordon_ui_font *ui_font = calloc(1, sizeof(*ui_font));
+	if (!ui_font) {
+		fcft_destroy(font);
+		return NULL;
+	}
+	ui_font->font = font;
+	return ui_font;
+}
+
+void cordon_ui_font_destroy(struct cordon_ui_font *font) {
+	if (!font) {
+		return;
+	}
+	fcft_destroy(font->font);
+	free(font);
+	fcft_fini();
+}
+
+int cordon_ui_font_height(const struct cordon_ui_font *font) {
+	return font->font->height;
+}
+
+static pixman_color_t color_of(uint32_t rgb) {
+	uint16_t r = (rgb >> 16) & 0xff, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
+	return (pixman_color_t){r * 0x101, g * 0x101, b * 0x101, 0xffff};
+}
+
+void cordon_ui_fill(pixman_image_t *image, uint32_t rgb, int x, int y, int width, int height) {
+	if (width <= 0 || height <= 0) {
+		return;
+	}
+	pixman_color_t color = color_of(rgb);
+	pixman_box32_t box = {x, y, x + width, y + height};
+	pixman_image_fill_boxes(PIXMAN_OP_SRC, image, &color, 1, &box);
+}
+
+/* The next code point of UTF-8 text; malformed bytes give U+FFFD and move on by one. */
+static uint32_t next_code_point(const char **text) {
+	const unsigned char *s = (const unsigned char *)*text;
+	uint32_t cp;
+	int extra;
+	if (s[0] < 0x80) {
+		cp = s[0];
+		extra = 0;
+	} else if ((s[0] & 0xe0) == 0xc0) {
+		cp = s[0] & 0x1f;
+		extra = 1;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		cp = s[0] & 0x0f;
+		extra = 2;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		cp = s[0] & 0x07;
+		extra = 3;
+	} else {
+		(*text)++;
+		return 0xfffd;
+	}
+	for (int i = 1; i <= extra; i++) {
+		if ((s[i] & 0xc0) != 0x80) {
+			(*text)++;
+			return 0xfffd;
+		}
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	*text += extra + 1;
+	/* Control characters from an app's title must not show as anything but a box. */
+	return cp < 0x20 || cp == 0x7f ? 0xfffd : cp;
+}
+
+static int glyph_advance(struct fcft_font *font, uint32_t cp) {
+	const struct fcft_glyph *glyph = fcft_rasterize_char_utf32(font, cp, FCFT_SUBPIXEL_NONE);
+	return glyph ? glyph->advance.x : 0;
+}
+
+static void draw_glyph(pixman_image_t *image, pixman_image_t *color, struct fcft_font *font,
+		uint32_t cp, int x, int baseline) {
+	const struct fcft_glyph *glyph = fcft_rasterize_char_utf32(font, cp, FCFT_SUBPIXEL_NONE);
+	if (!glyph) {
+		return;
+	}
+	if (pixman_image_get_format(glyph->pix) == PIXMAN_a8r8g8b8) {
+		pixman_image_composite32(PIXMAN_OP_OVER, glyph->pix, NULL, image, 0, 0, 0, 0,
+			x + glyph->x, baseline - glyph->y, glyph->width, glyph->height);
+	} else {
+		pixman_image_composite32(PIXMAN_OP_OVER, color, glyph->pix, image, 0, 0, 0, 0,
+			x + glyph->x, baseline - glyph->y, glyph->width, glyph->height);
+	}
+}
+
+int cordon_ui_text(pixman_image_t *image, struct cordon_ui_font *ui_font, uint32_t rgb, int x,
+		int y, int max_width, const char *text) {
+	struct fcft_font *font = ui_font->font;
+	pixman_color_t c = color_of(rgb);
+	pixman_image_t *color = pixman_image_create_solid_fill(&c);
+	if (!color) {
+		return 0;
+	}
+	int baseline = y + font->ascent;
+	int ellipsis = glyph_advance(font, 0x2026);
+	int pen = x;
+	const char *s = text;
+	while (*s) {
+		const char *rest = s;
+		uint32_t cp = next_code_point(&rest);
+		int advance = glyph_advance(font, cp);
+		/* Leave room for the ellipsis unless this is the last character. */
+		bool last = *rest == '\0';
+		if (pen + advance > x + max_width - (last ? 0 : ellipsis)) {
+			draw_glyph(image, color, font, 0x2026, pen, baseline);
+			pen += ellipsis;
+			break;
+		}
+		draw_glyph(image, color, font, cp, pen, baseline);
+		pen += advance;
+		s = rest;
+	}
+	pixman_image_unref(color);
+	return pen - x;
+}

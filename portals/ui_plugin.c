@@ -1,0 +1,499 @@
+/*
+ * Dialog plumbing between requests and the UI plugin. A plugin's answers are
+ * recorded and delivered from an idle callback, never inside the plugin's own
+ * call: a plugin may answer from open() or from a key handler without the
+ * request (and the dialog it is answering from) being freed under it.
+ */
+#include "portals/ui_plugin.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/log.h>
+
+#include "common/format.h"
+#include "compositor/server.h"
+#include "portals/dialog_surface.h"
+#include "portals/permission_store.h"
+#include "portals/portals.h"
+#include "portals/request.h"
+
+enum outcome {
+	OUTCOME_NONE,
+	OUTCOME_DONE,
+	OUTCOME_CANCEL,
+};
+
+struct cordon_portal_ui {
+	struct cordon_portals *portals;
+	const struct cordon_portal_ui_plugin *plugin; /* NULL: no dialog can be shown */
+	void *plugin_data;
+	void *dl_handle; /* for a plugin loaded from a file */
+	struct wl_list dialogs; /* cordon_portal_dialog.link, newest first */
+	/* The dialog a button was pressed on: it gets the release wherever it happens. */
+	struct cordon_portal_dialog *pointer_grab;
+};
+
+struct cordon_portal_dialog {
+	struct cordon_portal_ui *ui;
+	struct cordon_portal_request *request;
+	struct wl_list link;
+	void *user_data;
+	enum outcome outcome;
+	struct wl_event_source *deliver;
+	/* Why the last choice was refused, for a "done" with nothing chosen. */
+	const char *refusal;
+	char *folder; /* the host folder of the last choice, remembered for the app */
+	struct cordon_portal_dialog_surface *surface;
+	/*
+	 * What the plugin was given, valid until close(): the caller's copy lives on
+	 * its stack, and the store's folders change when another request is answered.
+	 */
+	struct cordon_portal_ui_request options;
+	struct cordon_portal_ui_filter *filters;
+	char **folders;
+};
+
+static void host_log(enum cordon_portal_ui_log_level level, const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	char *text = cordon_vformat(fmt, args);
+	va_end(args);
+	enum wlr_log_importance importance = level == CORDON_PORTAL_UI_LOG_ERROR ? WLR_ERROR :
+		level == CORDON_PORTAL_UI_LOG_INFO ? WLR_INFO : WLR_DEBUG;
+	wlr_log(importance, "portal UI: %s", text ? text : fmt);
+	free(text);
+}
+
+static bool host_choose_at(struct cordon_portal_ui_dialog *handle, int dir_fd, const char *name) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	if (dialog->outcome != OUTCOME_NONE) {
+		return false;
+	}
+	const char *reason = NULL;
+	if (!dialog->request->impl->choose_at(dialog->request, dir_fd, name, &reason)) {
+		wlr_log(WLR_INFO, "Portal request %s: refused '%s': %s", dialog->request->token,
+			name, reason);
+		dialog->refusal = reason;
+		return false;
+	}
+	/* The folder as the kernel names it, to offer again next time. */
+	char link[64], folder[4096];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dir_fd);
+	ssize_t len = readlink(link, folder, sizeof(folder) - 1);
+	if (len > 0 && folder[0] == '/') {
+		folder[len] = '\0';
+		free(dialog->folder);
+		dialog->folder = strdup(folder);
+	}
+	return true;
+}
+
+/*
+ * The folders on the way are those the user navigated through, so they may be
+ * symbolic links; the last component, the file itself, may not (open_chosen).
+ */
+static bool host_choose_path(struct cordon_portal_ui_dialog *handle, const char *path) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	const char *slash = strrchr(path, '/');
+	if (path[0] != '/' || !slash || slash[1] == '\0') {
+		wlr_log(WLR_INFO, "Portal request %s: '%s' is not an absolute file path",
+			dialog->request->token, path);
+		dialog->refusal = "the chosen path is not an absolute file path";
+		return false;
+	}
+	char *folder = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	if (!folder) {
+		return false;
+	}
+	int dir_fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0) {
+		wlr_log_errno(WLR_INFO, "Portal request %s: cannot open the folder '%s'",
+			dialog->request->token, folder);
+		dialog->refusal = "the chosen folder cannot be opened";
+		free(folder);
+		return false;
+	}
+	bool chosen = host_choose_at(handle, dir_fd, slash + 1);
+	close(dir_fd);
+	free(folder);
+	return chosen;
+}
+
+static void remember_folder(struct cordon_portal_dialog *dialog) {
+	struct cordon_portal_request *request = dialog->request;
+	const char *app_id = cordon_portal_request_app_id(request);
+	if (!dialog->folder || !cordon_permission_valid_name(app_id)) {
+		return;
+	}
+	char *error = NULL;
+	if (!cordon_permission_store_add_folder(request->portals->store, app_id,
+			request->impl->portal, dialog->folder, &error)) {
+		wlr_log(WLR_ERROR, "Cannot remember the folder for %s: %s", app_id,
+			error ? error : "out of memory");
+	}
+	free(error);
+}
+
+static void handle_deliver(void *data) {
+	struct cordon_portal_dialog *dialog = data;
+	dialog->deliver = NULL;
+	struct cordon_portal_request *request = dialog->request;
+	if (dialog->outcome == OUTCOME_CANCEL) {
+		cordon_portal_request_cancel(request);
+		return;
+	}
+	struct cordon_portal_response response = {.result = CORDON_PORTAL_CHOSEN};
+	request->impl->get_files(request, &response.files, &response.file_count);
+	if (response.file_count == 0) {
+		/* "Done" with nothing chosen: the user gave up, or every choice was refused. */
+		if (dialog->refusal) {
+			cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_IO, dialog->refusal);
+		} else {
+			cordon_portal_request_cancel(request);
+		}
+		return;
+	}
+	remember_folder(dialog);
+	/* Closes and frees the dialog. */
+	cordon_portal_request_respond(request, &response);
+}
+
+static void answer(struct cordon_portal_dialog *dialog, enum outcome outcome) {
+	if (dialog->outcome != OUTCOME_NONE) {
+		return;
+	}
+	dialog->outcome = outcome;
+	dialog->deliver = wl_event_loop_add_idle(dialog->ui->portals->server->event_loop,
+		handle_deliver, dialog);
+	if (!dialog->deliver) {
+		wlr_log(WLR_ERROR, "Cannot schedule the answer of portal request %s",
+			dialog->request->token);
+	}
+}
+
+static void host_done(struct cordon_portal_ui_dialog *handle) {
+	answer((struct cordon_portal_dialog *)handle, OUTCOME_DONE);
+}
+
+static void host_cancel(struct cordon_portal_ui_dialog *handle) {
+	answer((struct cordon_portal_dialog *)handle, OUTCOME_CANCEL);
+}
+
+static pixman_image_t *host_get_image(struct cordon_portal_ui_dialog *handle, int width,
+		int height) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	if (!dialog->surface) {
+		dialog->surface = cordon_portal_dialog_surface_create(
+			dialog->ui->portals->server, &dialog->ui->portals->layer->node);
+	}
+	return dialog->surface ?
+		cordon_portal_dialog_surface_get_image(dialog->surface, width, height) : NULL;
+}
+
+static void host_commit(struct cordon_portal_ui_dialog *handle) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	if (dialog->surface) {
+		cordon_portal_dialog_surface_commit(dialog->surface);
+	}
+}
+
+static void host_set_user_data(struct cordon_portal_ui_dialog *handle, void *data) {
+	((struct cordon_portal_dialog *)handle)->user_data = data;
+}
+
+static void *host_get_user_data(struct cordon_portal_ui_dialog *handle) {
+	return ((struct cordon_portal_dialog *)handle)->user_data;
+}
+
+static const struct cordon_portal_ui_host host = {
+	.abi_version = CORDON_PORTAL_UI_ABI_VERSION,
+	.choose_at = host_choose_at,
+	.choose_path = host_choose_path,
+	.done = host_done,
+	.cancel = host_cancel,
+	.get_image = host_get_image,
+	.commit = host_commit,
+	.log = host_log,
+	.set_user_data = host_set_user_data,
+	.get_user_data = host_get_user_data,
+};
+
+/* dlopen()s DIR/NAME.so; NULL after logging why. The handle is returned through *dl. */
+static const struct cordon_portal_ui_plugin *load_plugin(const char *dir, const char *name,
+		void **dl) {
+	if (strchr(name, '/')) {
+		wlr_log(WLR_ERROR, "Portal UI plugin '%s': a name with a slash; keeping the "
+			"built-in UI", name);
+		return NULL;
+	}
+	char *path = cordon_format("%s/%s.so", dir, name);
+	if (!path) {
+		return NULL;
+	}
+	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		wlr_log(WLR_ERROR, "Cannot load the portal UI plugin %s: %s; keeping the built-in UI",
+			path, dlerror());
+		free(path);
+		return NULL;
+	}
+	cordon_portal_ui_entry_func entry =
+		(cordon_portal_ui_entry_func)dlsym(handle, CORDON_PORTAL_UI_ENTRY_SYMBOL);
+	const struct cordon_portal_ui_plugin *plugin = entry ? entry() : NULL;
+	if (!plugin) {
+		wlr_log(WLR_ERROR, "Portal UI plugin %s has no %s(); keeping the built-in UI", path,
+			CORDON_PORTAL_UI_ENTRY_SYMBOL);
+	} else if (plugin->abi_version != CORDON_PORTAL_UI_ABI_VERSION) {
+		wlr_log(WLR_ERROR, "Portal UI plugin %s has ABI version %u, cordon needs %u; "
+			"keeping the built-in UI", path, plugin->abi_version,
+			CORDON_PORTAL_UI_ABI_VERSION);
+		plugin = NULL;
+	} else if (!plugin->name || !plugin->create || !plugin->destroy || !plugin->open ||
+			!plugin->close) {
+		wlr_log(WLR_ERROR, "Portal UI plugin %s lacks a name or a required function; "
+			"keeping the built-in UI", path);
+		plugin = NULL;
+	}
+	if (!plugin) {
+		dlclose(handle);
+	} else {
+		wlr_log(WLR_INFO, "Loaded the portal UI plugin '%s' from %s", plugin->name, path);
+		*dl = handle;
+	}
+	free(path);
+	return plugin;
+}
+
+static bool start_plugin(struct cordon_portal_ui *ui, const struct cordon_portal_ui_plugin *plugin,
+		const char *options) {
+	ui->plugin_data = plugin->create(&host, options ? options : "");
+	if (!ui->plugin_data) {
+		wlr_log(WLR_ERROR, "The portal UI plugin '%s' failed to start", plugin->name);
+		return false;
+	}
+	ui->plugin = plugin;
+	return true;
+}
+
+struct cordon_portal_ui *cordon_portal_ui_create(struct cordon_portals *portals,
+		const struct cordon_portal_ui_choice *choice) {
+	struct cordon_portal_ui *ui = calloc(1, sizeof(*ui));
+	if (!ui) {
+		return NULL;
+	}
+	ui->portals = portals;
+	wl_list_init(&ui->dialogs);
+	const char *env = getenv("CORDON_PORTAL_UI");
+	const char *name = env && env[0] ? env : choice->name;
+	if (name && strcmp(name, "auto") == 0) {
+		if (start_plugin(ui, cordon_portal_ui_auto_plugin(), choice->options)) {
+			return ui;
+		}
+	} else if (name && strcmp(name, "builtin") != 0 && strcmp(name, "none") != 0) {
+		const char *dir = choice->plugin_dir ? choice->plugin_dir : CORDON_PORTAL_PLUGIN_DIR;
+		const struct cordon_portal_ui_plugin *plugin = load_plugin(dir, name, &ui->dl_handle);
+		if (plugin && start_plugin(ui, plugin, choice->options)) {
+			return ui;
+		}
+		if (ui->dl_handle) {
+			dlclose(ui->dl_handle);
+			ui->dl_handle = NULL;
+		}
+	}
+	if (name && strcmp(name, "none") == 0) {
+		return ui;
+	}
+	if (!start_plugin(ui, cordon_portal_ui_builtin_plugin(), NULL)) {
+		wlr_log(WLR_ERROR, "No portal dialog UI: portal requests will fail as unavailable");
+	}
+	return ui;
+}
+
+void cordon_portal_ui_destroy(struct cordon_portal_ui *ui) {
+	if (!ui) {
+		return;
+	}
+	/* Requests close their dialogs before this, with their clients. */
+	struct cordon_portal_dialog *dialog, *tmp;
+	wl_list_for_each_safe(dialog, tmp, &ui->dialogs, link) {
+		dialog->request->dialog = NULL;
+		cordon_portal_dialog_close(dialog);
+	}
+	if (ui->plugin) {
+		ui->plugin->destroy(ui->plugin_data);
+	}
+	if (ui->dl_handle) {
+		dlclose(ui->dl_handle);
+	}
+	free(ui);
+}
+
+const char *cordon_portal_ui_name(const struct cordon_portal_ui *ui) {
+	return ui->plugin ? ui->plugin->name : "none";
+}
+
+static void free_dialog(struct cordon_portal_dialog *dialog) {
+	if (dialog->deliver) {
+		wl_event_source_remove(dialog->deliver);
+	}
+	cordon_portal_dialog_surface_destroy(dialog->surface);
+	wl_list_remove(&dialog->link);
+	for (size_t i = 0; dialog->folders && i < dialog->options.remembered_folder_count; i++) {
+		free(dialog->folders[i]);
+	}
+	free(dialog->folders);
+	free(dialog->filters);
+	free(dialog->folder);
+	free(dialog);
+}
+
+static bool copy_options(struct cordon_portal_dialog *dialog,
+		const struct cordon_portal_ui_request *options) {
+	struct cordon_portal_request *request = dialog->request;
+	dialog->options = *options;
+	size_t filter_count = options->filter_count;
+	dialog->filters = calloc(filter_count ? filter_count : 1, sizeof(*dialog->filters));
+	if (!dialog->filters) {
+		return false;
+	}
+	/* The filters' strings are the request's own, kept until it is destroyed. */
+	memcpy(dialog->filters, options->filters, filter_count * sizeof(*dialog->filters));
+	dialog->options.filters = dialog->filters;
+	size_t count;
+	const char *const *folders = cordon_permission_store_get_folders(
+		dialog->ui->portals->store, cordon_portal_request_app_id(request),
+		request->impl->portal, &count);
+	dialog->options.remembered_folder_count = 0;
+	dialog->folders = calloc(count ? count : 1, sizeof(*dialog->folders));
+	if (!dialog->folders) {
+		return false;
+	}
+	for (size_t i = 0; i < count; i++) {
+		dialog->folders[i] = strdup(folders[i]);
+		if (!dialog->folders[i]) {
+			return false;
+		}
+		dialog->options.remembered_folder_count++;
+	}
+	dialog->options.remembered_folders = (const char *const *)dialog->folders;
+	return true;
+}
+
+struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *ui,
+		struct cordon_portal_request *request, const struct cordon_portal_ui_request *options) {
+	if (!ui->plugin) {
+		return NULL;
+	}
+	struct cordon_portal_dialog *dialog = calloc(1, sizeof(*dialog));
+	if (!dialog) {
+		return NULL;
+	}
+	dialog->ui = ui;
+	dialog->request = request;
+	wl_list_insert(&ui->dialogs, &dialog->link);
+
+	if (!copy_options(dialog, options)) {
+		free_dialog(dialog);
+		return NULL;
+	}
+	if (!ui->plugin->open(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
+			&dialog->options)) {
+		wlr_log(WLR_INFO, "The portal UI '%s' refused request %s", ui->plugin->name,
+			request->token);
+		/* The plugin said no: it keeps no state, so close() is not called. */
+		free_dialog(dialog);
+		return NULL;
+	}
+	return dialog;
+}
+
+void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog) {
+	struct cordon_portal_ui *ui = dialog->ui;
+	if (ui->pointer_grab == dialog) {
+		ui->pointer_grab = NULL;
+	}
+	ui->plugin->close(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog);
+	free_dialog(dialog);
+}
+
+/* The newest dialog that shows itself has the keyboard. */
+static struct cordon_portal_dialog *shown_dialog(struct cordon_portal_ui *ui, int *x, int *y,
+		int *width, int *height) {
+	struct cordon_portal_dialog *dialog;
+	wl_list_for_each(dialog, &ui->dialogs, link) {
+		if (dialog->outcome == OUTCOME_NONE && dialog->surface &&
+				cordon_portal_dialog_surface_get_box(dialog->surface, x, y, width, height)) {
+			return dialog;
+		}
+	}
+	return NULL;
+}
+
+bool cordon_portal_ui_has_focus(struct cordon_portal_ui *ui) {
+	int x, y, width, height;
+	return shown_dialog(ui, &x, &y, &width, &height) != NULL;
+}
+
+void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uint32_t codepoint,
+		bool pressed, uint32_t modifiers) {
+	int x, y, width, height;
+	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
+	if (dialog && ui->plugin->key) {
+		ui->plugin->key(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, keysym,
+			codepoint, pressed, modifiers);
+	}
+}
+
+/* The dialog under the point, or the one holding the pointer grab; local coordinates. */
+static struct cordon_portal_dialog *pointer_dialog(struct cordon_portal_ui *ui, double lx,
+		double ly, double *sx, double *sy) {
+	int x, y, width, height;
+	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
+	if (ui->pointer_grab && ui->pointer_grab != dialog) {
+		dialog = ui->pointer_grab;
+		if (!cordon_portal_dialog_surface_get_box(dialog->surface, &x, &y, &width, &height)) {
+			return NULL;
+		}
+	}
+	if (!dialog) {
+		return NULL;
+	}
+	*sx = lx - x;
+	*sy = ly - y;
+	bool inside = *sx >= 0 && *sy >= 0 && *sx < width && *sy < height;
+	return inside || ui->pointer_grab == dialog ? dialog : NULL;
+}
+
+bool cordon_portal_ui_send_motion(struct cordon_portal_ui *ui, double lx, double ly) {
+	double sx, sy;
+	struct cordon_portal_dialog *dialog = pointer_dialog(ui, lx, ly, &sx, &sy);
+	if (!dialog) {
+		return false;
+	}
+	if (ui->plugin->pointer_motion) {
+		ui->plugin->pointer_motion(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
+			sx, sy);
+	}
+	return true;
+}
+
+bool cordon_portal_ui_send_button(struct cordon_portal_ui *ui, double lx, double ly,
+		uint32_t button, bool pressed) {
+	double sx, sy;
+	struct cordon_portal_dialog *dialog = pointer_dialog(ui, lx, ly, &sx, &sy);
+	if (!dialog) {
+		return false;
+	}
+	ui->pointer_grab = pressed ? dialog : NULL;
+	if (ui->plugin->pointer_button) {
+		ui->plugin->pointer_button(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
+			button, pressed);
+	}
+	return true;
+}

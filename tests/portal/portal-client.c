@@ -1,0 +1,204 @@
+/*
+ * A portal client for the lifecycle tests, printing one line per event ("file NAME",
+ * "done", "cancelled", "failed CODE REASON", "protocol-error INTERFACE CODE").
+ *
+ *   portal-client parent   two requests for one toplevel: the second fails as busy; on
+ *                          SIGUSR1 the toplevel goes, which cancels the first
+ *   portal-client hold     one request, waits for its answer (or to be killed)
+ *   portal-client cap      one request more than the per-client cap
+ *   portal-client hoard    answered requests never destroyed, past the object cap
+ *   portal-client late     set_title after submit
+ *   portal-client kind     an unknown file chooser kind
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wayland-client.h>
+
+#include "cordon-portal-v1-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+
+static int signal_pipe[2];
+static struct cordon_portal_manager_v1 *manager;
+static struct wl_compositor *compositor;
+static struct xdg_wm_base *wm_base;
+
+static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
+	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0) {
+		manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 1);
+	} else if (strcmp(interface, wl_compositor_interface.name) == 0) {
+		compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 1);
+	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
+		wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+	}
+}
+
+static void handle_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
+}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = handle_global,
+	.global_remove = handle_global_remove,
+};
+
+static void handle_file(void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd,
+		const char *name) {
+	printf("%s file %s\n", (const char *)data, name);
+	close(fd);
+}
+
+static void handle_done(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
+	printf("%s done\n", (const char *)data);
+}
+
+static void handle_cancelled(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
+	printf("%s cancelled\n", (const char *)data);
+}
+
+static void handle_failed(void *data, struct cordon_portal_file_chooser_v1 *chooser,
+		uint32_t failure, const char *reason) {
+	printf("%s failed %u %s\n", (const char *)data, failure, reason);
+}
+
+static const struct cordon_portal_file_chooser_v1_listener chooser_listener = {
+	.file = handle_file,
+	.done = handle_done,
+	.cancelled = handle_cancelled,
+	.failed = handle_failed,
+};
+
+static struct cordon_portal_file_chooser_v1 *make_request(const char *label,
+		struct xdg_toplevel *parent) {
+	struct cordon_portal_file_chooser_v1 *chooser = cordon_portal_manager_v1_get_file_chooser(
+		manager, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN);
+	cordon_portal_file_chooser_v1_add_listener(chooser, &chooser_listener, (void *)label);
+	cordon_portal_file_chooser_v1_set_title(chooser, label);
+	if (parent) {
+		cordon_portal_file_chooser_v1_set_parent(chooser, parent);
+	}
+	cordon_portal_file_chooser_v1_submit(chooser);
+	return chooser;
+}
+
+static void handle_signal(int sig) {
+	char c = 1;
+	(void)!write(signal_pipe[1], &c, 1);
+}
+
+/* Dispatches until the connection ends; returns the protocol error, if any. */
+static void run(struct wl_display *display, struct xdg_toplevel **toplevel,
+		struct xdg_surface **xdg_surface) {
+	struct pollfd fds[] = {
+		{wl_display_get_fd(display), POLLIN, 0},
+		{signal_pipe[0], POLLIN, 0},
+	};
+	for (;;) {
+		while (wl_display_prepare_read(display) != 0) {
+			wl_display_dispatch_pending(display);
+		}
+		if (wl_display_flush(display) < 0 && errno != EAGAIN) {
+			wl_display_cancel_read(display);
+			break;
+		}
+		fflush(stdout);
+		if (poll(fds, 2, -1) < 0) {
+			wl_display_cancel_read(display);
+			if (errno == EINTR) {
+				continue;
+			}
+			break;
+		}
+		if (fds[0].revents & POLLIN) {
+			if (wl_display_read_events(display) < 0) {
+				break;
+			}
+		} else {
+			wl_display_cancel_read(display);
+		}
+		if (wl_display_dispatch_pending(display) < 0) {
+			break;
+		}
+		if (fds[1].revents & POLLIN) {
+			char c;
+			(void)!read(signal_pipe[0], &c, 1);
+			if (toplevel && *toplevel) {
+				xdg_toplevel_destroy(*toplevel);
+				xdg_surface_destroy(*xdg_surface);
+				*toplevel = NULL;
+				printf("parent destroyed\n");
+			}
+		}
+	}
+	const struct wl_interface *interface;
+	uint32_t id;
+	int code = wl_display_get_protocol_error(display, &interface, &id);
+	if (interface) {
+		printf("protocol-error %s %d\n", interface->name, code);
+	} else {
+		printf("disconnected\n");
+	}
+	fflush(stdout);
+}
+
+int main(int argc, char *argv[]) {
+	if (argc != 2) {
+		fprintf(stderr, "usage: portal-client parent|hold|cap|late|kind\n");
+		return 2;
+	}
+	const char *mode = argv[1];
+	if (pipe(signal_pipe) != 0) {
+		return 2;
+	}
+	signal(SIGUSR1, handle_signal);
+	struct wl_display *display = wl_display_connect(NULL);
+	if (!display) {
+		fprintf(stderr, "portal-client: no display\n");
+		return 2;
+	}
+	struct wl_registry *registry = wl_display_get_registry(display);
+	wl_registry_add_listener(registry, &registry_listener, NULL);
+	wl_display_roundtrip(display);
+	if (!manager || !compositor || !wm_base) {
+		fprintf(stderr, "portal-client: missing globals\n");
+		return 2;
+	}
+	struct wl_surface *surface = NULL;
+	struct xdg_surface *xdg_surface = NULL;
+	struct xdg_toplevel *toplevel = NULL;
+	if (strcmp(mode, "parent") == 0) {
+		surface = wl_compositor_create_surface(compositor);
+		xdg_surface = xdg_wm_base_get_xdg_surface(wm_base, surface);
+		toplevel = xdg_surface_get_toplevel(xdg_surface);
+		make_request("first", toplevel);
+		make_request("second", toplevel);
+	} else if (strcmp(mode, "hold") == 0) {
+		make_request("held", NULL);
+	} else if (strcmp(mode, "cap") == 0) {
+		for (int i = 0; i <= 8; i++) {
+			make_request("capped", NULL);
+		}
+	} else if (strcmp(mode, "hoard") == 0) {
+		/* Each is answered (the auto UI cancels) but kept: the 33rd is refused. */
+		for (int i = 0; i < 40; i++) {
+			make_request("hoarded", NULL);
+			wl_display_roundtrip(display);
+		}
+	} else if (strcmp(mode, "late") == 0) {
+		struct cordon_portal_file_chooser_v1 *chooser = make_request("late", NULL);
+		cordon_portal_file_chooser_v1_set_title(chooser, "changed my mind");
+	} else if (strcmp(mode, "kind") == 0) {
+		cordon_portal_manager_v1_get_file_chooser(manager, 7);
+	} else {
+		fprintf(stderr, "portal-client: unknown mode %s\n", mode);
+		return 2;
+	}
+	printf("ready\n");
+	run(display, &toplevel, &xdg_surface);
+	return 0;
+}

@@ -1,0 +1,158 @@
+/* Unit tests for the per-app policy: profile lookups, overrides, and errors with their line. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "common/policy.h"
+
+static struct cordon_policy *load_ok(const char *text) {
+	char *error = NULL;
+	struct cordon_policy *policy = cordon_policy_load_string(text, "p.ini", &error);
+	if (policy == NULL) {
+		fprintf(stderr, "unexpected error: %s\n", error);
+		free(error);
+		exit(1);
+	}
+	return policy;
+}
+
+/* The error a text gives, or "(loaded)" when it loads. */
+static void check_error(const char *text, const char *want, int line) {
+	char *error = NULL;
+	struct cordon_policy *policy = cordon_policy_load_string(text, "p.ini", &error);
+	check_str(policy == NULL ? error : "(loaded)", want, __FILE__, line);
+	cordon_policy_destroy(policy);
+	free(error);
+}
+
+static void test_builtin_profiles(void) {
+	struct cordon_policy *policy = load_ok("");
+	const char *profiles[] = {"default", "network-client", "game", "devel"};
+	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++) {
+		CHECK(cordon_policy_has_profile(policy, profiles[i]));
+	}
+	CHECK(!cordon_policy_has_profile(policy, "nonesuch"));
+	CHECK(!cordon_policy_has_profile(policy, NULL));
+
+	/* Without a section an app gets the default profile, which shares nothing. */
+	CHECK_STR(cordon_policy_app_profile(policy, "org.example.App"), "default");
+	CHECK_STR(cordon_policy_app_profile(policy, NULL), "default");
+	CHECK_STR(cordon_policy_get(policy, "org.example.App", NULL, "share"), "");
+	CHECK(!cordon_policy_list_contains(policy, "org.example.App", NULL, "share", "network"));
+
+	/* An explicit profile (cordon-run --profile) wins over the app's own. */
+	CHECK(cordon_policy_list_contains(policy, "org.example.App", "game", "share", "network"));
+	CHECK(cordon_policy_list_contains(policy, "org.example.App", "game", "devices", "dri"));
+	/* A key the profile leaves unset comes from the default profile. */
+	CHECK_STR(cordon_policy_get(policy, NULL, "network-client", "devices"), "");
+	cordon_policy_destroy(policy);
+}
+
+static void test_app_sections(void) {
+	struct cordon_policy *policy = load_ok(
+		"# a comment\n"
+		"[profile builder]\n"
+		"share = network\n"
+		"allow = devel\n"
+		"[app org.example.Ide]\n"
+		"profile = builder\n"
+		"devices = dri, video\n"
+		"[app org.example.Game]\n"
+		"profile = game\n"
+		"share =\n");
+	CHECK_STR(cordon_policy_app_profile(policy, "org.example.Ide"), "builder");
+	CHECK(cordon_policy_list_contains(policy, "org.example.Ide", NULL, "allow", "devel"));
+	CHECK(cordon_policy_list_contains(policy, "org.example.Ide", NULL, "devices", "video"));
+	CHECK(cordon_policy_list_contains(policy, "org.example.Ide", NULL, "devices", "dri"));
+	/* The app's own line beats its profile, even when it empties a list. */
+	CHECK(!cordon_policy_list_contains(policy, "org.example.Game", NULL, "share", "network"));
+	CHECK(cordon_policy_list_contains(policy, "org.example.Game", NULL, "devices", "dri"));
+	/* Section names are exact: no prefix or case folding. */
+	CHECK_STR(cordon_policy_app_profile(policy, "org.example"), "default");
+	CHECK_STR(cordon_policy_app_profile(policy, "ORG.EXAMPLE.IDE"), "default");
+	cordon_policy_destroy(policy);
+}
+
+static void test_changing_builtin_profile(void) {
+	struct cordon_policy *policy = load_ok("[profile default]\nshare = network\n");
+	CHECK(cordon_policy_list_contains(policy, "any.App", NULL, "share", "network"));
+	/* Only the key the file set changed. */
+	CHECK_STR(cordon_policy_get(policy, "any.App", NULL, "devices"), "");
+	cordon_policy_destroy(policy);
+}
+
+static void test_word_lists(void) {
+	CHECK(cordon_policy_word_in_list("a, b ,c", "b"));
+	CHECK(cordon_policy_word_in_list("a, b ,c", "c"));
+	CHECK(!cordon_policy_word_in_list("a, b ,c", "a, b"));
+	CHECK(!cordon_policy_word_in_list("abc", "ab"));
+	CHECK(!cordon_policy_word_in_list("", "a"));
+	CHECK(!cordon_policy_word_in_list(NULL, "a"));
+}
+
+static void test_errors(void) {
+	check_error("[profile default]\nshare = network, bluetooth\n",
+		"p.ini:2: 'bluetooth' is not a value of 'share'", __LINE__);
+	check_error("[profile default]\nshare = network,,\n",
+		"p.ini:2: 'share' needs a comma-separated list of words", __LINE__);
+	check_error("[app a.b]\ncolour = red\n",
+		"p.ini:2: unknown key 'colour' (docs/policy.md lists the keys)", __LINE__);
+	check_error("[profile p]\nprofile = default\n",
+		"p.ini:2: 'profile' belongs in an [app APP_ID] section", __LINE__);
+	check_error("[app a.b]\nprofile = missing\n",
+		"p.ini:2: [app a.b] uses the profile 'missing', which is not defined", __LINE__);
+	check_error("[app a.b]\nprofile = two words\n",
+		"p.ini:2: 'profile' needs one word, not 'two words'", __LINE__);
+	check_error("[apps a.b]\n",
+		"p.ini:1: unknown section [apps a.b] (expected [profile NAME] or [app APP_ID])",
+		__LINE__);
+	check_error("[app]\n",
+		"p.ini:1: unknown section [app] (expected [profile NAME] or [app APP_ID])", __LINE__);
+	check_error("[app a b]\n", "p.ini:1: [app a b] needs one name without spaces or commas",
+		__LINE__);
+	check_error("[app a.b]\nshare = network\n[profile x]\n[app a.b]\nshare =\n",
+		"p.ini:5: 'share' is already set on line 2", __LINE__);
+	/* A profile defined after the app that uses it is fine: the check runs at the end. */
+	check_error("[app a.b]\nprofile = late\n[profile late]\nshare = network\n", "(loaded)",
+		__LINE__);
+}
+
+static void test_files(void) {
+	char *error = NULL;
+	struct cordon_policy *policy = cordon_policy_load("/nonexistent/policy.ini", &error);
+	CHECK(policy == NULL);
+	CHECK_STR(error, "/nonexistent/policy.ini: No such file or directory");
+	free(error);
+
+	/* No file at the default place: the built-in profiles. */
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	error = NULL;
+	policy = cordon_policy_load(NULL, &error);
+	CHECK(policy != NULL && error == NULL);
+	CHECK(policy != NULL && cordon_policy_has_profile(policy, "devel"));
+	cordon_policy_destroy(policy);
+
+	char path[] = "/tmp/cordon-test-policy-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	const char text[] = "[app a.b]\nprofile = devel\n";
+	CHECK(write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	policy = cordon_policy_load(path, &error);
+	CHECK(policy != NULL && cordon_policy_list_contains(policy, "a.b", NULL, "allow", "devel"));
+	cordon_policy_destroy(policy);
+	unlink(path);
+}
+
+int main(void) {
+	test_builtin_profiles();
+	test_app_sections();
+	test_changing_builtin_profile();
+	test_word_lists();
+	test_errors();
+	test_files();
+	return check_result();
+}
