@@ -305,7 +305,8 @@ struct position_call {
 
 static struct cordon_view *find_view(struct position_call *call) {
 	struct wl_client *client = find_client(call->ws, call->inode);
-	struct wl_resource *resource = client ? wl_client_get_object(client, call->surface_id) : NULL;
+	struct wl_resource *resource =
+		client ? wl_client_get_object(client, call->surface_id) : NULL;
 	/* The id is the client's wl_surface proxy's; the class check only guards the cast. */
 	if (!resource || strcmp(wl_resource_get_class(resource), wl_surface_interface.name) != 0) {
 		return NULL;
@@ -338,7 +339,7 @@ static bool position_window(void *data) {
 }
 
 static void wlcs_position_window_absolute(WlcsDisplayServer *base, struct wl_display *client,
-		struct wl_surface *surface, int x, int y) {
+	struct wl_surface *surface, int x, int y) {
 	struct wlcs_server *ws = wl_container_of(base, ws, base);
 	struct stat st;
 	if (fstat(wl_display_get_fd(client), &st) != 0) {
@@ -390,8 +391,8 @@ static bool pointer_event(void *data) {
 	return true;
 }
 
-static void send_pointer(WlcsPointer *base, enum pointer_action action, double x, double y,
-		uint32_t button) {
+static void send_pointer(
+	WlcsPointer *base, enum pointer_action action, double x, double y, uint32_t button) {
 	struct wlcs_pointer *pointer = wl_container_of(base, pointer, base);
 	struct pointer_call call = {
 		.ws = pointer->server,
@@ -408,8 +409,8 @@ static void pointer_move_absolute(WlcsPointer *base, wl_fixed_t x, wl_fixed_t y)
 }
 
 static void pointer_move_relative(WlcsPointer *base, wl_fixed_t dx, wl_fixed_t dy) {
-	send_pointer(base, POINTER_MOVE_RELATIVE, wl_fixed_to_double(dx), wl_fixed_to_double(dy),
-		0);
+	send_pointer(
+		base, POINTER_MOVE_RELATIVE, wl_fixed_to_double(dx), wl_fixed_to_double(dy), 0);
 }
 
 static void pointer_button_down(WlcsPointer *base, int button) {
@@ -600,8 +601,8 @@ static WlcsDisplayServer *wlcs_create_server(int argc, const char **argv) {
 		fprintf(stderr, "cordon-wlcs: cannot create cordon\n");
 		abort();
 	}
-	ws->call_source = wl_event_loop_add_fd(ws->server->event_loop, ws->event_fd,
-		WL_EVENT_READABLE, handle_calls, ws);
+	ws->call_source = wl_event_loop_add_fd(
+		ws->server->event_loop, ws->event_fd, WL_EVENT_READABLE, handle_calls, ws);
 	struct wlr_seat *wlr_seat = ws->server->seat->wlr_seat;
 	wlr_seat_set_capabilities(wlr_seat, wlr_seat->capabilities | WL_SEAT_CAPABILITY_TOUCH);
 	ws->retry_source = wl_event_loop_add_timer(ws->server->event_loop, handle_retry, ws);

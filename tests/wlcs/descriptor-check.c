@@ -24,7 +24,7 @@ struct seen {
 };
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	struct seen *seen = data;
 	if (seen->count < MAX_GLOBALS) {
 		seen->names[seen->count] = strdup(interface);
@@ -72,12 +72,14 @@ int main(int argc, char *argv[]) {
 	for (size_t i = 0; i < seen.count; i++) {
 		bool found = false;
 		for (size_t j = 0; j < descriptor->num_extensions; j++) {
-			const WlcsExtensionDescriptor *extension = &descriptor->supported_extensions[j];
+			const WlcsExtensionDescriptor *extension =
+				&descriptor->supported_extensions[j];
 			if (strcmp(extension->name, seen.names[i]) == 0) {
 				found = true;
 				if (extension->version != seen.versions[i]) {
 					printf("%s: version %u offered, %u in the descriptor\n",
-						seen.names[i], seen.versions[i], extension->version);
+						seen.names[i], seen.versions[i],
+						extension->version);
 					wrong++;
 				}
 			}
