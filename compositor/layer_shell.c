@@ -52,10 +52,12 @@ static bool place_axis(bool anchor_start, bool anchor_end, uint32_t desired, int
 		*pos = bounds_start + margin_start;
 	} else if (anchor_end && !anchor_start) {
 		*pos = bounds_start + bounds_size - *size - margin_end;
-	} else {
-		/* Both or neither: centred between the margins. */
+	} else if (anchor_start && anchor_end) {
 		*pos = bounds_start + margin_start +
 			(bounds_size - margin_start - margin_end - *size) / 2;
+	} else {
+		/* Margins of edges the surface is not anchored to have no effect. */
+		*pos = bounds_start + (bounds_size - *size) / 2;
 	}
 	return *size > 0;
 }
@@ -130,10 +132,15 @@ void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_outp
 	}
 }
 
-static void focus_exclusive(struct cordon_layer_surface *surface) {
+/*
+ * A surface above the windows that wants the keyboard gets it when it appears:
+ * an exclusive one (a lock screen, a launcher) keeps it, an on-demand one (a
+ * panel's search field) has it until the user clicks elsewhere.
+ */
+static void focus_on_map(struct cordon_layer_surface *surface) {
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
-	if (layer->current.keyboard_interactive ==
-			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE &&
+	if (layer->current.keyboard_interactive !=
+			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
 			layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
 		cordon_seat_focus_surface(surface->server->seat, layer->surface);
 	}
@@ -142,7 +149,7 @@ static void focus_exclusive(struct cordon_layer_surface *surface) {
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, map);
 	wlr_scene_node_set_enabled(&surface->tree->node, true);
-	focus_exclusive(surface);
+	focus_on_map(surface);
 	cordon_seat_update_pointer_focus(surface->server->seat, 0);
 }
 
@@ -161,10 +168,32 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	cordon_seat_update_pointer_focus(seat, 0);
 }
 
+/*
+ * A size of 0 asks cordon to choose it, which the protocol allows only
+ * between two opposite anchors; anything else is the client's error
+ * (wlroots 0.15 does not check it).
+ */
+static bool size_is_valid(struct wlr_layer_surface_v1 *layer) {
+	const struct wlr_layer_surface_v1_state *state = &layer->current;
+	const uint32_t horizontal = ANCHOR_LEFT | ANCHOR_RIGHT;
+	const uint32_t vertical = ANCHOR_TOP | ANCHOR_BOTTOM;
+	if (state->desired_width == 0 && (state->anchor & horizontal) != horizontal) {
+		wl_resource_post_error(layer->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+			"width 0 requested without setting left and right anchors");
+		return false;
+	}
+	if (state->desired_height == 0 && (state->anchor & vertical) != vertical) {
+		wl_resource_post_error(layer->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+			"height 0 requested without setting top and bottom anchors");
+		return false;
+	}
+	return true;
+}
+
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, commit);
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
-	if (!surface->output) {
+	if (!surface->output || !size_is_valid(layer)) {
 		return;
 	}
 	uint32_t committed = layer->current.committed;

@@ -522,11 +522,40 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 	cordon_seat_begin_resize(seat, view, event->edges);
 }
 
+/*
+ * A state asked for before the first map goes into the configure that answers
+ * it, with the size that comes with it: the client draws its first buffer
+ * maximized or fullscreen (xdg-shell), and map applies the state for real.
+ */
+static void configure_unmapped_state(struct cordon_view *view) {
+	struct wlr_xdg_toplevel *toplevel = view->xdg_surface->toplevel;
+	struct cordon_seat *seat = view->server->seat;
+	/* Where place_new_view will put it. */
+	struct cordon_output *output = cordon_output_at(view->server, seat->cursor->x,
+		seat->cursor->y);
+	bool fullscreen = output && toplevel->requested.fullscreen;
+	bool maximized = output && !fullscreen && toplevel->requested.maximized;
+	if (fullscreen) {
+		struct wlr_box box;
+		cordon_output_get_box(output, &box);
+		wlr_xdg_toplevel_set_size(view->xdg_surface, box.width, box.height);
+	} else if (maximized) {
+		int b = view->ssd ? BORDER_WIDTH : 0;
+		wlr_xdg_toplevel_set_size(view->xdg_surface, output->usable_area.width - 2 * b,
+			output->usable_area.height - 2 * b);
+	} else {
+		wlr_xdg_toplevel_set_size(view->xdg_surface, 0, 0);
+	}
+	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, fullscreen);
+	wlr_xdg_toplevel_set_maximized(view->xdg_surface, maximized);
+	/* The setters schedule nothing when nothing changed; the request wants a reply. */
+	wlr_xdg_surface_schedule_configure(view->xdg_surface);
+}
+
 static void handle_request_maximize(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, request_maximize);
 	if (!view->mapped) {
-		/* Applied at map time from toplevel->requested; answer the request now. */
-		wlr_xdg_surface_schedule_configure(view->xdg_surface);
+		configure_unmapped_state(view);
 		return;
 	}
 	cordon_view_set_maximized(view, view->xdg_surface->toplevel->requested.maximized);
@@ -535,7 +564,7 @@ static void handle_request_maximize(struct wl_listener *listener, void *data) {
 static void handle_request_fullscreen(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, request_fullscreen);
 	if (!view->mapped) {
-		wlr_xdg_surface_schedule_configure(view->xdg_surface);
+		configure_unmapped_state(view);
 		return;
 	}
 	cordon_view_set_fullscreen(view, view->xdg_surface->toplevel->requested.fullscreen);
@@ -619,5 +648,9 @@ struct cordon_view *cordon_view_create(struct cordon_server *server,
 
 	wl_list_insert(&server->views, &view->link);
 	cordon_decoration_view_created(view);
+	/* wlroots announces a toplevel at its first commit: requests may have come before. */
+	if (toplevel->requested.maximized || toplevel->requested.fullscreen) {
+		configure_unmapped_state(view);
+	}
 	return view;
 }
