@@ -421,6 +421,10 @@ static bool handle_portal_key(
 	} else if (strcmp(key, "ui-options") == 0) {
 		return set_optional_string(&config->portal_ui_options, value) ||
 			fail(reason, "out of memory");
+	} else if (strcmp(key, "camera-timeout-ms") == 0) {
+		return set_int(&config->portal_camera_timeout_ms, key, value, 1, 600000, reason);
+	} else if (strcmp(key, "camera-max-bytes") == 0) {
+		return set_int(&config->portal_camera_max_bytes, key, value, 1, 1 << 30, reason);
 	}
 	return unknown_key("portal", key, reason);
 }

@@ -482,6 +482,12 @@ static char *make_header(const struct cordon_portal_ui_request *request) {
 static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		const struct cordon_portal_ui_request *request) {
 	struct builtin *plugin = data;
+	if (request->portal != CORDON_PORTAL_UI_FILE_OPEN &&
+			request->portal != CORDON_PORTAL_UI_FILE_SAVE) {
+		plugin->host->log(CORDON_PORTAL_UI_LOG_INFO, "builtin: no dialog for portal %d yet",
+			(int)request->portal);
+		return false;
+	}
 	if (!load_font(plugin)) {
 		return false;
 	}

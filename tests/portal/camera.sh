@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# The camera portal through a sandboxed cordon-portal and the auto UI: a photo from
+# the test-pattern provider (a PNG of the asked size whose bars and text are the
+# pattern's, with the requesting app's id drawn), the choice between two providers,
+# the V4L2 provider failing cleanly without a device, deny without a dialog, allow
+# without a dialog, providers that write garbage, too much, the wrong type or hang
+# refused while cordon keeps serving, an app leaving mid-photo stopping its provider,
+# a malformed provider file reported with its line and skipped, and camera streams.
+set -euo pipefail
+source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
+source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
+: "${CORDON_CAMERA_PATTERN:?}" "${CORDON_CAMERA_V4L2:?}"
+
+app=org.example.Camera
+cordon_test_init
+providers="$XDG_DATA_HOME/cordon/camera-providers"
+mkdir -p "$providers" "$TEST_TMP/out"
+cat >"$providers/pattern.provider" <<END
+[Camera Provider]
+Name = Test pattern
+MimeTypes = image/png
+Exec = $CORDON_CAMERA_PATTERN
+AppId = true
+END
+printf '[portal]\ncamera-timeout-ms = 1500\ncamera-max-bytes = 1000000\n' >"$TEST_TMP/cordon.ini"
+portal_start --verbose --config "$TEST_TMP/cordon.ini"
+portal_sandbox_init "$app"
+photo="$TEST_TMP/out/photo.png"
+
+dialogs() {
+	grep -c "auto: request .* camera" "$CORDON_LOG" || true
+}
+# white_in FILE X Y W H: white pixels in the region.
+white_in() {
+	png_probe "$1" count-color 255 255 255 0 "$2" "$3" "$4" "$5"
+}
+
+# One provider, asked: a dialog, then the pattern, 320x240.
+answer "camera-provider=pattern"
+portal take-photo --width 320 --height 240 --output "$photo"
+assert_eq 0 "$rc" "a photo from the pattern ($err)"
+assert_eq image/png "$out" "the mime type printed"
+assert_eq 1 "$(dialogs)" "dialogs for an asked photo"
+assert_eq "320 240" "$(png_probe "$photo" size)" "the photo's size"
+# The bars: white, yellow, ..., blue, black, 40 pixels each, over the top 160 rows.
+assert_eq "255 255 0 255" "$(png_probe "$photo" pixel 60 80)" "the yellow bar"
+assert_eq "0 0 255 255" "$(png_probe "$photo" pixel 260 80)" "the blue bar"
+assert_eq 6400 "$(png_probe "$photo" count-color 0 255 255 0 80 0 40 160)" "the cyan bar, whole"
+# The text band (scale 3 at this size: rows 163-177 and 184-198): the date and, on the second line, the app id that cordon told the
+# provider. The same provider run by hand for this app id and for another one.
+"$CORDON_CAMERA_PATTERN" --width=320 --height=240 -- "$app" >"$TEST_TMP/same.png"
+"$CORDON_CAMERA_PATTERN" --width=320 --height=240 -- org.example.Other >"$TEST_TMP/other.png"
+line2=(0 183 320 18)
+got=$(white_in "$photo" "${line2[@]}")
+(( got > 100 )) || fail "no text on the app id line ($got white pixels)"
+assert_eq "$(white_in "$TEST_TMP/same.png" "${line2[@]}")" "$got" "the app id line is $app's"
+[[ "$(white_in "$TEST_TMP/other.png" "${line2[@]}")" != "$got" ]] ||
+	fail "another app id draws the same line"
+(( $(white_in "$photo" 0 162 320 18) > 100 )) || fail "no date line"
+grep -q "Camera provider pattern made [0-9]* bytes of image/png" "$CORDON_LOG" ||
+	fail "cordon did not log the photo"
+
+# The app accepts only JPEG: the pattern does not fit, nothing else is registered.
+answer "camera-provider=pattern"
+portal take-photo --mime-type image/jpeg --output "$photo"
+assert_eq 3 "$rc" "no provider fits"
+[[ "$err" == *"unavailable: no camera provider makes an image this app accepts"* ]] ||
+	fail "the refusal says: $err"
+
+# Two providers: the dialog chooses. The V4L2 one has no device here and fails cleanly.
+cat >"$providers/v4l2.provider" <<END
+[Camera Provider]
+Name = Camera
+MimeTypes = image/png, image/jpeg
+Exec = $CORDON_CAMERA_V4L2
+Device = video
+END
+answer "camera-provider=v4l2"
+portal take-photo --output "$photo"
+assert_eq 3 "$rc" "the V4L2 provider without a device"
+[[ "$err" == *"i/o error: the camera provider failed"* ]] || fail "the failure says: $err"
+grep -q "cordon-camera-v4l2: no V4L2 capture device" "$CORDON_LOG" ||
+	fail "the provider's reason is not in the log"
+grep -q "Camera provider v4l2 failed (exit status 3)" "$CORDON_LOG" ||
+	fail "cordon did not log the provider's status"
+answer "camera-provider=pattern"
+portal take-photo --output "$photo"
+assert_eq 0 "$rc" "the pattern chosen among two ($err)"
+assert_eq "640 480" "$(png_probe "$photo" size)" "the pattern's own size"
+answer "camera-provider=nonesuch"
+portal take-photo --output "$photo"
+assert_eq 1 "$rc" "an answer naming no offered provider cancels"
+answer
+portal take-photo --output "$photo"
+assert_eq 1 "$rc" "an empty answer cancels"
+rm "$providers/v4l2.provider"
+
+# Deny: no dialog. Allow with one provider: no dialog either.
+ctl permissions deny "$app" camera >/dev/null
+before=$(dialogs)
+portal take-photo --output "$photo"
+assert_eq 3 "$rc" "a denied photo"
+[[ "$err" == "cordon-portal: denied: "* ]] || fail "the denial says: $err"
+portal camera-stream
+assert_eq 3 "$rc" "a denied stream"
+[[ "$err" == "cordon-portal: denied: "* ]] || fail "the stream denial says: $err"
+assert_eq "$before" "$(dialogs)" "dialogs for a denied app"
+ctl permissions grant "$app" camera >/dev/null
+answer
+portal take-photo --output "$photo"
+assert_eq 0 "$rc" "an allowed photo without a dialog ($err)"
+assert_eq "$before" "$(dialogs)" "dialogs for an allowed app with one provider"
+ctl permissions revoke "$app" camera >/dev/null
+
+# Providers that misbehave: refused with an error, and cordon serves the next request.
+bad() {
+	local name=$1 mime=$2 script=$3
+	printf '%s\n' "$script" >"$TEST_TMP/$name.sh"
+	printf '[Camera Provider]\nName = %s\nMimeTypes = %s\nExec = /bin/sh %s\n' \
+		"$name" "$mime" "$TEST_TMP/$name.sh" >"$providers/$name.provider"
+}
+bad garbage image/png 'echo "not a picture"'
+bad huge image/png 'printf "\211PNG\r\n\032\n"; head -c 2000000 /dev/zero'
+bad liar image/jpeg 'printf "\211PNG\r\n\032\n0000"'
+bad hang image/png 'printf "\211PNG"; exec sleep 60'
+check_refused() {
+	local name=$1 reason=$2
+	answer "camera-provider=$name"
+	portal take-photo --output "$photo"
+	assert_eq 3 "$rc" "the $name provider's photo"
+	[[ "$err" == *"i/o error: $reason"* ]] || fail "the $name provider: $err"
+	answer "camera-provider=pattern"
+	portal take-photo --output "$photo"
+	assert_eq 0 "$rc" "a photo after the $name provider ($err)"
+}
+check_refused garbage "the camera provider did not make the image it claims"
+check_refused huge "the camera provider's photo is too large"
+check_refused liar "the camera provider did not make the image it claims"
+start=$(date +%s%N)
+check_refused hang "the camera provider took too long"
+hang_pid=$(grep -o "Camera provider hang started as pid [0-9]*" "$CORDON_LOG" | tail -1 |
+	grep -o "[0-9]*$")
+not _alive "$hang_pid" || fail "the hanging provider still runs"
+
+# The app goes away mid-photo: its provider is stopped, nothing is left running.
+answer "camera-provider=hang"
+"${in_sandbox[@]}" "$CORDON_PORTAL" take-photo --output "$photo" 2>/dev/null &
+client=$!
+second_started() {
+	test "$(grep -c "Camera provider hang started as pid" "$CORDON_LOG")" = 2
+}
+wait_for "the provider of the leaving app" second_started
+hang_pid=$(grep -o "Camera provider hang started as pid [0-9]*" "$CORDON_LOG" | tail -1 |
+	grep -o "[0-9]*$")
+_alive "$hang_pid" || fail "the provider is not running while the app waits"
+kill -9 "$client"
+wait "$client" 2>/dev/null || true
+wait_for "the provider to be stopped" not _alive "$hang_pid"
+grep -q "Camera provider hang (pid $hang_pid) stopped: its request went away" "$CORDON_LOG" ||
+	fail "cordon did not log stopping the provider"
+rm "$providers"/{garbage,huge,liar,hang}.provider
+
+# A malformed provider file: logged with its line, skipped; the others still serve.
+printf '[Camera Provider]\nName = Broken\nMimeTypes = image/png\nColour = blue\n' \
+	>"$providers/broken.provider"
+printf '[Camera Provider]\nName = Relative\nMimeTypes = image/png\nExec = pattern\n' \
+	>"$providers/relative.provider"
+answer "camera-provider=broken"
+portal take-photo --output "$photo"
+assert_eq 1 "$rc" "a skipped provider cannot be chosen"
+grep -q "Camera provider skipped: $providers/broken.provider:4: unknown key 'Colour'" \
+	"$CORDON_LOG" || fail "the malformed file was not reported with its line"
+grep -q "Camera provider skipped: $providers/relative.provider:4: Exec must start with an absolute path" \
+	"$CORDON_LOG" || fail "the relative Exec was not reported"
+answer "camera-provider=pattern"
+portal take-photo --output "$photo"
+assert_eq 0 "$rc" "the pattern beside malformed files ($err)"
+
+# A user file overrides the system's of the same name; here the user's is all there is,
+# so a second folder is tested through the log of offered providers.
+grep -q "providers fit" "$CORDON_LOG" || fail "no provider count in the log"
+
+# Camera streams: this machine has no camera, so consent ends in "unavailable".
+answer "camera-stream=allow"
+portal camera-stream
+assert_eq 3 "$rc" "a stream without a device"
+[[ "$err" == *"unavailable: no camera device (/dev/video*) can capture video"* ]] ||
+	fail "the stream failure says: $err"
+answer "camera-provider=pattern"
+portal camera-stream
+assert_eq 1 "$rc" "a stream the user did not allow is cancelled"
+
+# Misuse is a protocol error, and file chooser answers skip camera lines.
+echo "content" >"$TEST_TMP/file.txt"
+answer "camera-provider=pattern" "$TEST_TMP/file.txt"
+portal open-file --output "$TEST_TMP/out"
+assert_eq 0 "$rc" "a file chosen from an answer with a camera line ($err)"
+assert_eq content "$(cat "$TEST_TMP/out/file.txt")" "the chosen file"
+kill -0 "$CORDON_PID" || fail "cordon died"
