@@ -27,6 +27,10 @@ portal_start --verbose --config "$TEST_TMP/cordon.ini"
 portal_sandbox_init "$app"
 photo="$TEST_TMP/out/photo.png"
 
+fd_count() {
+	ls "/proc/$CORDON_PID/fd" | wc -l
+}
+fds_before=$(fd_count)
 dialogs() {
 	grep -c "auto: request .* camera" "$CORDON_LOG" || true
 }
@@ -197,3 +201,19 @@ portal open-file --output "$TEST_TMP/out"
 assert_eq 0 "$rc" "a file chosen from an answer with a camera line ($err)"
 assert_eq content "$(cat "$TEST_TMP/out/file.txt")" "the chosen file"
 kill -0 "$CORDON_PID" || fail "cordon died"
+# Every pipe, pidfd, memfd and device fd of the requests above was closed.
+fds_back() {
+	[[ "$(fd_count)" == "$fds_before" ]]
+}
+wait_for "cordon's fd count to return to $fds_before" fds_back
+
+# The per-app policy can leave the camera out: denied without a dialog.
+cordon_stop
+printf '[app %s]\nportals = file-chooser\n' "$app" >"$TEST_TMP/policy.ini"
+cordon_start --verbose --config "$TEST_TMP/cordon.ini" --policy "$TEST_TMP/policy.ini"
+answer "camera-provider=pattern"
+portal take-photo --output "$photo"
+assert_eq 3 "$rc" "a camera the policy leaves out"
+[[ "$err" == *"denied: the app's policy does not allow this portal"* ]] ||
+	fail "the policy refusal says: $err"
+assert_eq 0 "$(dialogs)" "dialogs for a camera the policy leaves out"
