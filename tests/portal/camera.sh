@@ -162,6 +162,18 @@ wait "$client" 2>/dev/null || true
 wait_for "the provider to be stopped" not _alive "$hang_pid"
 grep -q "Camera provider hang (pid $hang_pid) stopped: its request went away" "$CORDON_LOG" ||
 	fail "cordon did not log stopping the provider"
+# The parent window goes mid-photo: the request is cancelled and its provider stopped.
+start_client parent "${in_sandbox[@]}" "$CORDON_TEST_CAMERA_CLIENT" parent
+third_started() {
+	test "$(grep -c "Camera provider hang started as pid" "$CORDON_LOG")" = 3
+}
+wait_for "the provider of the parent's photo" third_started
+hang_pid=$(grep -o "Camera provider hang started as pid [0-9]*" "$CORDON_LOG" | tail -1 |
+	grep -o "[0-9]*$")
+kill -USR1 "$(client_pid parent)"
+wait_for "the parent's photo to be cancelled" grep -qx cancelled "$TEST_TMP/parent.log"
+wait_for "the parent's provider to be stopped" not _alive "$hang_pid"
+stop_client parent
 rm "$providers"/{garbage,huge,liar,hang}.provider
 
 # A malformed provider file: logged with its line, skipped; the others still serve.
@@ -183,6 +195,48 @@ assert_eq 0 "$rc" "the pattern beside malformed files ($err)"
 # A user file overrides the system's of the same name; here the user's is all there is,
 # so a second folder is tested through the log of offered providers.
 grep -q "providers fit" "$CORDON_LOG" || fail "no provider count in the log"
+
+# What a provider gets (SECURITY-NOTES: argument and environment injection): its argv
+# with "--" before the app id, exactly the listed environment, stdin /dev/null, stdout
+# a pipe, stderr, and no other fd of cordon's.
+spy="$TEST_TMP/spy"
+cat >"$TEST_TMP/spy.sh" <<END
+printf '%s\n' "\$@" >"$spy.argv"
+tr '\0' '\n' </proc/\$\$/environ >"$spy.env"
+ls -l /proc/\$\$/fd | awk 'NR > 1 { print \$9, \$11 }' >"$spy.fds"
+cat "$TEST_TMP/same.png"
+END
+printf '[Camera Provider]\nName = Spy\nMimeTypes = image/png\nExec = /bin/sh %s\nAppId = true\n' \
+	"$TEST_TMP/spy.sh" >"$providers/spy.provider"
+answer "camera-provider=spy"
+portal take-photo --width 320 --height 240 --output "$photo"
+assert_eq 0 "$rc" "a photo from the spy ($err)"
+assert_eq "--width=320 --height=240 --mime-type=image/png -- $app" \
+	"$(echo $(cat "$spy.argv"))" "the provider's arguments"
+assert_eq "PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C" "$(echo $(cat "$spy.env"))" \
+	"the provider's environment"
+assert_eq "0 /dev/null" "$(grep '^0 ' "$spy.fds")" "the provider's stdin"
+[[ "$(grep '^1 ' "$spy.fds")" == "1 pipe:"* ]] || fail "the provider's stdout: $(cat "$spy.fds")"
+others=$(awk '$1 > 2 && $2 != "'"$TEST_TMP/spy.sh"'"' "$spy.fds")
+assert_eq "" "$others" "fds of cordon's in the provider"
+rm "$providers/spy.provider"
+
+# Misuse is a protocol error; one request more than the per-client cap too (the
+# answer file is gone, so the first eight wait like dialogs nobody answers).
+for mode_error in "late cordon_portal_camera_photo_v1 0" "size cordon_portal_camera_photo_v1 1" \
+		"mime cordon_portal_camera_photo_v1 1" "mimes cordon_portal_camera_photo_v1 2"; do
+	set -- $mode_error
+	start_client "misuse-$1" "${in_sandbox[@]}" "$CORDON_TEST_CAMERA_CLIENT" "$1"
+	wait_for "the $1 error" grep -qx "protocol-error $2 $3" "$TEST_TMP/misuse-$1.log"
+done
+rm "$ANSWER"
+start_client cap "${in_sandbox[@]}" "$CORDON_TEST_CAMERA_CLIENT" cap
+wait_for "the cap's error" grep -qx "protocol-error cordon_portal_manager_v1 0" \
+	"$TEST_TMP/cap.log"
+no_pending() {
+	[[ "$(ctl --json portal-requests | jq length)" == 0 ]]
+}
+wait_for "the capped client's requests to go" no_pending
 
 # Camera streams: this machine has no camera, so consent ends in "unavailable".
 answer "camera-stream=allow"
