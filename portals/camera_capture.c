@@ -34,6 +34,7 @@ struct cordon_camera_capture {
 	char *name; /* the provider's id, for logs */
 	const char *mime_type; /* static text of ours, see mime_name */
 	pid_t pid; /* 0 once reaped */
+	pid_t pgid; /* its process group, kept after the provider is reaped */
 	int pidfd, pipe_fd, memfd;
 	size_t size, max_bytes;
 	bool eof, finished;
@@ -93,6 +94,13 @@ static void close_fd(int *fd) {
 /* Ends the run: DONE is the last thing that happens, so it may destroy the capture. */
 static void finish(struct cordon_camera_capture *capture, int fd, const char *error) {
 	capture->finished = true;
+	if (capture->pid == 0 && !capture->eof && capture->pgid > 0) {
+		/*
+		 * The provider exited but something it started still holds the pipe: that is
+		 * in its group (the group cannot be reused while a member lives).
+		 */
+		kill(-capture->pgid, SIGKILL);
+	}
 	remove_source(&capture->pipe_source);
 	remove_source(&capture->pid_source);
 	remove_source(&capture->timer);
@@ -309,6 +317,7 @@ struct cordon_camera_capture *cordon_camera_capture_start(struct wl_event_loop *
 	capture->pipe_fd = fds[0];
 	fcntl(capture->pipe_fd, F_SETFL, O_NONBLOCK);
 	capture->pid = spawn(provider, options, fds[1]);
+	capture->pgid = capture->pid;
 	close(fds[1]);
 	if (capture->pid < 0) {
 		wlr_log_errno(WLR_ERROR, "Cannot start the camera provider %s (%s)", provider->id,

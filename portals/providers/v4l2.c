@@ -148,7 +148,11 @@ int main(int argc, char *argv[]) {
 			fprintf(stderr, NAME ": %s: %s\n", path, strerror(errno));
 			return 1;
 		}
-		if (frame >= SKIP_FRAMES || buf.index >= 8) {
+		if (buf.index >= 8 || !maps[buf.index]) {
+			fprintf(stderr, NAME ": %s: a frame in an unknown buffer %u\n", path, buf.index);
+			return 1;
+		}
+		if (frame >= SKIP_FRAMES) {
 			break;
 		}
 		xioctl(fd, VIDIOC_QBUF, &buf);

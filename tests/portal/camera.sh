@@ -127,6 +127,10 @@ bad garbage image/png 'echo "not a picture"'
 bad huge image/png 'printf "\211PNG\r\n\032\n"; head -c 2000000 /dev/zero'
 bad liar image/jpeg 'printf "\211PNG\r\n\032\n0000"'
 bad hang image/png 'printf "\211PNG"; exec sleep 60'
+# The provider exits at once, but what it started keeps the pipe open.
+bad orphan image/png 'sleep 60 & echo $! >"'"$TEST_TMP"'/orphan.pid"'
+printf '[Camera Provider]\nName = Missing\nMimeTypes = image/png\nExec = /nonexistent/provider\n' \
+	>"$providers/missing.provider"
 check_refused() {
 	local name=$1 reason=$2
 	answer "camera-provider=$name"
@@ -140,6 +144,9 @@ check_refused() {
 check_refused garbage "the camera provider did not make the image it claims"
 check_refused huge "the camera provider's photo is too large"
 check_refused liar "the camera provider did not make the image it claims"
+check_refused missing "cordon could not start the camera provider"
+check_refused orphan "the camera provider took too long"
+wait_for "the orphan the provider left to be stopped" not _alive "$(cat "$TEST_TMP/orphan.pid")"
 start=$(date +%s%N)
 check_refused hang "the camera provider took too long"
 hang_pid=$(grep -o "Camera provider hang started as pid [0-9]*" "$CORDON_LOG" | tail -1 |
@@ -174,7 +181,7 @@ kill -USR1 "$(client_pid parent)"
 wait_for "the parent's photo to be cancelled" grep -qx cancelled "$TEST_TMP/parent.log"
 wait_for "the parent's provider to be stopped" not _alive "$hang_pid"
 stop_client parent
-rm "$providers"/{garbage,huge,liar,hang}.provider
+rm "$providers"/{garbage,huge,liar,hang,orphan,missing}.provider
 
 # A malformed provider file: logged with its line, skipped; the others still serve.
 printf '[Camera Provider]\nName = Broken\nMimeTypes = image/png\nColour = blue\n' \
@@ -198,27 +205,37 @@ grep -q "providers fit" "$CORDON_LOG" || fail "no provider count in the log"
 
 # What a provider gets (SECURITY-NOTES: argument and environment injection): its argv
 # with "--" before the app id, exactly the listed environment, stdin /dev/null, stdout
-# a pipe, stderr, and no other fd of cordon's.
-spy="$TEST_TMP/spy"
+# a pipe, stderr, and no other fd of cordon's. Read from outside while it waits.
 cat >"$TEST_TMP/spy.sh" <<END
-printf '%s\n' "\$@" >"$spy.argv"
-tr '\0' '\n' </proc/\$\$/environ >"$spy.env"
-ls -l /proc/\$\$/fd | awk 'NR > 1 { print \$9, \$11 }' >"$spy.fds"
+while [ ! -e "$TEST_TMP/spy.go" ]; do sleep 0.05; done
 cat "$TEST_TMP/same.png"
 END
 printf '[Camera Provider]\nName = Spy\nMimeTypes = image/png\nExec = /bin/sh %s\nAppId = true\n' \
 	"$TEST_TMP/spy.sh" >"$providers/spy.provider"
 answer "camera-provider=spy"
-portal take-photo --width 320 --height 240 --output "$photo"
-assert_eq 0 "$rc" "a photo from the spy ($err)"
-assert_eq "--width=320 --height=240 --mime-type=image/png -- $app" \
-	"$(echo $(cat "$spy.argv"))" "the provider's arguments"
-assert_eq "PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C" "$(echo $(cat "$spy.env"))" \
-	"the provider's environment"
-assert_eq "0 /dev/null" "$(grep '^0 ' "$spy.fds")" "the provider's stdin"
-[[ "$(grep '^1 ' "$spy.fds")" == "1 pipe:"* ]] || fail "the provider's stdout: $(cat "$spy.fds")"
-others=$(awk '$1 > 2 && $2 != "'"$TEST_TMP/spy.sh"'"' "$spy.fds")
+start_client spy "${in_sandbox[@]}" "$CORDON_PORTAL" take-photo --width 320 --height 240 \
+	--output "$photo"
+wait_for "the spy to start" grep -q "Camera provider spy started as pid" "$CORDON_LOG"
+spy_pid=$(grep -o "Camera provider spy started as pid [0-9]*" "$CORDON_LOG" | grep -o "[0-9]*$")
+assert_eq "/bin/sh $TEST_TMP/spy.sh --width=320 --height=240 --mime-type=image/png -- $app" \
+	"$(tr '\0' ' ' <"/proc/$spy_pid/cmdline" | sed 's/ $//')" "the provider's arguments"
+assert_eq "PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C" \
+	"$(tr '\0' ' ' <"/proc/$spy_pid/environ" | sed 's/ $//')" "the provider's environment"
+assert_eq /dev/null "$(readlink "/proc/$spy_pid/fd/0")" "the provider's stdin"
+[[ "$(readlink "/proc/$spy_pid/fd/1")" == "pipe:"* ]] || fail "the provider's stdout"
+others=""
+for fd in /proc/"$spy_pid"/fd/*; do
+	n=${fd##*/}
+	target=$(readlink "$fd" || true)
+	# The shell's own fd of the script it reads.
+	if ((n > 2)) && [[ "$target" != "$TEST_TMP/spy.sh" ]]; then
+		others+="$n:$target "
+	fi
+done
 assert_eq "" "$others" "fds of cordon's in the provider"
+touch "$TEST_TMP/spy.go"
+wait_for "the spy's photo" not client_alive spy
+assert_eq "320 240" "$(png_probe "$photo" size)" "the spy's photo"
 rm "$providers/spy.provider"
 
 # Misuse is a protocol error; one request more than the per-client cap too (the
