@@ -101,6 +101,9 @@ rm "$providers/v4l2.provider"
 
 # Deny: no dialog. Allow with one provider: no dialog either.
 ctl permissions deny "$app" camera >/dev/null
+assert_eq deny "$(ctl --json permissions list | jq -r --arg a "$app" \
+	'first(.[] | select(.app_id == $a and .portal == "camera")).permission')" \
+	"cordonctl lists the camera permission"
 before=$(dialogs)
 portal take-photo --output "$photo"
 assert_eq 3 "$rc" "a denied photo"

@@ -117,6 +117,54 @@ int main(void) {
 	CHECK(error == NULL);
 	free(error);
 
+	/*
+	 * Fuzz: a good file damaged at random (bytes flipped, cut, lines doubled) either
+	 * parses or is refused with the file's name in the reason; never a crash (ASan).
+	 */
+	static const char good[] = "[Camera Provider]\nName = Test\nIcon = camera\n"
+		"MimeTypes = image/png, image/jpeg\nExec = /usr/bin/x --a --b\nAppId = true\n"
+		"Device = video\n";
+	static const char insert[] = "\nExec = /bin/y  \n\n";
+	srand(1);
+	int parsed = 0, refused = 0;
+	for (int round = 0; round < 1000; round++) {
+		char text[sizeof(good) * 2];
+		size_t len = sizeof(good) - 1;
+		memcpy(text, good, len);
+		int damage = 1 + rand() % 4;
+		for (int d = 0; d < damage && len > 0; d++) {
+			size_t at = (size_t)rand() % len;
+			switch (rand() % 3) {
+			case 0:
+				text[at] = (char)(rand() % 256);
+				break;
+			case 1:
+				len = at;
+				break;
+			default:
+				if (len + sizeof(insert) < sizeof(text)) {
+					memmove(text + at + sizeof(insert) - 1, text + at, len - at);
+					memcpy(text + at, insert, sizeof(insert) - 1);
+					len += sizeof(insert) - 1;
+				}
+				break;
+			}
+		}
+		text[len] = '\0';
+		if (strlen(text) != len) {
+			len = strlen(text);
+		}
+		char *reason = parse_error(text);
+		if (reason) {
+			CHECK(strncmp(reason, "x.provider", 10) == 0);
+			refused++;
+		} else {
+			parsed++;
+		}
+		free(reason);
+	}
+	CHECK(parsed > 0 && refused > 0);
+
 	static const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0};
 	static const unsigned char jpeg[] = {0xff, 0xd8, 0xff, 0xe0, 0, 0xff, 0xd9};
 	static const unsigned char cut_jpeg[] = {0xff, 0xd8, 0xff, 0xe0, 0, 0};
