@@ -108,6 +108,23 @@ grep -q "Portal UI plugin $plugins/wrong-abi.so has ABI version 999, cordon need
 ! grep -q "Loaded the portal UI plugin" "$CORDON_LOG" || fail "the wrong-ABI plugin was loaded"
 grep -q "Portal dialogs by the 'builtin' UI" "$CORDON_LOG" || fail "the built-in UI did not stay"
 cordon_stop
+# A plugin of ABI 1 still loads; camera requests, which it does not know, fail as unavailable.
+config abi-one
+mkdir -p "$XDG_DATA_HOME/cordon/camera-providers"
+printf '[Camera Provider]\nName = P\nMimeTypes = image/png\nExec = %s\n' "$CORDON_CAMERA_PATTERN" \
+	>"$XDG_DATA_HOME/cordon/camera-providers/pattern.provider"
+cordon_start --verbose --config "$TEST_TMP/cordon.ini"
+grep -q "Loaded the portal UI plugin 'example' from $plugins/abi-one.so" "$CORDON_LOG" ||
+	fail "the ABI 1 plugin was not loaded"
+rc=0
+"${in_sandbox[@]}" "$CORDON_PORTAL" take-photo --output "$TEST_TMP/photo.png" \
+	2>"$TEST_TMP/photo.err" || rc=$?
+assert_eq 3 "$rc" "a photo with an ABI 1 plugin"
+grep -q "unavailable: no dialog can be shown" "$TEST_TMP/photo.err" ||
+	fail "the photo says: $(cat "$TEST_TMP/photo.err")"
+grep -q "The portal UI 'example' (ABI 1) has no camera dialog" "$CORDON_LOG" ||
+	fail "cordon did not log why"
+cordon_stop
 config missing
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
 grep -q "Cannot load the portal UI plugin $plugins/missing.so: .*; keeping the built-in UI" \
