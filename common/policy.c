@@ -48,6 +48,8 @@ static const struct policy_key policy_keys[] = {
 
 	/* The portal host (docs/portals.md): the portals an app may use; unset: all. */
 	{"portals", POLICY_LIST, portal_words, false},
+	/* The camera portal: the providers (file names without .provider) offered; unset: all. */
+	{"camera-providers", POLICY_LIST, NULL, false},
 };
 
 /*

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/policy.h"
 #include "compositor/config.h"
 #include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
@@ -163,10 +164,15 @@ static void offer_providers(struct photo *photo) {
 		(const char *const *)photo->mime_types : any;
 	size_t accepted_count = photo->mime_type_count ? photo->mime_type_count : 2;
 	cordon_camera_providers_load_default(&photo->providers);
+	const struct cordon_policy *policy = photo->request->portals->server->policy;
+	const char *app_id = cordon_portal_request_app_id(photo->request);
+	const char *id = app_id[0] ? app_id : NULL;
+	bool pinned = policy && cordon_policy_get(policy, id, NULL, "camera-providers");
 	for (size_t i = 0; i < photo->providers.count; i++) {
 		const struct cordon_camera_provider *provider = &photo->providers.providers[i];
 		const char *mime = cordon_camera_provider_match(provider, accepted, accepted_count);
-		if (!mime) {
+		if (!mime || (pinned && !cordon_policy_list_contains(policy, id, NULL,
+				"camera-providers", provider->id))) {
 			continue;
 		}
 		photo->offered_provider[photo->offered_count] = provider;

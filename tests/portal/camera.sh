@@ -291,3 +291,17 @@ assert_eq 3 "$rc" "a camera the policy leaves out"
 [[ "$err" == *"denied: the app's policy does not allow this portal"* ]] ||
 	fail "the policy refusal says: $err"
 assert_eq 0 "$(dialogs)" "dialogs for a camera the policy leaves out"
+
+# The policy can pin the providers an app is offered: here only one that is not there.
+cordon_stop
+printf '[app %s]\ncamera-providers = v4l2\n' "$app" >"$TEST_TMP/policy.ini"
+cordon_start --verbose --config "$TEST_TMP/cordon.ini" --policy "$TEST_TMP/policy.ini"
+portal take-photo --output "$photo"
+assert_eq 3 "$rc" "a photo from providers the policy does not offer"
+[[ "$err" == *"unavailable: no camera provider makes an image this app accepts"* ]] ||
+	fail "the pinned refusal says: $err"
+cordon_stop
+printf '[app %s]\ncamera-providers = pattern\n' "$app" >"$TEST_TMP/policy.ini"
+cordon_start --verbose --config "$TEST_TMP/cordon.ini" --policy "$TEST_TMP/policy.ini"
+portal take-photo --output "$photo"
+assert_eq 0 "$rc" "a photo from the provider the policy pins ($err)"
