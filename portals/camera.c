@@ -90,7 +90,7 @@ static bool photo_configuring(struct photo *photo) {
 	return false;
 }
 
-static void handle_photo_destroy(struct wl_client *client, struct wl_resource *resource) {
+static void handle_request_destroy(struct wl_client *client, struct wl_resource *resource) {
 	wl_resource_destroy(resource);
 }
 
@@ -285,7 +285,7 @@ static void handle_photo_submit(struct wl_client *client, struct wl_resource *re
 }
 
 static const struct cordon_portal_camera_photo_v1_interface photo_impl = {
-	.destroy = handle_photo_destroy,
+	.destroy = handle_request_destroy,
 	.set_size = handle_set_size,
 	.add_mime_type = handle_add_mime_type,
 	.set_parent = handle_photo_set_parent,
@@ -394,10 +394,11 @@ int cordon_camera_open_device(const char **reason) {
 		}
 		struct stat st;
 		struct v4l2_capability cap = {0};
-		bool capture = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-			major(st.st_rdev) == V4L2_MAJOR && ioctl(fd, VIDIOC_QUERYCAP, &cap) == 0 &&
-			((cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities) &
-				V4L2_CAP_VIDEO_CAPTURE);
+		bool queried = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+			major(st.st_rdev) == V4L2_MAJOR && ioctl(fd, VIDIOC_QUERYCAP, &cap) == 0;
+		uint32_t caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps :
+			cap.capabilities;
+		bool capture = queried && (caps & V4L2_CAP_VIDEO_CAPTURE);
 		if (capture) {
 			wlr_log(WLR_INFO, "Camera stream: %s (%s)", path, (const char *)cap.card);
 			return fd;
@@ -454,7 +455,7 @@ static void handle_stream_submit(struct wl_client *client, struct wl_resource *r
 }
 
 static const struct cordon_portal_camera_stream_v1_interface stream_impl = {
-	.destroy = handle_photo_destroy,
+	.destroy = handle_request_destroy,
 	.set_parent = handle_stream_set_parent,
 	.submit = handle_stream_submit,
 };

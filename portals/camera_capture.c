@@ -121,7 +121,8 @@ static void complete(struct cordon_camera_capture *capture) {
 	if (capture->size > 0) {
 		data = mmap(NULL, capture->size, PROT_READ, MAP_SHARED, capture->memfd, 0);
 		if (data == MAP_FAILED) {
-			wlr_log_errno(WLR_ERROR, "Camera provider %s: cannot map its photo", capture->name);
+			wlr_log_errno(WLR_ERROR, "Camera provider %s: cannot map its photo",
+				capture->name);
 			fail(capture, "cordon could not read the photo");
 			return;
 		}
@@ -197,7 +198,8 @@ static int handle_pipe(int fd, uint32_t mask, void *data) {
 			return 0;
 		}
 		if (n < 0) {
-			wlr_log_errno(WLR_ERROR, "Camera provider %s: reading its photo", capture->name);
+			wlr_log_errno(WLR_ERROR, "Camera provider %s: reading its photo",
+				capture->name);
 			fail(capture, "cordon could not read the photo");
 			return 0;
 		}
@@ -209,8 +211,8 @@ static int handle_pipe(int fd, uint32_t mask, void *data) {
 			return 0;
 		}
 		if ((size_t)n > capture->max_bytes - capture->size) {
-			wlr_log(WLR_ERROR, "Camera provider %s wrote more than %zu bytes", capture->name,
-				capture->max_bytes);
+			wlr_log(WLR_ERROR, "Camera provider %s wrote more than %zu bytes",
+				capture->name, capture->max_bytes);
 			fail(capture, "the camera provider's photo is too large");
 			return 0;
 		}
@@ -292,8 +294,8 @@ static pid_t spawn(const struct cordon_camera_provider *provider,
 
 struct cordon_camera_capture *cordon_camera_capture_start(struct wl_event_loop *loop,
 		const struct cordon_camera_provider *provider,
-		const struct cordon_camera_capture_options *options, cordon_camera_capture_done_func done,
-		void *data, const char **error) {
+		const struct cordon_camera_capture_options *options,
+		cordon_camera_capture_done_func done, void *data, const char **error) {
 	*error = "cordon could not start the camera provider";
 	struct cordon_camera_capture *capture = calloc(1, sizeof(*capture));
 	if (!capture) {

@@ -283,16 +283,17 @@ static void load_dir(struct cordon_camera_providers *providers, const char *dir)
 		if (!id || !path) {
 			wlr_log(WLR_ERROR, "Out of memory reading the camera providers");
 		} else if (!cordon_camera_provider_parse_file(&provider, path, id, &error)) {
-			wlr_log(WLR_ERROR, "Camera provider skipped: %s", error ? error : "out of memory");
+			wlr_log(WLR_ERROR, "Camera provider skipped: %s",
+				error ? error : "out of memory");
 		} else {
 			struct cordon_camera_provider *same = find(providers, id);
 			if (same) {
-				/* A later folder (the user's) replaces the system's file of this name. */
+				/* A later folder (the user's) replaces the system's same-named file. */
 				cordon_camera_provider_finish(same);
 				*same = provider;
 			} else if (providers->count == CORDON_CAMERA_MAX_PROVIDERS) {
-				wlr_log(WLR_ERROR, "Camera provider %s skipped: more than %d providers", path,
-					CORDON_CAMERA_MAX_PROVIDERS);
+				wlr_log(WLR_ERROR, "Camera provider %s skipped: more than %d providers",
+					path, CORDON_CAMERA_MAX_PROVIDERS);
 				cordon_camera_provider_finish(&provider);
 			} else {
 				providers->providers[providers->count++] = provider;

@@ -102,7 +102,8 @@ static void draw(struct cordon_ui_camera *camera) {
 			int ry = l.list_y + row * l.row_h;
 			bool selected = (size_t)row == camera->cursor;
 			if (selected) {
-				cordon_ui_fill(image, COLOR_SELECTED, PAD, ry, WIDTH - 2 * PAD, l.row_h);
+				cordon_ui_fill(image, COLOR_SELECTED, PAD, ry, WIDTH - 2 * PAD,
+					l.row_h);
 			}
 			snprintf(text, sizeof(text), "%s   (%s)", provider->name, provider->mime_type);
 			cordon_ui_text(image, camera->font, selected ? COLOR_SELECTED_TEXT : COLOR_TEXT,

@@ -47,7 +47,8 @@ static void handle_global(void *data, struct wl_registry *registry, uint32_t nam
 		const char *interface, uint32_t version) {
 	struct state *state = data;
 	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 && version >= 2) {
-		state->manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 2);
+		state->manager =
+			wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 2);
 	}
 }
 
@@ -262,7 +263,8 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 		photo = cordon_portal_manager_v1_take_photo(state.manager);
 		cordon_portal_camera_photo_v1_add_listener(photo, &photo_listener, &state);
 		if (width) {
-			cordon_portal_camera_photo_v1_set_size(photo, (uint32_t)width, (uint32_t)height);
+			cordon_portal_camera_photo_v1_set_size(photo, (uint32_t)width,
+				(uint32_t)height);
 		}
 		for (size_t i = 0; i < mime_type_count; i++) {
 			cordon_portal_camera_photo_v1_add_mime_type(photo, mime_types[i]);

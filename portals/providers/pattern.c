@@ -84,8 +84,8 @@ static void draw_text(struct canvas *canvas, uint32_t x, uint32_t y, uint32_t sc
 		for (int row = 0; row < 5; row++) {
 			for (int col = 0; col < 3; col++) {
 				if (font[glyph].rows[row][col] == '#') {
-					fill(canvas, x + (uint32_t)col * scale, y + (uint32_t)row * scale, scale,
-						scale, white);
+					fill(canvas, x + (uint32_t)col * scale,
+						y + (uint32_t)row * scale, scale, scale, white);
 				}
 			}
 		}

@@ -109,7 +109,10 @@ bool provider_write_png(const char *name, uint32_t width, uint32_t height, const
 	png_set_write_fn(png, &out, write_data, flush_data);
 	png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
 		PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	/* A photo is read once; speed matters more than the last bytes (level 6 and adaptive filters took 4x as long). */
+	/*
+	 * A photo is read once: speed matters more than the last bytes (level 6 with
+	 * adaptive filters took 4 times as long).
+	 */
 	png_set_compression_level(png, 1);
 	png_set_filter(png, 0, PNG_FILTER_SUB);
 	png_write_info(png, info);

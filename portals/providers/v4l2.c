@@ -149,7 +149,8 @@ int main(int argc, char *argv[]) {
 			return 1;
 		}
 		if (buf.index >= 8 || !maps[buf.index]) {
-			fprintf(stderr, NAME ": %s: a frame in an unknown buffer %u\n", path, buf.index);
+			fprintf(stderr, NAME ": %s: a frame in an unknown buffer %u\n", path,
+				buf.index);
 			return 1;
 		}
 		if (frame >= SKIP_FRAMES) {
