@@ -13,6 +13,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
+#include "compositor/freeze.h"
 #include "compositor/layer_shell.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -23,7 +24,7 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	wlr_scene_output_send_frame_done(output->scene_output, &now);
+	cordon_freeze_send_frame_done(output->server, output->scene_output, &now);
 }
 
 static void handle_destroy(struct wl_listener *listener, void *data) {

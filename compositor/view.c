@@ -18,6 +18,7 @@
 
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
+#include "compositor/freeze.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -113,6 +114,8 @@ void cordon_view_focus(struct cordon_view *view) {
 	if (!view->mapped) {
 		return;
 	}
+	/* Before anything is sent to it: a frozen app must be running again. */
+	cordon_freeze_view_activating(view);
 	if (view->minimized) {
 		cordon_view_set_minimized(view, false);
 		return; /* restoring focuses */
@@ -130,6 +133,7 @@ void cordon_view_focus(struct cordon_view *view) {
 	set_activated(view, true);
 	update_borders(view);
 	cordon_seat_focus_surface(seat, view->xdg_surface->surface);
+	cordon_freeze_update(view->server);
 }
 
 void cordon_view_focus_top(struct cordon_server *server) {
@@ -147,6 +151,7 @@ void cordon_view_focus_top(struct cordon_server *server) {
 		update_borders(previous);
 	}
 	cordon_seat_focus_surface(server->seat, NULL);
+	cordon_freeze_update(server);
 }
 
 void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
@@ -207,6 +212,7 @@ void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
 		cordon_view_focus(view);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
+	cordon_freeze_update(server);
 }
 
 static struct cordon_output *view_output(struct cordon_view *view) {
@@ -388,6 +394,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 		/* Visible in the list, but hidden until restored. */
 		view->minimized = true;
 		wlr_scene_node_set_enabled(&view->tree->node, false);
+		cordon_freeze_update(view->server);
 		return;
 	}
 	wlr_scene_node_set_enabled(&view->tree->node, true);
@@ -407,6 +414,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 		cordon_view_focus_top(server);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
+	cordon_freeze_update(server);
 }
 
 static void handle_commit(struct wl_listener *listener, void *data) {
