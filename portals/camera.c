@@ -223,7 +223,12 @@ static void start_capture(struct photo *photo) {
 			(size_t)config->portal_camera_max_bytes : DEFAULT_MAX_BYTES,
 		.timeout_ms = config && config->portal_camera_timeout_ms > 0 ?
 			config->portal_camera_timeout_ms : DEFAULT_TIMEOUT_MS,
+		.launcher = config && config->portal_camera_launcher ?
+			config->portal_camera_launcher : CORDON_RUN_PATH,
 	};
+	if (strcmp(options.launcher, "none") == 0) {
+		options.launcher = NULL;
+	}
 	const char *error = NULL;
 	wlr_log(WLR_INFO, "Portal camera request %s: provider %s", request->token,
 		photo->offered[photo->chosen].id);

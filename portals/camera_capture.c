@@ -7,8 +7,10 @@
  * a size cap and a timeout; the result must start as the claimed mime type's
  * files do, and the app gets the memfd sealed and reopened read-only.
  *
- * Until cordon-run lands (issue: launcher) the provider is spawned directly, in a
- * process group of its own so that stopping it stops its children too.
+ * The provider runs in a cordon-run sandbox of its own (its folder at /app, no
+ * network, /dev/video* only for Device = video), or, with [portal] camera-launcher
+ * = none, directly. Either way in a process group of its own, so that stopping it
+ * stops what it started (cordon-run's sandbox dies with cordon-run).
  */
 #include "portals/camera_capture.h"
 
@@ -241,15 +243,60 @@ static int handle_timeout(void *data) {
 	return 0;
 }
 
+/*
+ * The profiles cordon hands cordon-run for providers, as a policy file on fd 3:
+ * nothing shared, no relaxation, /dev/video* only for Device = video. The user's
+ * own policy.ini is not read for them.
+ */
+static const char launcher_policy[] =
+	"[profile cordon-camera]\nshare =\ndevices =\nallow =\n"
+	"[profile cordon-camera-video]\nshare =\ndevices = video\nallow =\n";
+
+static int make_policy_fd(void) {
+	int fd = memfd_create("cordon-camera-policy", MFD_CLOEXEC);
+	if (fd < 0) {
+		return -1;
+	}
+	size_t len = sizeof(launcher_policy) - 1;
+	if (write(fd, launcher_policy, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static pid_t spawn(const struct cordon_camera_provider *provider,
 		const struct cordon_camera_capture_options *options, int out_fd) {
-	char width[32], height[32], mime[128];
+	char width[32], height[32], mime[128], app_id[128], app_dir[4096], program[4096];
 	snprintf(width, sizeof(width), "--width=%u", options->width);
 	snprintf(height, sizeof(height), "--height=%u", options->height);
 	snprintf(mime, sizeof(mime), "--mime-type=%s", options->mime_type);
-	char *argv[CORDON_CAMERA_MAX_ARGS + 8];
+	char *argv[CORDON_CAMERA_MAX_ARGS + 24];
 	size_t argc = 0;
-	for (size_t i = 0; i < provider->argc; i++) {
+	if (options->launcher) {
+		/* Its program's folder is /app inside; the rest of Exec is passed as it is. */
+		const char *slash = strrchr(provider->argv[0], '/');
+		snprintf(app_dir, sizeof(app_dir), "%.*s",
+			slash == provider->argv[0] ? 1 : (int)(slash - provider->argv[0]),
+			provider->argv[0]);
+		snprintf(program, sizeof(program), "/app/%s", slash + 1);
+		snprintf(app_id, sizeof(app_id), "cordon-camera.%s", provider->id);
+		argv[argc++] = (char *)options->launcher;
+		argv[argc++] = "--no-wayland";
+		argv[argc++] = "--app-id";
+		argv[argc++] = app_id;
+		argv[argc++] = "--app";
+		argv[argc++] = app_dir;
+		argv[argc++] = "--policy";
+		argv[argc++] = "/dev/fd/3";
+		argv[argc++] = "--profile";
+		argv[argc++] = provider->needs_video ? "cordon-camera-video" : "cordon-camera";
+		argv[argc++] = "--";
+		argv[argc++] = program;
+	} else {
+		argv[argc++] = provider->argv[0];
+	}
+	for (size_t i = 1; i < provider->argc; i++) {
 		argv[argc++] = provider->argv[i];
 	}
 	if (options->width && options->height) {
@@ -263,7 +310,20 @@ static pid_t spawn(const struct cordon_camera_provider *provider,
 		argv[argc++] = (char *)options->app_id;
 	}
 	argv[argc] = NULL;
-	char *envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", NULL};
+	/* cordon-run keeps the per-provider data dirs under the user's data home. */
+	char home[4096], data_home[4096];
+	const char *home_env = getenv("HOME"), *data_env = getenv("XDG_DATA_HOME");
+	snprintf(home, sizeof(home), "HOME=%s", home_env ? home_env : "/");
+	snprintf(data_home, sizeof(data_home), "XDG_DATA_HOME=%s", data_env ? data_env : "");
+	char *envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", NULL, NULL, NULL};
+	if (options->launcher) {
+		envp[2] = home;
+		envp[3] = data_env && data_env[0] == '/' ? data_home : NULL;
+	}
+	int policy_fd = options->launcher ? make_policy_fd() : -1;
+	if (options->launcher && policy_fd < 0) {
+		return -1;
+	}
 
 	posix_spawn_file_actions_t actions;
 	posix_spawnattr_t attr;
@@ -272,7 +332,10 @@ static pid_t spawn(const struct cordon_camera_provider *provider,
 	posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
 	posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	/* stderr stays cordon's, so that a provider's reason lands in cordon's log. */
-	posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
+	if (policy_fd >= 0) {
+		posix_spawn_file_actions_adddup2(&actions, policy_fd, 3);
+	}
+	posix_spawn_file_actions_addclosefrom_np(&actions, policy_fd >= 0 ? 4 : 3);
 	sigset_t none, all;
 	sigemptyset(&none);
 	sigfillset(&all);
@@ -285,6 +348,9 @@ static pid_t spawn(const struct cordon_camera_provider *provider,
 	int err = posix_spawn(&pid, argv[0], &actions, &attr, argv, envp);
 	posix_spawn_file_actions_destroy(&actions);
 	posix_spawnattr_destroy(&attr);
+	if (policy_fd >= 0) {
+		close(policy_fd);
+	}
 	if (err != 0) {
 		errno = err;
 		return -1;

@@ -276,6 +276,18 @@ static void load_dir(struct cordon_camera_providers *providers, const char *dir)
 				strcmp(entry->d_name + len - suffix, SUFFIX) != 0) {
 			continue;
 		}
+		bool valid_id = true;
+		for (size_t i = 0; i < len - suffix; i++) {
+			char c = entry->d_name[i];
+			valid_id = valid_id && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-');
+		}
+		if (!valid_id) {
+			/* The id names the provider's sandbox (cordon-camera.ID). */
+			wlr_log(WLR_ERROR, "Camera provider skipped: %s/%s: a name of letters, "
+				"digits, '.', '_' and '-' only", dir, entry->d_name);
+			continue;
+		}
 		char *id = strndup(entry->d_name, len - suffix);
 		char *path = cordon_format("%s/%s", dir, entry->d_name);
 		struct cordon_camera_provider provider;

@@ -15,6 +15,12 @@ struct cordon_camera_capture_options {
 	const char *app_id; /* told only to providers with AppId = true; may be "" */
 	size_t max_bytes;
 	int timeout_ms;
+	/*
+	 * cordon-run's path: the provider runs in a sandbox of its own (docs/portals.md),
+	 * with its program's folder at /app and /dev/video* only for Device = video.
+	 * NULL: started directly.
+	 */
+	const char *launcher;
 };
 
 /*

@@ -18,7 +18,8 @@ printf '[Camera Provider]\nName = Test pattern\nMimeTypes = image/png\nExec = %s
 	"$CORDON_CAMERA_PATTERN" >"$providers/pattern.provider"
 printf '[Camera Provider]\nName = Camera\nMimeTypes = image/png, image/jpeg\nExec = %s\n' \
 	"$CORDON_CAMERA_V4L2" >"$providers/v4l2.provider"
-cordon_start --verbose
+printf '[portal]\ncamera-launcher = %s\n' "${CORDON_RUN:?}" >"$TEST_TMP/cordon.ini"
+cordon_start --verbose --config "$TEST_TMP/cordon.ini"
 portal_sandbox_init org.example.Builtin
 grep -q "Portal dialogs by the 'builtin' UI" "$CORDON_LOG" || fail "the built-in UI is not in use"
 

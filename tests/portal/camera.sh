@@ -6,10 +6,12 @@
 # without a dialog, providers that write garbage, too much, the wrong type or hang
 # refused while cordon keeps serving, an app leaving mid-photo stopping its provider,
 # a malformed provider file reported with its line and skipped, and camera streams.
+# Providers run in cordon-run sandboxes of their own; the last part runs them directly
+# ([portal] camera-launcher = none).
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
-: "${CORDON_CAMERA_PATTERN:?}" "${CORDON_CAMERA_V4L2:?}"
+: "${CORDON_CAMERA_PATTERN:?}" "${CORDON_CAMERA_V4L2:?}" "${CORDON_RUN:?}"
 
 app=org.example.Camera
 cordon_test_init
@@ -22,7 +24,15 @@ MimeTypes = image/png
 Exec = $CORDON_CAMERA_PATTERN
 AppId = true
 END
-printf '[portal]\ncamera-timeout-ms = 1500\ncamera-max-bytes = 1000000\n' >"$TEST_TMP/cordon.ini"
+# launcher_config LAUNCHER: cordon's config, with providers run through LAUNCHER.
+launcher_config() {
+	printf '[portal]\ncamera-timeout-ms = 1500\ncamera-max-bytes = 1000000\n' >"$TEST_TMP/cordon.ini"
+	printf 'camera-launcher = %s\n' "$1" >>"$TEST_TMP/cordon.ini"
+}
+launcher_config "$CORDON_RUN"
+# Provider scripts live in a folder of their own: cordon-run shows it to them as /app.
+bin="$TEST_TMP/bin"
+mkdir -p "$bin"
 portal_start --verbose --config "$TEST_TMP/cordon.ini"
 portal_sandbox_init "$app"
 photo="$TEST_TMP/out/photo.png"
@@ -122,16 +132,18 @@ ctl permissions revoke "$app" camera >/dev/null
 # Providers that misbehave: refused with an error, and cordon serves the next request.
 bad() {
 	local name=$1 mime=$2 script=$3
-	printf '%s\n' "$script" >"$TEST_TMP/$name.sh"
-	printf '[Camera Provider]\nName = %s\nMimeTypes = %s\nExec = /bin/sh %s\n' \
-		"$name" "$mime" "$TEST_TMP/$name.sh" >"$providers/$name.provider"
+	printf '#!/bin/sh\n%s\n' "$script" >"$bin/$name"
+	chmod +x "$bin/$name"
+	printf '[Camera Provider]\nName = %s\nMimeTypes = %s\nExec = %s\n' \
+		"$name" "$mime" "$bin/$name" >"$providers/$name.provider"
 }
 bad garbage image/png 'echo "not a picture"'
 bad huge image/png 'printf "\211PNG\r\n\032\n"; head -c 2000000 /dev/zero'
 bad liar image/jpeg 'printf "\211PNG\r\n\032\n0000"'
 bad hang image/png 'printf "\211PNG"; exec sleep 60'
-# The provider exits at once, but what it started keeps the pipe open.
-bad orphan image/png 'sleep 60 & echo $! >"'"$TEST_TMP"'/orphan.pid"'
+# The provider exits at once, but what it started keeps the pipe open: its sandbox
+# ends with it, and the orphan with the sandbox.
+bad orphan image/png 'sleep 60 &'
 printf '[Camera Provider]\nName = Missing\nMimeTypes = image/png\nExec = /nonexistent/provider\n' \
 	>"$providers/missing.provider"
 check_refused() {
@@ -147,9 +159,9 @@ check_refused() {
 check_refused garbage "the camera provider did not make the image it claims"
 check_refused huge "the camera provider's photo is too large"
 check_refused liar "the camera provider did not make the image it claims"
-check_refused missing "cordon could not start the camera provider"
-check_refused orphan "the camera provider took too long"
-wait_for "the orphan the provider left to be stopped" not _alive "$(cat "$TEST_TMP/orphan.pid")"
+# Inside its sandbox a missing program is cordon-run failing (127).
+check_refused missing "the camera provider failed"
+check_refused orphan "the camera provider did not make the image it claims"
 start=$(date +%s%N)
 check_refused hang "the camera provider took too long"
 hang_pid=$(grep -o "Camera provider hang started as pid [0-9]*" "$CORDON_LOG" | tail -1 |
@@ -207,36 +219,70 @@ assert_eq 0 "$rc" "the pattern beside malformed files ($err)"
 grep -q "providers fit" "$CORDON_LOG" || fail "no provider count in the log"
 
 # What a provider gets (SECURITY-NOTES: argument and environment injection): its argv
-# with "--" before the app id, exactly the listed environment, stdin /dev/null, stdout
-# a pipe, stderr, and no other fd of cordon's. Read from outside while it waits.
-cat >"$TEST_TMP/spy.sh" <<END
-while [ ! -e "$TEST_TMP/spy.go" ]; do sleep 0.05; done
-cat "$TEST_TMP/same.png"
+# with "--" before the app id, stdin /dev/null, stdout a pipe, stderr and no other fd
+# of cordon's, in a sandbox of its own: its folder at /app, no host files, no camera
+# device (Device = none), no network, cordon-run's listed environment. Read from
+# outside while it waits for SIGUSR1.
+cp "$TEST_TMP/same.png" "$bin/same.png"
+cat >"$bin/spy" <<'END'
+#!/bin/sh
+trap 'cat /app/same.png; exit 0' USR1
+while :; do sleep 0.05; done
 END
-printf '[Camera Provider]\nName = Spy\nMimeTypes = image/png\nExec = /bin/sh %s\nAppId = true\n' \
-	"$TEST_TMP/spy.sh" >"$providers/spy.provider"
+chmod +x "$bin/spy"
+printf '[Camera Provider]\nName = Spy\nMimeTypes = image/png\nExec = %s\nAppId = true\n' \
+	"$bin/spy" >"$providers/spy.provider"
 answer "camera-provider=spy"
 start_client spy "${in_sandbox[@]}" "$CORDON_PORTAL" take-photo --width 320 --height 240 \
 	--output "$photo"
 wait_for "the spy to start" grep -q "Camera provider spy started as pid" "$CORDON_LOG"
-spy_pid=$(grep -o "Camera provider spy started as pid [0-9]*" "$CORDON_LOG" | grep -o "[0-9]*$")
-assert_eq "/bin/sh $TEST_TMP/spy.sh --width=320 --height=240 --mime-type=image/png -- $app" \
-	"$(tr '\0' ' ' <"/proc/$spy_pid/cmdline" | sed 's/ $//')" "the provider's arguments"
-assert_eq "PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C" \
-	"$(tr '\0' ' ' <"/proc/$spy_pid/environ" | sed 's/ $//')" "the provider's environment"
-assert_eq /dev/null "$(readlink "/proc/$spy_pid/fd/0")" "the provider's stdin"
-[[ "$(readlink "/proc/$spy_pid/fd/1")" == "pipe:"* ]] || fail "the provider's stdout"
+run_pid=$(grep -o "Camera provider spy started as pid [0-9]*" "$CORDON_LOG" | grep -o "[0-9]*$")
+assert_eq "$CORDON_RUN --no-wayland --app-id cordon-camera.spy --app $bin --policy /dev/fd/3 --profile cordon-camera -- /app/spy --width=320 --height=240 --mime-type=image/png -- $app" \
+	"$(tr '\0' ' ' <"/proc/$run_pid/cmdline" | sed 's/ $//')" "cordon-run's arguments"
+# descendants PID: every process below PID.
+descendants() {
+	local child
+	for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		echo "$child"
+		descendants "$child"
+	done
+}
+spy_pid() {
+	local pid
+	for pid in $(descendants "$run_pid"); do
+		if [[ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" == "/bin/sh /app/spy "* ]]; then
+			echo "$pid"
+			return 0
+		fi
+	done
+	return 1
+}
+wait_for "the spy in its sandbox" spy_pid
+spy=$(spy_pid)
+assert_eq "/bin/sh /app/spy --width=320 --height=240 --mime-type=image/png -- $app" \
+	"$(tr '\0' ' ' <"/proc/$spy/cmdline" | sed 's/ $//')" "the provider's arguments"
+env_of_spy=$(tr '\0' '\n' <"/proc/$spy/environ")
+grep -qx "CORDON_APP_ID=cordon-camera.spy" <<<"$env_of_spy" || fail "the spy's environment: $env_of_spy"
+! grep -q "WAYLAND_DISPLAY\|CORDON_PORTAL\|XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR" <<<"$env_of_spy" ||
+	fail "cordon's environment reached the provider: $env_of_spy"
+assert_eq /dev/null "$(readlink "/proc/$spy/fd/0")" "the provider's stdin"
+[[ "$(readlink "/proc/$spy/fd/1")" == "pipe:"* ]] || fail "the provider's stdout"
 others=""
-for fd in /proc/"$spy_pid"/fd/*; do
+for fd in /proc/"$spy"/fd/*; do
 	n=${fd##*/}
 	target=$(readlink "$fd" || true)
 	# The shell's own fd of the script it reads.
-	if ((n > 2)) && [[ "$target" != "$TEST_TMP/spy.sh" ]]; then
+	if ((n > 2)) && [[ "$target" != "/app/spy" ]]; then
 		others+="$n:$target "
 	fi
 done
 assert_eq "" "$others" "fds of cordon's in the provider"
-touch "$TEST_TMP/spy.go"
+[[ -e "/proc/$spy/root/app/spy" && ! -e "/proc/$spy/root$TEST_TMP" ]] ||
+	fail "the provider sees host files"
+! ls "/proc/$spy/root/dev" | grep -q video || fail "a Device = none provider has a video device"
+[[ "$(readlink "/proc/$spy/ns/net")" != "$(readlink /proc/self/ns/net)" ]] ||
+	fail "the provider shares the host's network"
+kill -USR1 "$spy"
 wait_for "the spy's photo" not client_alive spy
 assert_eq "320 240" "$(png_probe "$photo" size)" "the spy's photo"
 rm "$providers/spy.provider"
@@ -305,3 +351,51 @@ printf '[app %s]\ncamera-providers = pattern\n' "$app" >"$TEST_TMP/policy.ini"
 cordon_start --verbose --config "$TEST_TMP/cordon.ini" --policy "$TEST_TMP/policy.ini"
 portal take-photo --output "$photo"
 assert_eq 0 "$rc" "a photo from the provider the policy pins ($err)"
+
+# Without a launcher ([portal] camera-launcher = none) the provider is started directly:
+# exactly the listed environment, the same fds, and a child it leaves on the pipe is
+# stopped with its process group at the timeout.
+cordon_stop
+launcher_config none
+cordon_start --verbose --config "$TEST_TMP/cordon.ini"
+# What a provider gets (SECURITY-NOTES: argument and environment injection): its argv
+# with "--" before the app id, exactly the listed environment, stdin /dev/null, stdout
+# a pipe, stderr, and no other fd of cordon's. Read from outside while it waits.
+cat >"$TEST_TMP/spy.sh" <<END
+while [ ! -e "$TEST_TMP/spy.go" ]; do sleep 0.05; done
+cat "$TEST_TMP/same.png"
+END
+printf '[Camera Provider]\nName = Spy\nMimeTypes = image/png\nExec = /bin/sh %s\nAppId = true\n' \
+	"$TEST_TMP/spy.sh" >"$providers/spy.provider"
+answer "camera-provider=spy"
+start_client spy "${in_sandbox[@]}" "$CORDON_PORTAL" take-photo --width 320 --height 240 \
+	--output "$photo"
+wait_for "the spy to start" grep -q "Camera provider spy started as pid" "$CORDON_LOG"
+spy_pid=$(grep -o "Camera provider spy started as pid [0-9]*" "$CORDON_LOG" | grep -o "[0-9]*$")
+assert_eq "/bin/sh $TEST_TMP/spy.sh --width=320 --height=240 --mime-type=image/png -- $app" \
+	"$(tr '\0' ' ' <"/proc/$spy_pid/cmdline" | sed 's/ $//')" "the provider's arguments"
+assert_eq "PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C" \
+	"$(tr '\0' ' ' <"/proc/$spy_pid/environ" | sed 's/ $//')" "the provider's environment"
+assert_eq /dev/null "$(readlink "/proc/$spy_pid/fd/0")" "the provider's stdin"
+[[ "$(readlink "/proc/$spy_pid/fd/1")" == "pipe:"* ]] || fail "the provider's stdout"
+others=""
+for fd in /proc/"$spy_pid"/fd/*; do
+	n=${fd##*/}
+	target=$(readlink "$fd" || true)
+	# The shell's own fd of the script it reads.
+	if ((n > 2)) && [[ "$target" != "$TEST_TMP/spy.sh" ]]; then
+		others+="$n:$target "
+	fi
+done
+assert_eq "" "$others" "fds of cordon's in the provider"
+touch "$TEST_TMP/spy.go"
+wait_for "the spy's photo" not client_alive spy
+assert_eq "320 240" "$(png_probe "$photo" size)" "the spy's photo"
+rm "$providers/spy.provider"
+bad orphan image/png 'sleep 60 & echo $! >"'"$TEST_TMP"'/orphan.pid"'
+check_refused orphan "the camera provider took too long"
+wait_for "the orphan the provider left to be stopped" not _alive "$(cat "$TEST_TMP/orphan.pid")"
+printf '[Camera Provider]\nName = Missing\nMimeTypes = image/png\nExec = /nonexistent/provider\n' \
+	>"$providers/missing.provider"
+check_refused missing "cordon could not start the camera provider"
+rm "$providers"/{orphan,missing}.provider
