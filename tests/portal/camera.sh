@@ -321,6 +321,26 @@ portal open-file --output "$TEST_TMP/out"
 assert_eq 0 "$rc" "a file chosen from an answer with a camera line ($err)"
 assert_eq content "$(cat "$TEST_TMP/out/file.txt")" "the chosen file"
 kill -0 "$CORDON_PID" || fail "cordon died"
+# The app in a real cordon-run sandbox (tagged cordon/org.example.RunCam by its socket):
+# it has no camera device, takes a photo through the portal, and the photo shows its id.
+run_app=org.example.RunCam
+answer "camera-provider=pattern"
+rc=0
+"$CORDON_RUN" --app-id "$run_app" --app "$(dirname "$CORDON_PORTAL")" -- /bin/sh -c \
+	'for d in /dev/video*; do [ -e "$d" ] && echo "has $d"; done
+	 exec /app/cordon-portal take-photo --width 200 --height 100 \
+		--output "$XDG_DATA_HOME/photo.png"' >"$TEST_TMP/run.out" 2>"$TEST_TMP/run.err" || rc=$?
+assert_eq 0 "$rc" "a photo inside cordon-run ($(cat "$TEST_TMP/run.err"))"
+assert_eq image/png "$(cat "$TEST_TMP/run.out")" "no camera device inside, and the mime type"
+run_photo="$XDG_DATA_HOME/cordon/apps/$run_app/data/photo.png"
+assert_eq "200 100" "$(png_probe "$run_photo" size)" "the sandboxed app's photo"
+"$CORDON_CAMERA_PATTERN" --width=200 --height=100 -- "$run_app" >"$TEST_TMP/run-same.png"
+# Scale 2 at this size: the app id line is rows 83-92.
+assert_eq "$(white_in "$TEST_TMP/run-same.png" 0 82 200 12)" \
+	"$(white_in "$run_photo" 0 82 200 12)" "the app id cordon-run's tag gave"
+grep -q "Portal camera request .* (cordon $run_app)" "$CORDON_LOG" ||
+	fail "the request was not from the cordon-run tag"
+
 # Every pipe, pidfd, memfd and device fd of the requests above was closed.
 fds_back() {
 	[[ "$(fd_count)" == "$fds_before" ]]
