@@ -31,7 +31,6 @@ struct policy_key {
 static const char *const share_words[] = {"network", NULL};
 static const char *const device_words[] = {"dri", "video", NULL};
 static const char *const allow_words[] = {"devel", NULL};
-static const char *const portal_words[] = {"file-chooser", "camera", "print", NULL};
 /*
  * The privileged globals a sandboxed app may be granted: every global cordon offers that is
  * not on the filter's allow-list (compositor/global_filter.c). tests/integration/policy-globals.sh
@@ -52,6 +51,7 @@ static const char *const global_words[] = {
 	"wp_security_context_manager_v1",
 	NULL,
 };
+static const char *const portal_words[] = {"file-chooser", "camera", "print", NULL};
 
 /*
  * Every key a policy file may set, grouped by the module that reads it. Each
@@ -66,6 +66,11 @@ static const struct policy_key policy_keys[] = {
 	{"devices", POLICY_LIST, device_words, false},
 	{"allow", POLICY_LIST, allow_words, false},
 
+	/* cordon's global filter (docs/sandbox-identity.md): privileged globals granted. */
+	{"globals", POLICY_LIST, global_words, false},
+	/* cordon's client identity: host apps (systemd app units) that count as sandboxed. */
+	{"sandboxed", POLICY_BOOL, NULL, false},
+	{"sandboxed-launchers", POLICY_LIST, NULL, false},
 	/* The portal host (docs/portals.md): the portals an app may use; unset: all. */
 	{"portals", POLICY_LIST, portal_words, false},
 	/* The camera portal: the providers (file names without .provider) offered; unset: all. */
@@ -79,11 +84,6 @@ static const struct policy_key policy_keys[] = {
 	{"freeze", POLICY_BOOL, NULL, false},
 	{"freeze-delay", POLICY_DURATION, NULL, false},
 	{"boost-weight", POLICY_UINT, NULL, false},
-	/* cordon's global filter (docs/sandbox-identity.md): privileged globals granted. */
-	{"globals", POLICY_LIST, global_words, false},
-	/* cordon's client identity: host apps (systemd app units) that count as sandboxed. */
-	{"sandboxed", POLICY_BOOL, NULL, false},
-	{"sandboxed_launchers", POLICY_LIST, NULL, false},
 };
 
 /*

@@ -90,13 +90,27 @@ static void apply_policy_marks(struct cordon_client *client) {
 	}
 	bool app_marked = cordon_policy_get_bool(policy, tag->app_id, NULL, "sandboxed", false);
 	bool launcher_marked = tag->launcher[0] &&
-		cordon_policy_list_contains(policy, tag->app_id, NULL, "sandboxed_launchers",
+		cordon_policy_list_contains(policy, tag->app_id, NULL, "sandboxed-launchers",
 			tag->launcher);
 	if (app_marked || launcher_marked) {
 		tag->sandboxed = true;
 		wlr_log(WLR_DEBUG, "Client pid %d: %s counts as sandboxed (policy: %s)",
 			(int)client->peer.pid, tag->app_id, app_marked ? "the app" : "its launcher");
 	}
+}
+
+/*
+ * Apps are frozen and boosted through their cgroup (apps.c). A listener's tag says nothing
+ * about the cgroup its client runs in, which may be the launcher's or the whole session's:
+ * such a client joins an app only when its own cgroup names the same sandbox (cordon-run puts
+ * the app in app-cordon-<app_id>-<instance>.scope and tags its listener the same).
+ */
+static bool cgroup_is_the_app(const struct cordon_client *client) {
+	if (client->tag_source != CORDON_TAG_SOURCE_SECURITY_CONTEXT) {
+		return true;
+	}
+	return client->identified && client->peer.cgroup_valid &&
+		cordon_tag_same_sandbox(&client->peer.tag, &client->context_tag);
 }
 
 static void handle_client_created(struct wl_listener *listener, void *data) {
@@ -136,7 +150,9 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	}
 	client->destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(wl_client, &client->destroy);
-	cordon_apps_add_client(server->apps, client);
+	if (cgroup_is_the_app(client)) {
+		cordon_apps_add_client(server->apps, client);
+	}
 }
 
 void cordon_clients_init(struct cordon_server *server) {

@@ -48,6 +48,8 @@ struct security_context {
 	struct wl_client *owner;
 	struct wl_listener owner_destroy;
 	int listen_fd, close_fd;
+	/* A connection accepted while out of fds, waiting for its wl_client; -1 for none. */
+	int pending_fd;
 	char *values[3]; /* by enum cordon_context_field; NULL until set */
 	bool committed;
 	struct cordon_tag tag; /* from values, at commit */
@@ -80,6 +82,9 @@ static void context_destroy(struct security_context *context) {
 	}
 	close(context->listen_fd);
 	close(context->close_fd);
+	if (context->pending_fd >= 0) {
+		close(context->pending_fd);
+	}
 	for (size_t i = 0; i < sizeof(context->values) / sizeof(context->values[0]); i++) {
 		free(context->values[i]);
 	}
@@ -99,21 +104,31 @@ static void log_context(const struct security_context *context, const char *what
 		context->tag.instance[0] ? " instance " : "", context->tag.instance);
 }
 
+static bool out_of_fds(int error) {
+	return error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM;
+}
+
+/*
+ * Out of fds: stop polling the listener for a while. The pending connections stay queued and
+ * the socket stays readable, so without a pause the loop would wake up for them again at once.
+ */
+static void pause_accepting(struct security_context *context, const char *what) {
+	wlr_log_errno(WLR_ERROR, "%s on a security context listener, pausing it for %d ms", what,
+		ACCEPT_RETRY_MS);
+	wl_event_source_fd_update(context->listen_source, 0);
+	wl_event_source_timer_update(context->retry_timer, ACCEPT_RETRY_MS);
+}
+
 /* Creates the client for one accepted connection, tagged; false when nothing was waiting. */
 static bool accept_one(struct security_context *context) {
-	int fd = accept4(context->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	int fd = context->pending_fd;
+	context->pending_fd = -1;
 	if (fd < 0) {
-		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-			/*
-			 * The pending connection stays queued and the socket stays readable:
-			 * without a pause the loop would wake up for it again at once.
-			 */
-			wlr_log_errno(WLR_ERROR,
-				"Cannot accept on a security context listener, "
-				"pausing it for %d ms",
-				ACCEPT_RETRY_MS);
-			wl_event_source_fd_update(context->listen_source, 0);
-			wl_event_source_timer_update(context->retry_timer, ACCEPT_RETRY_MS);
+		fd = accept4(context->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	}
+	if (fd < 0) {
+		if (out_of_fds(errno)) {
+			pause_accepting(context, "Cannot accept");
 		} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 			errno != ECONNABORTED) {
 			wlr_log_errno(WLR_ERROR, "Cannot accept on a security context listener");
@@ -122,13 +137,21 @@ static bool accept_one(struct security_context *context) {
 	}
 	struct cordon_security_context_manager *manager = context->manager;
 	manager->accepting = &context->tag;
+	errno = 0;
 	struct wl_client *client = wl_client_create(manager->server->display, fd);
 	manager->accepting = NULL;
-	if (!client) {
-		wlr_log_errno(
-			WLR_ERROR, "Cannot create a client for a security context connection");
-		close(fd);
+	if (client) {
+		return true;
 	}
+	if (out_of_fds(errno)) {
+		/* libwayland needs an fd of its own per client: keep this one waiting, not dropped.
+		 */
+		context->pending_fd = fd;
+		pause_accepting(context, "Cannot create a client");
+		return false;
+	}
+	wlr_log_errno(WLR_ERROR, "Cannot create a client for a security context connection");
+	close(fd);
 	return true;
 }
 
@@ -147,6 +170,10 @@ static int handle_listen_readable(int fd, uint32_t mask, void *data) {
 static int handle_retry_timer(void *data) {
 	struct security_context *context = data;
 	wl_event_source_fd_update(context->listen_source, WL_EVENT_READABLE);
+	if (context->pending_fd >= 0) {
+		/* The held connection first; a readable listener brings the rest. */
+		handle_listen_readable(context->listen_fd, WL_EVENT_READABLE, context);
+	}
 	return 0;
 }
 
@@ -346,6 +373,7 @@ static void manager_handle_create_listener(struct wl_client *client,
 	context->manager = manager;
 	context->listen_fd = listen_fd;
 	context->close_fd = close_fd;
+	context->pending_fd = -1;
 	context->owner = client;
 	context->owner_destroy.notify = handle_owner_destroy;
 	wl_client_add_destroy_listener(client, &context->owner_destroy);

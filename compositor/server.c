@@ -240,6 +240,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create the desktop globals");
 		goto error;
 	}
+	server->security_contexts = cordon_security_context_manager_create(server);
+	if (!server->security_contexts) {
+		goto error;
+	}
 	struct cordon_portal_ui_choice portal_ui = {
 		.name = server->config->portal_ui,
 		.plugin_dir = server->config->portal_plugin_dir,
@@ -253,10 +257,6 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	server->freeze = server->apps ? cordon_freeze_create(server) : NULL;
 	if (!server->freeze) {
 		wlr_log(WLR_ERROR, "Cannot create the app freezer");
-		goto error;
-	}
-	server->security_contexts = cordon_security_context_manager_create(server);
-	if (!server->security_contexts) {
 		goto error;
 	}
 
@@ -355,10 +355,10 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_apps_destroy(server->apps);
 	server->apps = NULL;
 	cordon_clients_finish(server);
-	cordon_portals_destroy(server->portals);
 	cordon_global_filter_finish(server);
 	/* Its listeners would otherwise accept clients into a display being torn down. */
 	cordon_security_context_manager_destroy(server->security_contexts);
+	cordon_portals_destroy(server->portals);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_surface.link);

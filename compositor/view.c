@@ -92,6 +92,20 @@ void cordon_view_move_to(struct cordon_view *view, int x, int y) {
 	wlr_scene_node_set_position(&view->tree->node, x, y);
 }
 
+bool cordon_view_is_visible(struct cordon_view *view) {
+	return view->mapped && !view->minimized;
+}
+
+void cordon_view_update_enabled(struct cordon_view *view) {
+	/* Occlusion is only ever set for visible views, but a view that stops being
+	 * visible must not come back as occluded before occlusion is computed again. */
+	if (!cordon_view_is_visible(view)) {
+		view->occluded = false;
+	}
+	wlr_scene_node_set_enabled(&view->tree->node,
+		cordon_view_is_visible(view) && !view->occluded);
+}
+
 struct cordon_view *cordon_view_focused(struct cordon_server *server) {
 	return server->seat->focused_view;
 }
@@ -198,7 +212,7 @@ void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
 		return;
 	}
 	view->minimized = minimized;
-	wlr_scene_node_set_enabled(&view->tree->node, !minimized);
+	cordon_view_update_enabled(view);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_minimized(view->foreign_toplevel, minimized);
 	}
@@ -393,11 +407,11 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	if (toplevel->requested.minimized) {
 		/* Visible in the list, but hidden until restored. */
 		view->minimized = true;
-		wlr_scene_node_set_enabled(&view->tree->node, false);
+		cordon_view_update_enabled(view);
 		cordon_freeze_update(view->server);
 		return;
 	}
-	wlr_scene_node_set_enabled(&view->tree->node, true);
+	cordon_view_update_enabled(view);
 	cordon_view_focus(view);
 	cordon_seat_update_pointer_focus(view->server->seat, 0);
 }
@@ -406,7 +420,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, unmap);
 	struct cordon_server *server = view->server;
 	view->mapped = false;
-	wlr_scene_node_set_enabled(&view->tree->node, false);
+	cordon_view_update_enabled(view);
 	cordon_seat_end_grab(server->seat, view);
 	cordon_foreign_toplevel_destroy(view);
 	if (server->seat->focused_view == view) {

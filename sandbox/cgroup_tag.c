@@ -443,15 +443,15 @@ const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine) {
 	return "unknown";
 }
 
+bool cordon_tag_same_sandbox(const struct cordon_tag *a, const struct cordon_tag *b) {
+	return a->engine == b->engine && a->sandboxed == b->sandboxed &&
+		strcmp(a->app_id, b->app_id) == 0 && strcmp(a->instance, b->instance) == 0 &&
+		(a->engine != CORDON_SANDBOX_OTHER || strcmp(a->engine_name, b->engine_name) == 0);
+}
+
 const char *cordon_tag_engine_name(const struct cordon_tag *tag) {
 	if (tag->engine != CORDON_SANDBOX_OTHER) {
 		return cordon_sandbox_engine_name(tag->engine);
 	}
 	return tag->engine_name[0] ? tag->engine_name : "unknown";
-}
-
-bool cordon_tag_same_sandbox(const struct cordon_tag *a, const struct cordon_tag *b) {
-	return a->engine == b->engine && a->sandboxed == b->sandboxed &&
-		strcmp(a->engine_name, b->engine_name) == 0 && strcmp(a->app_id, b->app_id) == 0 &&
-		strcmp(a->instance, b->instance) == 0;
 }

@@ -48,8 +48,9 @@ bool cordon_tag_from_cgroup_path(const char *path, struct cordon_tag *tag);
 const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine);
 
 /*
- * Whether two tags name the same sandbox: the same engine (by name, for engines cordon has
- * no enum value for), app id and instance, and the same sandboxed flag.
+ * Whether two tags name the same sandbox: engine (an other engine by its name), app id,
+ * instance and sandboxed. Use this rather than comparing fields, so that two engines cordon
+ * only knows by name are never taken for one.
  */
 bool cordon_tag_same_sandbox(const struct cordon_tag *a, const struct cordon_tag *b);
 

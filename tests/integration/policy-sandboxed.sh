@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The policy's switch for host apps that are sandboxes: a systemd app unit is a host
 # app by default, but "sandboxed = true" for its app id, or its launcher listed in
-# "sandboxed_launchers", makes its clients sandboxed (allow-listed globals only).
+# "sandboxed-launchers", makes its clients sandboxed (allow-listed globals only).
 # An app the policy does not name stays a trusted host app.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
@@ -23,7 +23,7 @@ on_teardown remove_cgroups
 cordon_test_init
 cat >"$TEST_TMP/policy.ini" <<'EOF2'
 [profile default]
-sandboxed_launchers = myjail
+sandboxed-launchers = myjail
 
 [app org.example.Marked]
 sandboxed = true

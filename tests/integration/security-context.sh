@@ -41,6 +41,10 @@ assert_eq "true flatpak org.example.Ctx 17 security-context" \
 assert_eq "true flatpak org.example.Ctx" \
 	"$(window_json ctx-window | jq -r '"\(.sandboxed) \(.sandbox_engine) \(.sandbox_app_id)"')" \
 	"the window's owner tag"
+# Apps are frozen through their cgroup: a client whose cgroup (here the test's own) does
+# not name the listener's sandbox must not make that cgroup an app cordon could freeze.
+assert_eq 0 "$(ctl --json apps | jq '[.[] | select(.app_id == "org.example.Ctx")] | length')" \
+	"apps made from a client of the listener in a host cgroup"
 # The launcher itself is the host.
 launcher_client=$(client_json "$(client_pid launcher)")
 assert_eq "false host host" \

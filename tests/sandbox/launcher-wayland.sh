@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # cordon-run under a headless cordon: the app's only Wayland socket is a security-context
-# listener cordon made for it, so weston-simple-shm, wayland-info and wl-clipboard inside are
-# tagged cordon/ID/INSTANCE (and the tag from the sandbox's cgroup says the same), see no
+# listener cordon made for it, so weston-simple-shm, wayland-info, wl-clipboard and two
+# copy/paste windows inside are tagged cordon/ID/INSTANCE (and the tag from the sandbox's cgroup says the same), see no
 # privileged global, and cannot reach the host's wayland or control socket.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
+source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
 for tool in weston-simple-shm wayland-info wl-copy wl-paste; do
 	command -v "$tool" >/dev/null || skip "$tool not found"
 done
@@ -74,23 +75,50 @@ for global in zwlr_screencopy_manager_v1 zwlr_data_control_manager_v1 \
 	! grep -qx "$global" <<<"$globals" || fail "wayland-info inside sees $global"
 done
 
-# wl-copy in one sandbox, wl-paste in another instance of the same app.
+# The clipboard between two instances of the app. They are two sandboxes, so cordon
+# mediates (docs/mediation.md): wl-copy inside cannot set the selection, since it has no
+# input event of the user's to show for it, and wl-paste inside gets nothing; a window
+# the user types into copies, and another instance's window pastes after a key press in it.
+# The test clients are the app's files at /app; LeakSanitizer cannot run where ptrace is
+# denied, so an ASan build's clients run without it inside.
+in_app=("$CORDON_RUN" --app-id "$APP_ID" --app "$CORDON_TEST_CLIENTS"
+	--setenv ASAN_OPTIONS=detect_leaks=0 --)
 text="from the sandbox $$"
 start_client copy "$CORDON_RUN" --app-id "$APP_ID" -- wl-copy --foreground -- "$text"
-pasted() {
-	[[ "$(timeout 5 "$CORDON_RUN" --app-id "$APP_ID" -- wl-paste -n)" == "$text" ]]
+refused_logged() {
+	ctl --json transfers | jq -e 'any(.[]; .decision == "set-refused-deny-no-input")' >/dev/null
 }
-wait_for "wl-paste in the sandbox to return what wl-copy in the sandbox copied" pasted
+wait_for "cordon to refuse wl-copy's selection from the sandbox" refused_logged
+got=$(timeout 5 "$CORDON_RUN" --app-id "$APP_ID" -- wl-paste -n 2>/dev/null) || true
+[[ "$got" != "$text" ]] || fail "wl-copy in the sandbox set the selection without a user action"
+stop_client copy
+
+start_client writer "${in_app[@]}" /app/clip-client --app-id writer --copy "$text"
+wait_for_window writer
+ctl focus writer >/dev/null
+wait_for_focus writer
+ctl key click a >/dev/null
+wait_log writer '^copied serial='
+start_client reader "${in_app[@]}" /app/clip-client --app-id reader --paste text/plain \
+	--out /dev/stdout
+wait_for_window reader
+ctl focus reader >/dev/null
+wait_for_focus reader
+ctl key click a >/dev/null
+wait_log reader "^pasted bytes=$(printf '%s' "$text" | wc -c)\$"
+grep -qxF "$text" "$TEST_TMP/reader.log" ||
+	fail "the other instance pasted something else: $(head -c 300 "$TEST_TMP/reader.log")"
 copy_pid=$(ctl --json clients | jq -r --arg a "$APP_ID" --arg s "$shm_instance" \
 	--arg t "$shm2_instance" \
 	'first(.[] | select(.app_id == $a and .instance != $s and .instance != $t)).pid')
-check_tag wl-copy "$copy_pid" >/dev/null
+check_tag clip-client "$copy_pid" >/dev/null
 
 # When the app exits the listener goes: its socket dir is removed and cordon stops
 # listening on it (the launcher closed close_fd).
 stop_client shm
 stop_client shm2
-stop_client copy
+stop_client writer
+stop_client reader
 wait_for "the sandboxed clients to go" \
 	sh -c "! $CORDONCTL --socket $CORDON_SOCKET --json clients | jq -e 'any(.[]; .app_id == \"$APP_ID\")'"
 assert_nothing_left "the Wayland launches"

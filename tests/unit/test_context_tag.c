@@ -85,8 +85,26 @@ static void test_engines(void) {
 	CHECK(strcmp(cordon_tag_engine_name(&tag), "unknown") == 0);
 }
 
+static void test_same_sandbox(void) {
+	struct cordon_tag a, b;
+	cordon_tag_from_context("org.example.jail", "org.example.App", "1", &a);
+	cordon_tag_from_context("org.example.other", "org.example.App", "1", &b);
+	/* Two engines cordon knows only by name are two sandboxes. */
+	CHECK(!cordon_tag_same_sandbox(&a, &b));
+	cordon_tag_from_context("org.example.jail", "org.example.App", "1", &b);
+	CHECK(cordon_tag_same_sandbox(&a, &b));
+	cordon_tag_from_context("org.example.jail", "org.example.App", "2", &b);
+	CHECK(!cordon_tag_same_sandbox(&a, &b));
+	/* The listener's cordon tag and the cgroup's cordon tag of one app are one sandbox. */
+	struct cordon_tag scope;
+	cordon_tag_from_cgroup_path("/app-cordon-org.example.App-1.scope", &scope);
+	cordon_tag_from_context("cordon", "org.example.App", "1", &b);
+	CHECK(cordon_tag_same_sandbox(&scope, &b));
+}
+
 int main(void) {
 	test_values();
+	test_same_sandbox();
 	test_engines();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
