@@ -73,6 +73,8 @@ static const struct policy_key policy_keys[] = {
 	{"sandboxed-launchers", POLICY_LIST, NULL, false},
 	/* The portal host (docs/portals.md): the portals an app may use; unset: all. */
 	{"portals", POLICY_LIST, portal_words, false},
+	/* The camera portal: the providers (file names without .provider) offered; unset: all. */
+	{"camera-providers", POLICY_LIST, NULL, false},
 	/* cordon (docs/mediation.md): the clipboard and drags across the app's boundary. */
 	{"clipboard-types", POLICY_LIST, NULL, false},
 	{"clipboard-size-limit", POLICY_SIZE, NULL, false},

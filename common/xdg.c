@@ -26,3 +26,15 @@ char *cordon_user_state_path(const char *name) {
 	}
 	return NULL;
 }
+
+char *cordon_user_data_path(const char *name) {
+	const char *xdg = getenv("XDG_DATA_HOME");
+	if (xdg != NULL && xdg[0] == '/') {
+		return cordon_format("%s/cordon/%s", xdg, name);
+	}
+	const char *home = getenv("HOME");
+	if (home != NULL && home[0] != '\0') {
+		return cordon_format("%s/.local/share/cordon/%s", home, name);
+	}
+	return NULL;
+}

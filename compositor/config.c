@@ -423,6 +423,17 @@ static bool handle_portal_key(
 	} else if (strcmp(key, "ui-options") == 0) {
 		return set_optional_string(&config->portal_ui_options, value) ||
 			fail(reason, "out of memory");
+	} else if (strcmp(key, "camera-timeout-ms") == 0) {
+		return set_int(&config->portal_camera_timeout_ms, key, value, 1, 600000, reason);
+	} else if (strcmp(key, "camera-max-bytes") == 0) {
+		return set_int(&config->portal_camera_max_bytes, key, value, 1, 1 << 30, reason);
+	} else if (strcmp(key, "camera-launcher") == 0) {
+		if (value[0] != '/' && strcmp(value, "none") != 0) {
+			return fail(reason, "camera-launcher is cordon-run's absolute path or none, "
+				"got '%s'", value);
+		}
+		return set_optional_string(&config->portal_camera_launcher, value) ||
+			fail(reason, "out of memory");
 	}
 	return unknown_key("portal", key, reason);
 }
@@ -581,6 +592,7 @@ void cordon_config_destroy(struct cordon_config *config) {
 	free(config->portal_ui);
 	free(config->portal_plugin_dir);
 	free(config->portal_ui_options);
+	free(config->portal_camera_launcher);
 	free(config);
 }
 

@@ -11,12 +11,13 @@
 
 #include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
+#include "portals/camera.h"
 #include "portals/file_chooser.h"
 #include "portals/permission_store.h"
 #include "portals/request.h"
 #include "portals/ui_plugin.h"
 
-#define MANAGER_VERSION 1
+#define MANAGER_VERSION 2
 
 static void handle_manager_destroy(struct wl_client *client, struct wl_resource *resource) {
 	wl_resource_destroy(resource);
@@ -28,9 +29,21 @@ static void handle_get_file_chooser(struct wl_client *client, struct wl_resource
 	cordon_file_chooser_create(portals, client, resource, id, kind);
 }
 
+static void handle_take_photo(struct wl_client *client, struct wl_resource *resource,
+		uint32_t id) {
+	cordon_camera_photo_create(wl_resource_get_user_data(resource), client, resource, id);
+}
+
+static void handle_open_camera_stream(struct wl_client *client, struct wl_resource *resource,
+		uint32_t id) {
+	cordon_camera_stream_create(wl_resource_get_user_data(resource), client, resource, id);
+}
+
 static const struct cordon_portal_manager_v1_interface manager_impl = {
 	.destroy = handle_manager_destroy,
 	.get_file_chooser = handle_get_file_chooser,
+	.take_photo = handle_take_photo,
+	.open_camera_stream = handle_open_camera_stream,
 };
 
 static void bind_manager(struct wl_client *client, void *data, uint32_t version, uint32_t id) {

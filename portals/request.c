@@ -97,7 +97,7 @@ static void detach_parent(struct cordon_portal_request *request) {
 	request->parent = NULL;
 }
 
-static void close_dialog(struct cordon_portal_request *request) {
+void cordon_portal_request_close_dialog(struct cordon_portal_request *request) {
 	if (request->dialog) {
 		struct cordon_portal_dialog *dialog = request->dialog;
 		request->dialog = NULL;
@@ -113,7 +113,7 @@ void cordon_portal_request_destroy(struct cordon_portal_request *request) {
 		wlr_log(WLR_DEBUG, "Portal request %s of %s dismissed: the app let go of it",
 			request->token, cordon_portal_request_app_id(request));
 	}
-	close_dialog(request);
+	cordon_portal_request_close_dialog(request);
 	detach_parent(request);
 	wl_list_remove(&request->link);
 	free(request);
@@ -207,6 +207,16 @@ void cordon_portal_request_submit(struct cordon_portal_request *request,
 			"a dialog is already open for this window");
 		return;
 	}
+	const char *unavailable = request->impl->unavailable ?
+		request->impl->unavailable(request) : NULL;
+	if (unavailable) {
+		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_UNAVAILABLE, unavailable);
+		return;
+	}
+	if (permission == CORDON_PERMISSION_ALLOW && request->impl->allowed_without_dialog &&
+			request->impl->allowed_without_dialog(request)) {
+		return;
+	}
 	options->token = request->token;
 	fill_app(request, &options->app);
 	request->dialog = cordon_portal_dialog_open(request->portals->ui, request, options);
@@ -222,7 +232,7 @@ void cordon_portal_request_respond(struct cordon_portal_request *request,
 		return;
 	}
 	request->state = CORDON_PORTAL_REQUEST_ANSWERED;
-	close_dialog(request);
+	cordon_portal_request_close_dialog(request);
 	detach_parent(request);
 	static const char *const results[] = {"chosen", "cancelled", "failed"};
 	wlr_log(WLR_INFO, "Portal %s request %s answered: %s%s%s (%zu files)",

@@ -4,6 +4,11 @@
  * line, in the file named by CORDON_PORTAL_AUTO, read when the request comes.
  * An empty file cancels; a missing file leaves the dialog open, like a person
  * who has not answered yet (until the app or its window goes away).
+ *
+ * Camera requests read the same file: a line "camera-provider=ID" takes a photo
+ * with the provider of that id, "camera-stream=allow" consents to a stream; a
+ * file without the line for the request cancels it. File chooser requests skip
+ * "camera-" lines, so one file can answer both.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +48,52 @@ static void auto_destroy(void *data) {
 	free(plugin);
 }
 
+#define CAMERA_PREFIX "camera-"
+#define PROVIDER_KEY "camera-provider="
+#define STREAM_LINE "camera-stream=allow"
+
+/* A camera answer: the line for this kind of request, or a cancel. */
+static void answer_camera(const struct cordon_portal_ui_host *host,
+		struct cordon_portal_ui_dialog *dialog, const struct cordon_portal_ui_request *request,
+		FILE *file) {
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t len;
+	bool accepted = false;
+	while (!accepted && (len = getline(&line, &size, file)) > 0) {
+		if (line[len - 1] == '\n') {
+			line[--len] = '\0';
+		}
+		if (request->portal == CORDON_PORTAL_UI_CAMERA_STREAM) {
+			accepted = strcmp(line, STREAM_LINE) == 0;
+			continue;
+		}
+		if (strncmp(line, PROVIDER_KEY, strlen(PROVIDER_KEY)) != 0) {
+			continue;
+		}
+		const char *id = line + strlen(PROVIDER_KEY);
+		for (size_t i = 0; i < request->provider_count; i++) {
+			if (strcmp(request->providers[i].id, id) == 0) {
+				accepted = host->choose_provider(dialog, i);
+			}
+		}
+		if (!accepted) {
+			host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: request %s: no provider '%s' "
+				"among the %zu offered", request->token, id, request->provider_count);
+		}
+	}
+	free(line);
+	host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: request %s from '%s' (%s): camera %s%s",
+		request->token, request->app.app_id, request->app.engine,
+		request->portal == CORDON_PORTAL_UI_CAMERA_STREAM ? "stream" : "photo",
+		accepted ? "" : ", cancelled");
+	if (accepted) {
+		host->done(dialog);
+	} else {
+		host->cancel(dialog);
+	}
+}
+
 static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		const struct cordon_portal_ui_request *request) {
 	struct auto_plugin *plugin = data;
@@ -53,6 +104,12 @@ static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
 			request->token, request->app.app_id, plugin->answers, strerror(errno));
 		return true;
 	}
+	if (request->portal == CORDON_PORTAL_UI_CAMERA_PHOTO ||
+			request->portal == CORDON_PORTAL_UI_CAMERA_STREAM) {
+		answer_camera(host, dialog, request, file);
+		fclose(file);
+		return true;
+	}
 	char *line = NULL;
 	size_t size = 0;
 	ssize_t len;
@@ -61,7 +118,7 @@ static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		if (line[len - 1] == '\n') {
 			line[--len] = '\0';
 		}
-		if (len == 0) {
+		if (len == 0 || strncmp(line, CAMERA_PREFIX, strlen(CAMERA_PREFIX)) == 0) {
 			continue;
 		}
 		answers++;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <xkbcommon/xkbcommon-keysyms.h>
 
+#include "portals/ui_builtin_camera.h"
 #include "portals/ui_draw.h"
 #include "portals/ui_plugin.h"
 
@@ -55,6 +56,7 @@ struct chooser {
 	struct builtin *plugin;
 	struct cordon_portal_ui_dialog *dialog;
 	const struct cordon_portal_ui_request *request;
+	struct cordon_ui_camera *camera; /* a camera dialog (ui_builtin_camera.c) instead */
 	char *header; /* who asks, from the tag */
 	int dir_fd;
 	char *path;
@@ -489,6 +491,16 @@ static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 	if (!chooser) {
 		return false;
 	}
+	if (request->portal == CORDON_PORTAL_UI_CAMERA_PHOTO ||
+			request->portal == CORDON_PORTAL_UI_CAMERA_STREAM) {
+		chooser->camera = cordon_ui_camera_open(plugin->host, plugin->font, dialog, request);
+		if (!chooser->camera) {
+			free(chooser);
+			return false;
+		}
+		plugin->host->set_user_data(dialog, chooser);
+		return true;
+	}
 	chooser->plugin = plugin;
 	chooser->dialog = dialog;
 	chooser->request = request;
@@ -521,6 +533,11 @@ static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 static void builtin_close(void *data, struct cordon_portal_ui_dialog *dialog) {
 	struct builtin *plugin = data;
 	struct chooser *chooser = plugin->host->get_user_data(dialog);
+	if (chooser->camera) {
+		cordon_ui_camera_close(chooser->camera);
+		free(chooser);
+		return;
+	}
 	free_entries(chooser);
 	free(chooser->path);
 	free(chooser->header);
@@ -576,6 +593,10 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 		uint32_t codepoint, bool pressed, uint32_t modifiers) {
 	struct builtin *plugin = data;
 	struct chooser *chooser = plugin->host->get_user_data(dialog);
+	if (chooser->camera) {
+		cordon_ui_camera_key(chooser->camera, keysym, pressed);
+		return;
+	}
 	if (!pressed) {
 		return;
 	}
@@ -661,6 +682,10 @@ static void builtin_motion(void *data, struct cordon_portal_ui_dialog *dialog, d
 		double y) {
 	struct builtin *plugin = data;
 	struct chooser *chooser = plugin->host->get_user_data(dialog);
+	if (chooser->camera) {
+		cordon_ui_camera_motion(chooser->camera, x, y);
+		return;
+	}
 	chooser->pointer_x = x;
 	chooser->pointer_y = y;
 }
@@ -673,6 +698,10 @@ static void builtin_button(void *data, struct cordon_portal_ui_dialog *dialog, u
 		bool pressed) {
 	struct builtin *plugin = data;
 	struct chooser *chooser = plugin->host->get_user_data(dialog);
+	if (chooser->camera) {
+		cordon_ui_camera_button(chooser->camera, button, pressed);
+		return;
+	}
 	if (button != BTN_LEFT || !pressed) {
 		return;
 	}

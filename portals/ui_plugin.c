@@ -148,6 +148,11 @@ static void handle_deliver(void *data) {
 		cordon_portal_request_cancel(request);
 		return;
 	}
+	if (request->impl->confirm) {
+		/* The portal answers later (a camera provider runs first); it closes the dialog. */
+		request->impl->confirm(request);
+		return;
+	}
 	struct cordon_portal_response response = {.result = CORDON_PORTAL_CHOSEN};
 	request->impl->get_files(request, &response.files, &response.file_count);
 	if (response.file_count == 0) {
@@ -211,6 +216,16 @@ static void *host_get_user_data(struct cordon_portal_ui_dialog *handle) {
 	return ((struct cordon_portal_dialog *)handle)->user_data;
 }
 
+static bool host_choose_provider(struct cordon_portal_ui_dialog *handle, size_t index) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	struct cordon_portal_request *request = dialog->request;
+	if (dialog->outcome != OUTCOME_NONE || !request->impl->choose_provider ||
+			index >= dialog->options.provider_count) {
+		return false;
+	}
+	return request->impl->choose_provider(request, index);
+}
+
 static const struct cordon_portal_ui_host host = {
 	.abi_version = CORDON_PORTAL_UI_ABI_VERSION,
 	.choose_at = host_choose_at,
@@ -222,6 +237,7 @@ static const struct cordon_portal_ui_host host = {
 	.log = host_log,
 	.set_user_data = host_set_user_data,
 	.get_user_data = host_get_user_data,
+	.choose_provider = host_choose_provider,
 };
 
 /* dlopen()s DIR/NAME.so; NULL after logging why. The handle is returned through *dl. */
@@ -249,8 +265,8 @@ static const struct cordon_portal_ui_plugin *load_plugin(const char *dir, const 
 	if (!plugin) {
 		wlr_log(WLR_ERROR, "Portal UI plugin %s has no %s(); keeping the built-in UI", path,
 			CORDON_PORTAL_UI_ENTRY_SYMBOL);
-	} else if (plugin->abi_version != CORDON_PORTAL_UI_ABI_VERSION) {
-		wlr_log(WLR_ERROR, "Portal UI plugin %s has ABI version %u, cordon needs %u; "
+	} else if (plugin->abi_version < 1 || plugin->abi_version > CORDON_PORTAL_UI_ABI_VERSION) {
+		wlr_log(WLR_ERROR, "Portal UI plugin %s has ABI version %u, cordon needs 1 to %u; "
 			"keeping the built-in UI", path, plugin->abi_version,
 			CORDON_PORTAL_UI_ABI_VERSION);
 		plugin = NULL;
@@ -363,7 +379,9 @@ static bool copy_options(struct cordon_portal_dialog *dialog,
 		return false;
 	}
 	/* The filters' strings are the request's own, kept until it is destroyed. */
-	memcpy(dialog->filters, options->filters, filter_count * sizeof(*dialog->filters));
+	if (filter_count) {
+		memcpy(dialog->filters, options->filters, filter_count * sizeof(*dialog->filters));
+	}
 	dialog->options.filters = dialog->filters;
 	size_t count;
 	const char *const *folders = cordon_permission_store_get_folders(
@@ -388,6 +406,13 @@ static bool copy_options(struct cordon_portal_dialog *dialog,
 struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *ui,
 		struct cordon_portal_request *request, const struct cordon_portal_ui_request *options) {
 	if (!ui->plugin) {
+		return NULL;
+	}
+	bool camera = options->portal == CORDON_PORTAL_UI_CAMERA_PHOTO ||
+		options->portal == CORDON_PORTAL_UI_CAMERA_STREAM;
+	if (camera && ui->plugin->abi_version < 2) {
+		wlr_log(WLR_INFO, "The portal UI '%s' (ABI %u) has no camera dialog", ui->plugin->name,
+			ui->plugin->abi_version);
 		return NULL;
 	}
 	struct cordon_portal_dialog *dialog = calloc(1, sizeof(*dialog));

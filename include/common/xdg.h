@@ -10,5 +10,7 @@
 char *cordon_user_config_path(const char *name);
 /* $XDG_STATE_HOME/cordon/NAME, else ~/.local/state/cordon/NAME (the portal permission store). */
 char *cordon_user_state_path(const char *name);
+/* $XDG_DATA_HOME/cordon/NAME, else ~/.local/share/cordon/NAME (camera providers). */
+char *cordon_user_data_path(const char *name);
 
 #endif

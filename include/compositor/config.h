@@ -45,6 +45,10 @@ struct cordon_config {
 
 	/* [portal] (docs/portals.md); NULL: the built-in dialog, the installed plugin dir */
 	char *portal_ui, *portal_plugin_dir, *portal_ui_options;
+	/* [portal] camera-timeout-ms and camera-max-bytes; 0: the defaults (portals/camera.c) */
+	int32_t portal_camera_timeout_ms, portal_camera_max_bytes;
+	/* [portal] camera-launcher: cordon-run's path, "none" (run directly); NULL: BINDIR's */
+	char *portal_camera_launcher;
 	/* [freeze] (docs/freeze.md): the defaults for every app */
 	bool freeze_sandboxed; /* freeze hidden sandboxed apps */
 	bool freeze_host; /* freeze hidden host apps */

@@ -18,12 +18,21 @@
 #include <stdint.h>
 #include <pixman.h>
 
-#define CORDON_PORTAL_UI_ABI_VERSION 1
+/*
+ * 2 added the camera portals (the camera enum values, providers, width and height
+ * at the end of the request, choose_provider at the end of the host table). cordon
+ * still loads plugins of version 1; they get no camera dialogs.
+ */
+#define CORDON_PORTAL_UI_ABI_VERSION 2
 #define CORDON_PORTAL_UI_ENTRY_SYMBOL "cordon_portal_ui_plugin_entry"
 
 enum cordon_portal_ui_portal {
 	CORDON_PORTAL_UI_FILE_OPEN = 1,
 	CORDON_PORTAL_UI_FILE_SAVE = 2,
+	/* ABI 2: choose a camera provider (choose_provider) and confirm, or cancel. */
+	CORDON_PORTAL_UI_CAMERA_PHOTO = 3,
+	/* ABI 2: consent to live video from a camera device: done or cancel. */
+	CORDON_PORTAL_UI_CAMERA_STREAM = 4,
 };
 
 /* Who asks: the sandbox tag cordon gave the client when it connected, never its own claims. */
@@ -43,6 +52,14 @@ struct cordon_portal_ui_filter {
 	size_t mime_type_count;
 };
 
+/* ABI 2: a registered program that can take a photo. */
+struct cordon_portal_ui_camera_provider {
+	const char *id; /* its file name without ".provider": unique */
+	const char *name; /* what the user sees */
+	const char *icon; /* an icon name or absolute path, "" if none */
+	const char *mime_type; /* what it will make for this request */
+};
+
 struct cordon_portal_ui_request {
 	const char *token; /* 32 hex digits, unique for the compositor's life */
 	struct cordon_portal_ui_app app;
@@ -57,6 +74,10 @@ struct cordon_portal_ui_request {
 	/* Host folders the user chose for this app before, most recent first. */
 	const char *const *remembered_folders;
 	size_t remembered_folder_count;
+	/* ABI 2, CORDON_PORTAL_UI_CAMERA_PHOTO: the providers that fit, and the app's size. */
+	const struct cordon_portal_ui_camera_provider *providers;
+	size_t provider_count;
+	uint32_t width, height;
 };
 
 /* One open dialog; owned by cordon. */
@@ -102,6 +123,11 @@ struct cordon_portal_ui_host {
 		__attribute__((format(printf, 2, 3)));
 	void (*set_user_data)(struct cordon_portal_ui_dialog *dialog, void *data);
 	void *(*get_user_data)(struct cordon_portal_ui_dialog *dialog);
+	/*
+	 * ABI 2: the user picked providers[index] of a camera photo dialog; done()
+	 * then lets it take the photo. False for an index out of range.
+	 */
+	bool (*choose_provider)(struct cordon_portal_ui_dialog *dialog, size_t index);
 };
 
 struct cordon_portal_ui_plugin {

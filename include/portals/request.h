@@ -73,6 +73,23 @@ struct cordon_portal_request_impl {
 	/* The chosen files so far, handed over by the response. */
 	void (*get_files)(struct cordon_portal_request *request,
 		const struct cordon_portal_file **files, size_t *count);
+	/*
+	 * Optional, for portals whose answer comes later than the dialog (the camera):
+	 * the user confirmed. The portal closes the dialog and responds when it can.
+	 */
+	void (*confirm)(struct cordon_portal_request *request);
+	/* Optional: the user picked the dialog's camera provider INDEX. */
+	bool (*choose_provider)(struct cordon_portal_request *request, size_t index);
+	/*
+	 * Optional: the store says allow. True when the portal went on without a
+	 * dialog (nothing left to ask the user), false to show one anyway.
+	 */
+	bool (*allowed_without_dialog)(struct cordon_portal_request *request);
+	/*
+	 * Optional: checked after the policy and the store let the app ask. A reason
+	 * (static text) fails the request as unavailable without a dialog.
+	 */
+	const char *(*unavailable)(struct cordon_portal_request *request);
 };
 
 struct cordon_portal_request {
@@ -121,6 +138,9 @@ void cordon_portal_request_submit(struct cordon_portal_request *request,
  */
 void cordon_portal_request_respond(struct cordon_portal_request *request,
 	const struct cordon_portal_response *response);
+/* Closes the request's dialog, if any, without answering (the portal goes on alone). */
+void cordon_portal_request_close_dialog(struct cordon_portal_request *request);
+
 /* Shorthands for respond. */
 void cordon_portal_request_fail(struct cordon_portal_request *request,
 	enum cordon_portal_failure failure, const char *reason);

@@ -5,6 +5,7 @@
  *   cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...
  *                           [--title TITLE] --output DIR
  *   cordon-portal save-file --name NAME [--title TITLE] < DATA
+ *   cordon-portal take-photo ... --output FILE, camera-stream (camera.c)
  *
  * Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal.
  */
@@ -20,6 +21,7 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "camera.h"
 #include "cordon-portal-v1-client-protocol.h"
 
 enum {
@@ -112,6 +114,9 @@ static int usage(FILE *out, int status) {
 		"Usage: cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...\n"
 		"                               [--title TITLE] --output DIR\n"
 		"       cordon-portal save-file --name NAME [--title TITLE] < DATA\n"
+		"       cordon-portal take-photo [--width W --height H] [--mime-type TYPE]...\n"
+		"                                --output FILE\n"
+		"       cordon-portal camera-stream\n"
 		"\n"
 		"open-file copies each chosen file into DIR (a chosen directory's files into\n"
 		"DIR/NAME/) and prints the names; save-file writes standard input to the chosen file.\n"
@@ -241,6 +246,9 @@ int main(int argc, char *argv[]) {
 		return usage(stderr, EXIT_USAGE);
 	}
 	const char *command = argv[1];
+	if (strcmp(command, "take-photo") == 0 || strcmp(command, "camera-stream") == 0) {
+		return cordon_portal_camera_main(argc, argv);
+	}
 	bool save;
 	if (strcmp(command, "open-file") == 0) {
 		save = false;

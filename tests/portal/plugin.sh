@@ -21,7 +21,7 @@ meson install -C "$TEST_TMP/cordon-build" --no-rebuild --tags devel >>"$TEST_TMP
 pc=$(find "$prefix" -name cordon-portal-ui.pc)
 [[ -n "$pc" ]] || fail "no cordon-portal-ui.pc installed under $prefix"
 [[ -f "$prefix/include/cordon/portal-ui.h" ]] || fail "portal-ui.h not installed"
-assert_eq 1 "$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=abi_version cordon-portal-ui)" \
+assert_eq 2 "$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=abi_version cordon-portal-ui)" \
 	"the ABI version in the .pc file"
 plugins="$TEST_TMP/plugin-build"
 PKG_CONFIG_PATH=$(dirname "$pc") meson setup "$plugins" \
@@ -42,7 +42,7 @@ config example-ui
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
 grep -q "Loaded the portal UI plugin 'example' from $plugins/example-ui.so" "$CORDON_LOG" ||
 	fail "the plugin was not loaded"
-grep -q "example plugin: ready, ABI 1" "$CORDON_LOG" || fail "the plugin did not start"
+grep -q "example plugin: ready, ABI 2" "$CORDON_LOG" || fail "the plugin did not start"
 
 # An app window that covers the middle of the screen, with the keyboard.
 start_client app "$CORDON_TEST_CLIENTS/key-client" --app-id under --width 1280 --height 720
@@ -103,10 +103,27 @@ cordon_stop
 # A plugin built for another ABI version is refused; so is a missing one.
 config wrong-abi
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
-grep -q "Portal UI plugin $plugins/wrong-abi.so has ABI version 999, cordon needs 1; keeping the built-in UI" \
+grep -q "Portal UI plugin $plugins/wrong-abi.so has ABI version 999, cordon needs 1 to 2; keeping the built-in UI" \
 	"$CORDON_LOG" || fail "the wrong ABI was not refused with a log line"
 ! grep -q "Loaded the portal UI plugin" "$CORDON_LOG" || fail "the wrong-ABI plugin was loaded"
 grep -q "Portal dialogs by the 'builtin' UI" "$CORDON_LOG" || fail "the built-in UI did not stay"
+cordon_stop
+# A plugin of ABI 1 still loads; camera requests, which it does not know, fail as unavailable.
+config abi-one
+mkdir -p "$XDG_DATA_HOME/cordon/camera-providers"
+printf '[Camera Provider]\nName = P\nMimeTypes = image/png\nExec = %s\n' "$CORDON_CAMERA_PATTERN" \
+	>"$XDG_DATA_HOME/cordon/camera-providers/pattern.provider"
+cordon_start --verbose --config "$TEST_TMP/cordon.ini"
+grep -q "Loaded the portal UI plugin 'example' from $plugins/abi-one.so" "$CORDON_LOG" ||
+	fail "the ABI 1 plugin was not loaded"
+rc=0
+"${in_sandbox[@]}" "$CORDON_PORTAL" take-photo --output "$TEST_TMP/photo.png" \
+	2>"$TEST_TMP/photo.err" || rc=$?
+assert_eq 3 "$rc" "a photo with an ABI 1 plugin"
+grep -q "unavailable: no dialog can be shown" "$TEST_TMP/photo.err" ||
+	fail "the photo says: $(cat "$TEST_TMP/photo.err")"
+grep -q "The portal UI 'example' (ABI 1) has no camera dialog" "$CORDON_LOG" ||
+	fail "cordon did not log why"
 cordon_stop
 config missing
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
