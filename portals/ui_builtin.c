@@ -482,6 +482,10 @@ static char *make_header(const struct cordon_portal_ui_request *request) {
 static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		const struct cordon_portal_ui_request *request) {
 	struct builtin *plugin = data;
+	if (request->portal == CORDON_PORTAL_UI_PRINT) {
+		/* Not this dialog's: the print dialog is drawn by ui_print.c. */
+		return false;
+	}
 	if (!load_font(plugin)) {
 		return false;
 	}

@@ -148,6 +148,11 @@ static void handle_deliver(void *data) {
 		cordon_portal_request_cancel(request);
 		return;
 	}
+	if (request->impl->confirmed) {
+		/* The portal answers itself (print sends the job first); may close the dialog. */
+		request->impl->confirmed(request);
+		return;
+	}
 	struct cordon_portal_response response = {.result = CORDON_PORTAL_CHOSEN};
 	request->impl->get_files(request, &response.files, &response.file_count);
 	if (response.file_count == 0) {
@@ -183,6 +188,22 @@ static void host_done(struct cordon_portal_ui_dialog *handle) {
 
 static void host_cancel(struct cordon_portal_ui_dialog *handle) {
 	answer((struct cordon_portal_dialog *)handle, OUTCOME_CANCEL);
+}
+
+static bool host_set_print_setting(struct cordon_portal_ui_dialog *handle, const char *key,
+		const char *value) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	const char *reason = "this dialog takes no print settings";
+	if (dialog->outcome != OUTCOME_NONE) {
+		return false;
+	}
+	if (!dialog->request->impl->set_setting ||
+			!dialog->request->impl->set_setting(dialog->request, key, value, &reason)) {
+		wlr_log(WLR_INFO, "Portal request %s: refused the setting %s=%s: %s",
+			dialog->request->token, key, value, reason);
+		return false;
+	}
+	return true;
 }
 
 static pixman_image_t *host_get_image(struct cordon_portal_ui_dialog *handle, int width,
@@ -222,6 +243,7 @@ static const struct cordon_portal_ui_host host = {
 	.log = host_log,
 	.set_user_data = host_set_user_data,
 	.get_user_data = host_get_user_data,
+	.set_print_setting = host_set_print_setting,
 };
 
 /* dlopen()s DIR/NAME.so; NULL after logging why. The handle is returned through *dl. */

@@ -44,6 +44,8 @@ struct cordon_config {
 
 	/* [portal] (docs/portals.md); NULL: the built-in dialog, the installed plugin dir */
 	char *portal_ui, *portal_plugin_dir, *portal_ui_options;
+	/* [portal] print-max-size: the largest document the print portal takes; 0: 512 MiB */
+	uint64_t portal_print_max_size;
 };
 
 /*

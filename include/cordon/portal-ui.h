@@ -18,12 +18,13 @@
 #include <stdint.h>
 #include <pixman.h>
 
-#define CORDON_PORTAL_UI_ABI_VERSION 1
+#define CORDON_PORTAL_UI_ABI_VERSION 2
 #define CORDON_PORTAL_UI_ENTRY_SYMBOL "cordon_portal_ui_plugin_entry"
 
 enum cordon_portal_ui_portal {
 	CORDON_PORTAL_UI_FILE_OPEN = 1,
 	CORDON_PORTAL_UI_FILE_SAVE = 2,
+	CORDON_PORTAL_UI_PRINT = 3, /* ABI 2 */
 };
 
 /* Who asks: the sandbox tag cordon gave the client when it connected, never its own claims. */
@@ -43,6 +44,31 @@ struct cordon_portal_ui_filter {
 	size_t mime_type_count;
 };
 
+/* One printer option as CUPS reports it, by its IPP name ("sides", "media"...). ABI 2. */
+struct cordon_portal_ui_print_option {
+	const char *name;
+	const char *default_value; /* NULL when the printer has none */
+	const char *const *values; /* the supported values */
+	size_t value_count;
+};
+
+/* A printer (a CUPS destination). ABI 2. */
+struct cordon_portal_ui_printer {
+	const char *name; /* the queue name, what set_print_setting("printer", ...) takes */
+	const char *info; /* its description, "" when none */
+	bool is_default;
+	int max_copies;
+	const struct cordon_portal_ui_print_option *options;
+	size_t option_count;
+};
+
+/* A print setting by IPP name: printer, copies, page-ranges, sides, print-color-mode,
+ * media, orientation-requested. ABI 2. */
+struct cordon_portal_ui_print_setting {
+	const char *key;
+	const char *value;
+};
+
 struct cordon_portal_ui_request {
 	const char *token; /* 32 hex digits, unique for the compositor's life */
 	struct cordon_portal_ui_app app;
@@ -57,6 +83,12 @@ struct cordon_portal_ui_request {
 	/* Host folders the user chose for this app before, most recent first. */
 	const char *const *remembered_folders;
 	size_t remembered_folder_count;
+	/* Print (ABI 2): the printers from CUPS, and the app's suggested settings. */
+	const struct cordon_portal_ui_printer *printers;
+	size_t printer_count;
+	const struct cordon_portal_ui_print_setting *print_settings;
+	size_t print_setting_count;
+	bool print_prepare_only; /* prepare_print: settings only, nothing is printed yet */
 };
 
 /* One open dialog; owned by cordon. */
@@ -102,6 +134,14 @@ struct cordon_portal_ui_host {
 		__attribute__((format(printf, 2, 3)));
 	void (*set_user_data)(struct cordon_portal_ui_dialog *dialog, void *data);
 	void *(*get_user_data)(struct cordon_portal_ui_dialog *dialog);
+	/*
+	 * Print (ABI 2): the user's choice for one setting (the keys of
+	 * cordon_portal_ui_print_setting; "printer" must be one of the request's
+	 * printers). Returns false (and logs why) when refused. done() then prints
+	 * with them; a setting left unset keeps the printer's default.
+	 */
+	bool (*set_print_setting)(struct cordon_portal_ui_dialog *dialog, const char *key,
+		const char *value);
 };
 
 struct cordon_portal_ui_plugin {

@@ -73,6 +73,14 @@ struct cordon_portal_request_impl {
 	/* The chosen files so far, handed over by the response. */
 	void (*get_files)(struct cordon_portal_request *request,
 		const struct cordon_portal_file **files, size_t *count);
+	/* Optional (print): the user's choice of one setting; false with *reason when refused. */
+	bool (*set_setting)(struct cordon_portal_request *request, const char *key,
+		const char *value, const char **reason);
+	/*
+	 * Optional (print): the user confirmed, and the portal answers itself, now or
+	 * later (a job is sent first). Instead of the chosen-files response.
+	 */
+	void (*confirmed)(struct cordon_portal_request *request);
 };
 
 struct cordon_portal_request {
@@ -114,6 +122,15 @@ bool cordon_portal_request_set_parent(struct cordon_portal_request *request,
 struct cordon_portal_ui_request;
 void cordon_portal_request_submit(struct cordon_portal_request *request,
 	struct cordon_portal_ui_request *dialog_request);
+
+/*
+ * The policy and permission checks of submit, for a portal that must know before
+ * the dialog (print with a token shows none): false with the failure and reason.
+ */
+bool cordon_portal_request_check(struct cordon_portal_request *request,
+	enum cordon_portal_failure *failure, const char **reason);
+/* Closes the request's dialog, if any, without answering (the answer comes later). */
+void cordon_portal_request_close_dialog(struct cordon_portal_request *request);
 
 /*
  * The one place a response leaves for the app: every portal's answer goes through

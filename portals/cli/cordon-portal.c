@@ -5,6 +5,8 @@
  *   cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...
  *                           [--title TITLE] --output DIR
  *   cordon-portal save-file --name NAME [--title TITLE] < DATA
+ *   cordon-portal print FILE|- [--printer NAME] [--copies N] ...   (cli/print.c)
+ *   cordon-portal prepare-print [--printer NAME] ...
  *
  * Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal.
  */
@@ -21,6 +23,7 @@
 #include <wayland-client.h>
 
 #include "cordon-portal-v1-client-protocol.h"
+#include "print.h"
 
 enum {
 	EXIT_CHOSEN = 0,
@@ -112,6 +115,9 @@ static int usage(FILE *out, int status) {
 		"Usage: cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...\n"
 		"                               [--title TITLE] --output DIR\n"
 		"       cordon-portal save-file --name NAME [--title TITLE] < DATA\n"
+		"       cordon-portal print FILE|- [--printer NAME] [--copies N] [--pages RANGE]\n"
+		"                           [--set KEY=VALUE]... [--token TOKEN] [--modal]\n"
+		"       cordon-portal prepare-print [--printer NAME] [--copies N] [--set KEY=VALUE]...\n"
 		"\n"
 		"open-file copies each chosen file into DIR (a chosen directory's files into\n"
 		"DIR/NAME/) and prints the names; save-file writes standard input to the chosen file.\n"
@@ -246,10 +252,13 @@ int main(int argc, char *argv[]) {
 		save = false;
 	} else if (strcmp(command, "save-file") == 0) {
 		save = true;
+	} else if (strcmp(command, "print") == 0 || strcmp(command, "prepare-print") == 0) {
+		return cordon_portal_print_main(argc, argv, strcmp(command, "prepare-print") == 0);
 	} else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
 		return usage(stdout, EXIT_CHOSEN);
 	} else {
-		fprintf(stderr, "cordon-portal: unknown command '%s' (open-file or save-file)\n",
+		fprintf(stderr, "cordon-portal: unknown command '%s' (open-file, save-file, print "
+			"or prepare-print)\n",
 			command);
 		return EXIT_USAGE;
 	}
