@@ -73,10 +73,12 @@ struct cordon_print_portal {
 	struct cordon_cups *cups;
 	struct wl_list tokens; /* token.link, oldest first */
 	size_t token_count;
+	struct wl_list prints; /* print.link */
 	uint64_t max_size;
 };
 
 struct print {
+	struct wl_list link; /* cordon_print_portal.prints */
 	struct wl_resource *resource;
 	struct cordon_portal_request *request;
 	struct cordon_print_portal *portal;
@@ -229,6 +231,7 @@ static void handle_resource_destroy(struct wl_resource *resource) {
 	/* Closes the dialog first: it points into the printers and settings freed below. */
 	cordon_portal_request_destroy(print->request);
 	release_transient(print);
+	wl_list_remove(&print->link);
 	cordon_cups_printers_free(print->printers);
 	settings_clear(&print->suggested);
 	settings_clear(&print->chosen);
@@ -425,6 +428,31 @@ static void maybe_start_job(struct print *print) {
 	}
 }
 
+/* The same app: by its tag's app id, or the same client when it has none. */
+static bool same_app(const struct cordon_portal_request *a, const struct cordon_portal_request *b) {
+	const char *id = cordon_portal_request_app_id(a);
+	if (!id[0]) {
+		return a->client == b->client;
+	}
+	return strcmp(id, cordon_portal_request_app_id(b)) == 0 && a->tag.engine == b->tag.engine;
+}
+
+/*
+ * What the app's pipes have put in cordon's memory so far: one limit for all of
+ * them, or 8 requests on each of many connections could hold many times the limit
+ * (SECURITY-NOTES: per-client caps).
+ */
+static uint64_t app_buffered(struct print *print) {
+	uint64_t total = 0;
+	struct print *other;
+	wl_list_for_each(other, &print->portal->prints, link) {
+		if (other->memfd >= 0 && same_app(other->request, print->request)) {
+			total += other->doc_size;
+		}
+	}
+	return total;
+}
+
 static int handle_pipe_readable(int fd, uint32_t mask, void *data) {
 	struct print *print = data;
 	char buffer[PIPE_CHUNK];
@@ -455,6 +483,11 @@ static int handle_pipe_readable(int fd, uint32_t mask, void *data) {
 		if (print->doc_size + (uint64_t)n > print->portal->max_size) {
 			fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_TOO_LARGE,
 				"the document is larger than the print size limit");
+			return 0;
+		}
+		if (app_buffered(print) + (uint64_t)n > print->portal->max_size) {
+			fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_TOO_LARGE,
+				"the app's documents being read are together over the print size limit");
 			return 0;
 		}
 		for (ssize_t done = 0; done < n;) {
@@ -787,6 +820,7 @@ void cordon_print_create(struct cordon_portals *portals, struct wl_client *clien
 		return;
 	}
 	print->portal = portals->print;
+	wl_list_init(&print->link);
 	print->prepare = kind == CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PREPARE;
 	print->doc_fd = -1;
 	print->memfd = -1;
@@ -814,6 +848,7 @@ void cordon_print_create(struct cordon_portals *portals, struct wl_client *clien
 	}
 	wl_resource_set_implementation(print->resource, &print_impl, print,
 		handle_resource_destroy);
+	wl_list_insert(&print->portal->prints, &print->link);
 }
 
 struct cordon_print_portal *cordon_print_portal_create(struct cordon_portals *portals) {
@@ -823,6 +858,7 @@ struct cordon_print_portal *cordon_print_portal_create(struct cordon_portals *po
 	}
 	portal->portals = portals;
 	wl_list_init(&portal->tokens);
+	wl_list_init(&portal->prints);
 	uint64_t configured = portals->server->config ?
 		portals->server->config->portal_print_max_size : 0;
 	portal->max_size = configured ? configured : CORDON_PRINT_DEFAULT_MAX_SIZE;

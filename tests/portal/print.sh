@@ -167,6 +167,35 @@ sys.exit(subprocess.run([sys.argv[1], "print", "--fd", str(a.fileno())],
 	grep -q "regular file or a pipe" "$TEST_TMP/portal.err" ||
 		fail "the socket refusal says: $(cat "$TEST_TMP/portal.err")"
 fi
+# Two pipes of one app at once share the limit: 600 KB each, the second is refused.
+printf 'print.printer=PDF\n' >"$ANSWER"
+mkfifo "$TEST_TMP/fifo-a" "$TEST_TMP/fifo-b"
+exec 8<>"$TEST_TMP/fifo-a" 9<>"$TEST_TMP/fifo-b"
+"${in_sandbox[@]}" "$CORDON_PORTAL" print --fd 8 >/dev/null 2>&1 &
+first=$!
+head -c 600000 /dev/zero >"$TEST_TMP/fifo-a" 8>&- 9>&- &
+writer=$!
+wait "$writer" # cordon has read it all (a FIFO holds 64 KiB)
+head -c 600000 /dev/zero >"$TEST_TMP/fifo-b" 8>&- 9>&- &
+writer=$!
+rc=0
+"${in_sandbox[@]}" "$CORDON_PORTAL" print --fd 9 2>"$TEST_TMP/portal.err" || rc=$?
+assert_eq 3 "$rc" "a second pipe over the app's shared limit"
+grep -q "together over the print size limit" "$TEST_TMP/portal.err" ||
+	fail "the shared limit refusal says: $(cat "$TEST_TMP/portal.err")"
+kill -9 "$first"
+wait "$first" 2>/dev/null || true
+exec 8>&- 9>&-
+wait "$writer" 2>/dev/null || true # it ends with its FIFO's readers gone
+
+# Settings are IPP names and plain values: anything else is a protocol error.
+portal print --set job-hold-until=indefinite "$docs/doc.pdf"
+assert_eq 3 "$rc" "an unknown setting"
+portal print --printer "PDF -o x" "$docs/doc.pdf"
+assert_eq 3 "$rc" "a printer name with spaces"
+[[ "$err" == *"error 1: setting 'printer': malformed value"* ]] ||
+	fail "the malformed printer name was not a protocol error: $err"
+
 # Not a type CUPS takes from cordon.
 portal print --mime-type text/html "$docs/doc.pdf"
 assert_eq 3 "$rc" "an unprintable type"
