@@ -385,7 +385,10 @@ static bool copy_options(struct cordon_portal_dialog *dialog,
 		return false;
 	}
 	/* The filters' strings are the request's own, kept until it is destroyed. */
-	memcpy(dialog->filters, options->filters, filter_count * sizeof(*dialog->filters));
+	if (filter_count > 0) {
+		/* A portal without filters (print) may pass NULL, which memcpy may not get. */
+		memcpy(dialog->filters, options->filters, filter_count * sizeof(*dialog->filters));
+	}
 	dialog->options.filters = dialog->filters;
 	size_t count;
 	const char *const *folders = cordon_permission_store_get_folders(
