@@ -310,11 +310,32 @@ static bool send_document(http_t *http, struct cordon_cups_task *task) {
 	}
 }
 
+/*
+ * The document-name CUPS is given: the title with anything but letters, digits and
+ * "._-" made '_'. cupsd 2.4.2 (Debian 12) crashes on a job whose document-name has a
+ * space (it does not on such a job-name), and the title is the app's to choose.
+ */
+static void document_name(const char *title, char *name, size_t size) {
+	size_t i = 0;
+	for (; title[i] && i + 1 < size; i++) {
+		char c = title[i];
+		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+		name[i] = plain ? c : '_';
+	}
+	name[i] = '\0';
+	if (i == 0) {
+		snprintf(name, size, "document");
+	}
+}
+
 static void run_submit(struct cordon_cups_task *task) {
 	http_t *http = connect_server(task);
 	if (!http) {
 		return;
 	}
+	char docname[128];
+	document_name(task->title, docname, sizeof(docname));
 	task->job_id = cupsCreateJob(http, task->printer, task->title, task->option_count,
 		task->options);
 	if (task->job_id <= 0) {
@@ -323,7 +344,7 @@ static void run_submit(struct cordon_cups_task *task) {
 		httpClose(http);
 		return;
 	}
-	bool sent = cupsStartDocument(http, task->printer, task->job_id, task->title, task->format,
+	bool sent = cupsStartDocument(http, task->printer, task->job_id, docname, task->format,
 		1) == HTTP_STATUS_CONTINUE;
 	if (!sent) {
 		task_fail(task, "the printer did not take the document");

@@ -81,6 +81,13 @@ grep -q "Portal print request [0-9a-f]\{32\} from pid [0-9]* (flatpak $app)" "$C
 grep -q "auto: print request .* from '$app' (flatpak): printer=PDF" "$CORDON_LOG" ||
 	fail "the dialog did not get the app's identity from its tag"
 
+# The title is the app's: one with spaces and quotes (which cupsd 2.4.2 crashes on as a
+# document-name) prints, and cupsd stays up.
+portal print --title "Quarterly report \"final\" 100%" "$docs/doc.pdf"
+assert_eq 0 "$rc" "a title with spaces ($err)"
+wait_pdf "$out"
+cups_running || fail "cupsd went down on a title with spaces"
+
 # A page range: only page 2.
 printf 'print.printer=PDF\nprint.page-ranges=2\n' >"$ANSWER"
 portal print "$docs/doc.pdf"
