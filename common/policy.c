@@ -31,6 +31,26 @@ struct policy_key {
 static const char *const share_words[] = {"network", NULL};
 static const char *const device_words[] = {"dri", "video", NULL};
 static const char *const allow_words[] = {"devel", NULL};
+/*
+ * The privileged globals a sandboxed app may be granted: every global cordon offers that is
+ * not on the filter's allow-list (compositor/global_filter.c). tests/integration/policy-globals.sh
+ * checks that each name is a global cordon really offers, so a typo here cannot hide.
+ */
+static const char *const global_words[] = {
+	"zwlr_screencopy_manager_v1",
+	"zwlr_export_dmabuf_manager_v1",
+	"zwlr_data_control_manager_v1",
+	"zwp_virtual_keyboard_manager_v1",
+	"zwlr_virtual_pointer_manager_v1",
+	"zwlr_layer_shell_v1",
+	"zwlr_foreign_toplevel_manager_v1",
+	"zwlr_input_inhibit_manager_v1",
+	"zwlr_gamma_control_manager_v1",
+	"zwlr_output_manager_v1",
+	"org_kde_kwin_idle",
+	"wp_security_context_manager_v1",
+	NULL,
+};
 static const char *const portal_words[] = {"file-chooser", "camera", "print", NULL};
 
 /*
@@ -46,8 +66,22 @@ static const struct policy_key policy_keys[] = {
 	{"devices", POLICY_LIST, device_words, false},
 	{"allow", POLICY_LIST, allow_words, false},
 
+	/* cordon's global filter (docs/sandbox-identity.md): privileged globals granted. */
+	{"globals", POLICY_LIST, global_words, false},
+	/* cordon's client identity: host apps (systemd app units) that count as sandboxed. */
+	{"sandboxed", POLICY_BOOL, NULL, false},
+	{"sandboxed-launchers", POLICY_LIST, NULL, false},
 	/* The portal host (docs/portals.md): the portals an app may use; unset: all. */
 	{"portals", POLICY_LIST, portal_words, false},
+	/* cordon (docs/mediation.md): the clipboard and drags across the app's boundary. */
+	{"clipboard-types", POLICY_LIST, NULL, false},
+	{"clipboard-size-limit", POLICY_SIZE, NULL, false},
+	{"clipboard-primary", POLICY_BOOL, NULL, false},
+	{"clipboard-explicit", POLICY_BOOL, NULL, false},
+	/* cordon (docs/freeze.md): freezing hidden apps, boosting the focused one. */
+	{"freeze", POLICY_BOOL, NULL, false},
+	{"freeze-delay", POLICY_DURATION, NULL, false},
+	{"boost-weight", POLICY_UINT, NULL, false},
 };
 
 /*

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <wlr/util/log.h>
 
+#include "common/policy.h"
+#include "compositor/apps.h"
+#include "compositor/security_context.h"
 #include "compositor/server.h"
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
@@ -31,6 +34,9 @@ struct cordon_client *cordon_client_from_wl(const struct wl_client *wl_client) {
 }
 
 const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *client) {
+	if (client && client->tag_source == CORDON_TAG_SOURCE_SECURITY_CONTEXT) {
+		return &client->context_tag;
+	}
 	if (!client || !client->identified || !client->peer.cgroup_valid) {
 		return NULL;
 	}
@@ -43,6 +49,70 @@ bool cordon_client_is_sandboxed(const struct cordon_client *client) {
 	return !tag || tag->sandboxed;
 }
 
+const char *cordon_client_tag_source_name(const struct cordon_client *client) {
+	if (!client) {
+		return "unknown";
+	}
+	switch (client->tag_source) {
+	case CORDON_TAG_SOURCE_UNKNOWN:
+		return "unknown";
+	case CORDON_TAG_SOURCE_HOST:
+		return "host";
+	case CORDON_TAG_SOURCE_CGROUP:
+		return "cgroup";
+	case CORDON_TAG_SOURCE_SECURITY_CONTEXT:
+		return "security-context";
+	}
+	return "unknown";
+}
+
+static enum cordon_tag_source peer_tag_source(const struct cordon_client *client) {
+	if (!client->identified) {
+		return CORDON_TAG_SOURCE_UNKNOWN;
+	}
+	if (client->peer.cgroup_valid && client->peer.tag.engine == CORDON_SANDBOX_HOST) {
+		return CORDON_TAG_SOURCE_HOST;
+	}
+	return CORDON_TAG_SOURCE_CGROUP;
+}
+
+/*
+ * A systemd app unit is a host app unless the policy marks the app, or the launcher that
+ * started it, as a sandbox (a launcher cordon does not know, such as a site's own jail).
+ * Decided here, once, with the rest of the tag.
+ */
+static void apply_policy_marks(struct cordon_client *client) {
+	struct cordon_tag *tag = &client->peer.tag;
+	const struct cordon_policy *policy = client->server->policy;
+	if (!client->identified || !client->peer.cgroup_valid || !policy ||
+		tag->engine != CORDON_SANDBOX_SYSTEMD_APP) {
+		return;
+	}
+	bool app_marked = cordon_policy_get_bool(policy, tag->app_id, NULL, "sandboxed", false);
+	bool launcher_marked = tag->launcher[0] &&
+		cordon_policy_list_contains(policy, tag->app_id, NULL, "sandboxed-launchers",
+			tag->launcher);
+	if (app_marked || launcher_marked) {
+		tag->sandboxed = true;
+		wlr_log(WLR_DEBUG, "Client pid %d: %s counts as sandboxed (policy: %s)",
+			(int)client->peer.pid, tag->app_id, app_marked ? "the app" : "its launcher");
+	}
+}
+
+/*
+ * Apps are frozen and boosted through their cgroup (apps.c). A listener's tag says nothing
+ * about the cgroup its client runs in, which may be the launcher's or the whole session's:
+ * such a client joins an app only when its own cgroup names the same sandbox (cordon-run puts
+ * the app in app-cordon-<app_id>-<instance>.scope and tags its listener the same).
+ */
+static bool cgroup_is_the_app(const struct cordon_client *client) {
+	if (client->tag_source != CORDON_TAG_SOURCE_SECURITY_CONTEXT) {
+		return true;
+	}
+	return client->identified && client->peer.cgroup_valid &&
+		cordon_tag_same_sandbox(&client->peer.tag, &client->context_tag);
+}
+
 static void handle_client_created(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = wl_container_of(listener, server, client_created);
 	struct wl_client *wl_client = data;
@@ -53,8 +123,24 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	}
 	client->server = server;
 	client->wl_client = wl_client;
+	/* The pid and credentials are worth having even when a listener decides the tag. */
 	client->identified = cordon_peer_identify(wl_client_get_fd(wl_client), &client->peer);
-	if (client->identified) {
+	client->tag_source = peer_tag_source(client);
+	apply_policy_marks(client);
+	/*
+	 * A client accepted on a security-context listener is being created right now, inside
+	 * that listener's accept: its tag is the listener's, whatever its cgroup says.
+	 */
+	const struct cordon_tag *context_tag =
+		cordon_security_context_accepting(server->security_contexts);
+	if (context_tag) {
+		client->context_tag = *context_tag;
+		client->tag_source = CORDON_TAG_SOURCE_SECURITY_CONTEXT;
+		wlr_log(WLR_DEBUG, "Client pid %d: security context %s%s%s",
+			client->identified ? (int)client->peer.pid : -1,
+			cordon_tag_engine_name(context_tag), context_tag->app_id[0] ? " " : "",
+			context_tag->app_id);
+	} else if (client->identified) {
 		wlr_log(WLR_DEBUG, "Client pid %d: %s%s%s%s", (int)client->peer.pid,
 			cordon_sandbox_engine_name(client->peer.tag.engine),
 			client->peer.tag.app_id[0] ? " " : "", client->peer.tag.app_id,
@@ -64,6 +150,9 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	}
 	client->destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(wl_client, &client->destroy);
+	if (cgroup_is_the_app(client)) {
+		cordon_apps_add_client(server->apps, client);
+	}
 }
 
 void cordon_clients_init(struct cordon_server *server) {

@@ -53,6 +53,7 @@ static const struct {
 	{"minimize", CORDON_ACTION_MINIMIZE, false},
 	{"maximize", CORDON_ACTION_MAXIMIZE, false},
 	{"fullscreen", CORDON_ACTION_FULLSCREEN, false},
+	{"paste-across", CORDON_ACTION_PASTE_ACROSS, false},
 };
 
 static const struct {
@@ -67,6 +68,7 @@ static const struct {
 	{"Logo+m", "minimize"},
 	{"Logo+Up", "maximize"},
 	{"Logo+f", "fullscreen"},
+	{"Logo+Shift+v", "paste-across"},
 };
 
 struct config_parser {
@@ -457,6 +459,59 @@ static bool handle_portal_key(
 	return unknown_key("portal", key, reason);
 }
 
+/* "10s", "500ms" or a plain number of seconds, up to an hour. */
+static bool parse_duration_ms(const char *s, uint32_t *out) {
+	char *end;
+	errno = 0;
+	unsigned long long value = strtoull(s, &end, 10);
+	if (errno != 0 || end == s || s[0] == '-') {
+		return false;
+	}
+	unsigned long long ms;
+	if (strcmp(end, "ms") == 0) {
+		ms = value;
+	} else if (strcmp(end, "s") == 0 || *end == '\0') {
+		ms = value * 1000;
+	} else {
+		return false;
+	}
+	if (value > 3600 * 1000 || ms > 3600 * 1000) {
+		return false;
+	}
+	*out = (uint32_t)ms;
+	return true;
+}
+
+static bool handle_freeze_key(
+	struct config_parser *parser, const char *key, const char *value, char **reason) {
+	struct cordon_config *config = parser->config;
+	if (strcmp(key, "sandboxed") == 0 || strcmp(key, "host") == 0) {
+		bool *field = key[0] == 's' ? &config->freeze_sandboxed : &config->freeze_host;
+		if (!parse_bool(value, field)) {
+			return fail(reason, "%s must be true or false, got '%s'", key, value);
+		}
+		return true;
+	} else if (strcmp(key, "delay") == 0) {
+		if (!parse_duration_ms(value, &config->freeze_delay_ms)) {
+			return fail(reason,
+				"delay must be a duration like 10s or 500ms (at most an hour), got '%s'",
+				value);
+		}
+		return true;
+	} else if (strcmp(key, "boost-weight") == 0) {
+		long weight;
+		/* cgroup v2's cpu.weight range; 0 switches boosting off. */
+		if (!parse_long(value, 0, 10000, &weight)) {
+			return fail(reason,
+				"boost-weight must be 0 (off) or a cpu.weight from 1 to 10000, got '%s'",
+				value);
+		}
+		config->boost_weight = (uint32_t)weight;
+		return true;
+	}
+	return unknown_key("freeze", key, reason);
+}
+
 static const struct {
 	const char *name;
 	bool (*handle_key)(
@@ -467,6 +522,7 @@ static const struct {
 	{"general", handle_general_key},
 	{"bindings", handle_bindings_key},
 	{"portal", handle_portal_key},
+	{"freeze", handle_freeze_key},
 };
 
 static bool handle_ini_line(void *data, const char *section, const char *key, const char *value,
@@ -482,7 +538,7 @@ static bool handle_ini_line(void *data, const char *section, const char *key, co
 		return sections[i].handle_key(parser, key, value, reason);
 	}
 	return fail(reason,
-		"unknown section [%s] (expected [keyboard], [pointer], [general], [bindings] or [portal])",
+		"unknown section [%s] (expected [keyboard], [pointer], [general], [bindings], [portal] or [freeze])",
 		section);
 }
 
@@ -506,6 +562,10 @@ static struct cordon_config *config_create(void) {
 	config->repeat_delay = DEFAULT_REPEAT_DELAY;
 	config->xcursor_size = default_xcursor_size();
 	config->move_modifier = WLR_MODIFIER_LOGO;
+	config->freeze_sandboxed = true;
+	config->freeze_host = false;
+	config->freeze_delay_ms = 10000;
+	config->boost_weight = 400;
 
 	const char *terminal = getenv("TERMINAL");
 	if (terminal == NULL || terminal[0] == '\0') {

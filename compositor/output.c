@@ -13,17 +13,21 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
+#include "compositor/freeze.h"
 #include "compositor/layer_shell.h"
+#include "compositor/occlusion.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct cordon_output *output = wl_container_of(listener, output, frame);
+	/* The scene draws everything enabled: hide what is covered first. */
+	cordon_occlusion_update(output->server);
 	wlr_scene_output_commit(output->scene_output);
 
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	wlr_scene_output_send_frame_done(output->scene_output, &now);
+	cordon_freeze_send_frame_done(output->server, output->scene_output, &now);
 }
 
 static void handle_destroy(struct wl_listener *listener, void *data) {

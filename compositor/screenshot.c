@@ -21,6 +21,7 @@
 #include <wlr/types/wlr_scene.h>
 
 #include "compositor/ipc.h"
+#include "compositor/occlusion.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 
@@ -59,6 +60,8 @@ static bool render_output(struct cordon_output *output, uint8_t *pixels, uint32_
 	}
 	struct wlr_box box;
 	cordon_output_get_box(output, &box);
+	/* Between frames the culling may be stale (a window just closed): redo it. */
+	cordon_occlusion_update(server);
 	wlr_scene_render_output(server->scene, wlr_output, box.x, box.y, NULL);
 	uint32_t flags = 0;
 	bool ok = wlr_renderer_read_pixels(server->renderer, DRM_FORMAT_XRGB8888, &flags, stride,

@@ -30,7 +30,9 @@
 #include <xkbcommon/xkbcommon.h>
 
 #include "compositor/config.h"
+#include "compositor/freeze.h"
 #include "compositor/globals.h"
+#include "compositor/selection.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
@@ -39,6 +41,12 @@ static uint32_t now_msec(void) {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
+}
+
+/* A frozen client cannot read: input or focus would fill its buffer (docs/freeze.md). */
+static bool surface_is_frozen(struct cordon_seat *seat, struct wlr_surface *surface) {
+	struct wl_client *client = wl_resource_get_client(surface->resource);
+	return cordon_freeze_client_is_frozen(seat->server, client);
 }
 
 /* While a lock screen holds the input inhibitor, only it gets input. */
@@ -84,6 +92,9 @@ static void run_action(struct cordon_seat *seat, const struct cordon_binding *bi
 		if (focused) {
 			cordon_view_set_fullscreen(focused, !focused->fullscreen);
 		}
+		break;
+	case CORDON_ACTION_PASTE_ACROSS:
+		cordon_selection_paste_across(seat->selection);
 		break;
 	}
 }
@@ -182,8 +193,16 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 	}
 
 	wlr_seat_set_keyboard(seat->wlr_seat, keyboard->device);
+	struct wlr_seat_client *focused = seat->wlr_seat->keyboard_state.focused_client;
+	struct wl_client *client = focused ? focused->client : NULL;
+	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
+		cordon_selection_user_press(seat->selection, client);
+	}
 	wlr_seat_keyboard_notify_key(seat->wlr_seat, event->time_msec, event->keycode,
 		event->state);
+	/* The key event's serial, the one a client may pass to set_selection. */
+	cordon_selection_input_delivered(seat->selection, client,
+		wl_display_get_serial(seat->server->display));
 }
 
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
@@ -265,12 +284,14 @@ bool cordon_seat_add_virtual_devices(struct cordon_seat *seat) {
 
 void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *surface) {
 	if (!surface) {
+		cordon_selection_focus_will_change(seat->selection, NULL);
 		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
 		return;
 	}
-	if (!surface_may_get_input(seat, surface)) {
+	if (!surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface)) {
 		return;
 	}
+	cordon_selection_focus_will_change(seat->selection, surface);
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
 	if (keyboard) {
 		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, keyboard->keycodes,
@@ -290,6 +311,20 @@ static struct wlr_surface *surface_at(struct cordon_seat *seat, double lx, doubl
 	return wlr_scene_surface_from_node(node)->surface;
 }
 
+/*
+ * The cursor theme is read on first use, not at start-up: wlr_xcursor_manager_load
+ * reads every cursor of the theme (124 files for Adwaita), 11-15 ms of a ~40 ms
+ * start-up here, and until a pointer moves there is no cursor to draw. Loading a
+ * scale that is already loaded returns at once.
+ */
+static void set_cursor_image(struct cordon_seat *seat, const char *name) {
+	if (!wlr_xcursor_manager_load(seat->xcursor_manager, 1)) {
+		wlr_log(WLR_ERROR, "Cannot load the cursor theme");
+		return;
+	}
+	wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, name, seat->cursor);
+}
+
 void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec) {
 	if (seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH) {
 		return;
@@ -299,7 +334,7 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 	}
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
-	if (surface && !surface_may_get_input(seat, surface)) {
+	if (surface && (!surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface))) {
 		surface = NULL;
 	}
 	if (!surface) {
@@ -309,12 +344,13 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 		 * outputs can scan a fullscreen client's buffer out directly.
 		 */
 		if (seat->pointer_moved) {
-			wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "left_ptr",
-				seat->cursor);
+			set_cursor_image(seat, "left_ptr");
 		}
-		wlr_seat_pointer_clear_focus(seat->wlr_seat);
+		/* Through the grab: a drag's target must see the pointer leave. */
+		wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
 		return;
 	}
+	cordon_selection_drag_will_enter(seat->selection, surface);
 	wlr_seat_pointer_notify_enter(seat->wlr_seat, surface, sx, sy);
 	wlr_seat_pointer_notify_motion(seat->wlr_seat, time_msec, sx, sy);
 }
@@ -341,7 +377,7 @@ static void begin_grab(struct cordon_seat *seat, struct cordon_view *view,
 
 void cordon_seat_begin_move(struct cordon_seat *seat, struct cordon_view *view) {
 	begin_grab(seat, view, CORDON_CURSOR_MOVE, 0);
-	wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "grabbing", seat->cursor);
+	set_cursor_image(seat, "grabbing");
 }
 
 void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view,
@@ -482,6 +518,11 @@ static bool start_modifier_grab(struct cordon_seat *seat, struct cordon_view *vi
 	return seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH;
 }
 
+static struct wl_client *pointer_client(struct cordon_seat *seat) {
+	struct wlr_seat_client *focused = seat->wlr_seat->pointer_state.focused_client;
+	return focused ? focused->client : NULL;
+}
+
 static void handle_cursor_button(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_button);
 	struct wlr_event_pointer_button *event = data;
@@ -502,8 +543,9 @@ static void handle_cursor_button(struct wl_listener *listener, void *data) {
 			seat->swallow_button_release = false;
 			return;
 		}
-		wlr_seat_pointer_notify_button(seat->wlr_seat, event->time_msec, event->button,
-			event->state);
+		uint32_t serial = wlr_seat_pointer_notify_button(seat->wlr_seat, event->time_msec,
+			event->button, event->state);
+		cordon_selection_input_delivered(seat->selection, pointer_client(seat), serial);
 		return;
 	}
 
@@ -524,8 +566,12 @@ static void handle_cursor_button(struct wl_listener *listener, void *data) {
 	} else {
 		focus_layer_surface_at(seat, surface);
 	}
-	wlr_seat_pointer_notify_button(seat->wlr_seat, event->time_msec, event->button,
-		event->state);
+	struct wl_client *client = pointer_client(seat);
+	cordon_selection_user_press(seat->selection, client);
+	uint32_t serial = wlr_seat_pointer_notify_button(seat->wlr_seat, event->time_msec,
+		event->button, event->state);
+	/* The press serial: the one a drag must start from. */
+	cordon_selection_press_delivered(seat->selection, client, serial);
 }
 
 static void handle_cursor_axis(struct wl_listener *listener, void *data) {
@@ -555,26 +601,18 @@ static void handle_request_set_cursor(struct wl_listener *listener, void *data) 
 
 static void handle_request_set_selection(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, request_set_selection);
-	struct wlr_seat_request_set_selection_event *event = data;
-	wlr_seat_set_selection(seat->wlr_seat, event->source, event->serial);
+	cordon_selection_request_set(seat->selection, data);
 }
 
 static void handle_request_set_primary_selection(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, request_set_primary_selection);
-	struct wlr_seat_request_set_primary_selection_event *event = data;
-	wlr_seat_set_primary_selection(seat->wlr_seat, event->source, event->serial);
+	cordon_selection_request_set_primary(seat->selection, data);
 }
 
 static void handle_request_start_drag(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, request_start_drag);
-	struct wlr_seat_request_start_drag_event *event = data;
-	/* A drag starts from a held button (or touch) on the origin surface. */
-	if (wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, event->origin, event->serial)) {
-		wlr_seat_start_pointer_drag(seat->wlr_seat, event->drag, event->serial);
-		return;
-	}
-	wlr_log(WLR_DEBUG, "Refusing a drag with an invalid serial");
-	wlr_data_source_destroy(event->drag->source);
+	/* A drag starts from a held button on the origin surface: the policy checks the press. */
+	cordon_selection_request_start_drag(seat->selection, data);
 }
 
 static void handle_drag_icon_destroy(struct wl_listener *listener, void *data) {
@@ -709,9 +747,15 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 	seat->cursor = wlr_cursor_create();
 	seat->xcursor_manager = wlr_xcursor_manager_create(config->xcursor_theme,
 		config->xcursor_size);
-	if (!seat->wlr_seat || !seat->cursor || !seat->xcursor_manager ||
-			!wlr_xcursor_manager_load(seat->xcursor_manager, 1)) {
+	/* Only named here; the theme is loaded when a cursor is first shown. */
+	if (!seat->wlr_seat || !seat->cursor || !seat->xcursor_manager) {
 		wlr_log(WLR_ERROR, "Cannot create the seat and cursor");
+		cordon_seat_destroy(seat);
+		return NULL;
+	}
+	seat->selection = cordon_selection_create(server, seat->wlr_seat);
+	if (!seat->selection) {
+		wlr_log(WLR_ERROR, "Cannot set up clipboard mediation");
 		cordon_seat_destroy(seat);
 		return NULL;
 	}
@@ -774,6 +818,8 @@ void cordon_seat_destroy(struct cordon_seat *seat) {
 	if (seat->cursor) {
 		wlr_cursor_destroy(seat->cursor);
 	}
+	/* Before the seat, which destroys the views on it. */
+	cordon_selection_destroy(seat->selection);
 	if (seat->wlr_seat) {
 		wlr_seat_destroy(seat->wlr_seat);
 	}

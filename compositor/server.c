@@ -23,13 +23,16 @@
 #include <wlr/types/wlr_xdg_shell.h>
 
 #include "common/policy.h"
+#include "compositor/apps.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
+#include "compositor/freeze.h"
 #include "compositor/global_filter.h"
 #include "compositor/globals.h"
 #include "compositor/ipc.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
+#include "compositor/security_context.h"
 #include "compositor/xdg_shell.h"
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
@@ -237,6 +240,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create the desktop globals");
 		goto error;
 	}
+	server->security_contexts = cordon_security_context_manager_create(server);
+	if (!server->security_contexts) {
+		goto error;
+	}
 	struct cordon_portal_ui_choice portal_ui = {
 		.name = server->config->portal_ui,
 		.plugin_dir = server->config->portal_plugin_dir,
@@ -244,6 +251,12 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	};
 	server->portals = cordon_portals_create(server, &portal_ui);
 	if (!server->portals) {
+		goto error;
+	}
+	server->apps = cordon_apps_create(server);
+	server->freeze = server->apps ? cordon_freeze_create(server) : NULL;
+	if (!server->freeze) {
+		wlr_log(WLR_ERROR, "Cannot create the app freezer");
 		goto error;
 	}
 
@@ -333,11 +346,18 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wl_event_source_remove(server->sigint_source);
 	}
 	cordon_ipc_server_destroy(server->ipc);
+	/* Thaws every app before its clients go: nothing cordon froze stays frozen. */
+	cordon_freeze_destroy(server->freeze);
 	if (server->display) {
 		/* Clients first: their surfaces and views go before the globals. */
 		wl_display_destroy_clients(server->display);
 	}
+	cordon_apps_destroy(server->apps);
+	server->apps = NULL;
 	cordon_clients_finish(server);
+	cordon_global_filter_finish(server);
+	/* Its listeners would otherwise accept clients into a display being torn down. */
+	cordon_security_context_manager_destroy(server->security_contexts);
 	cordon_portals_destroy(server->portals);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);

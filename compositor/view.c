@@ -18,6 +18,7 @@
 
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
+#include "compositor/freeze.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -91,6 +92,20 @@ void cordon_view_move_to(struct cordon_view *view, int x, int y) {
 	wlr_scene_node_set_position(&view->tree->node, x, y);
 }
 
+bool cordon_view_is_visible(struct cordon_view *view) {
+	return view->mapped && !view->minimized;
+}
+
+void cordon_view_update_enabled(struct cordon_view *view) {
+	/* Occlusion is only ever set for visible views, but a view that stops being
+	 * visible must not come back as occluded before occlusion is computed again. */
+	if (!cordon_view_is_visible(view)) {
+		view->occluded = false;
+	}
+	wlr_scene_node_set_enabled(&view->tree->node,
+		cordon_view_is_visible(view) && !view->occluded);
+}
+
 struct cordon_view *cordon_view_focused(struct cordon_server *server) {
 	return server->seat->focused_view;
 }
@@ -113,6 +128,8 @@ void cordon_view_focus(struct cordon_view *view) {
 	if (!view->mapped) {
 		return;
 	}
+	/* Before anything is sent to it: a frozen app must be running again. */
+	cordon_freeze_view_activating(view);
 	if (view->minimized) {
 		cordon_view_set_minimized(view, false);
 		return; /* restoring focuses */
@@ -130,6 +147,7 @@ void cordon_view_focus(struct cordon_view *view) {
 	set_activated(view, true);
 	update_borders(view);
 	cordon_seat_focus_surface(seat, view->xdg_surface->surface);
+	cordon_freeze_update(view->server);
 }
 
 void cordon_view_focus_top(struct cordon_server *server) {
@@ -147,6 +165,7 @@ void cordon_view_focus_top(struct cordon_server *server) {
 		update_borders(previous);
 	}
 	cordon_seat_focus_surface(server->seat, NULL);
+	cordon_freeze_update(server);
 }
 
 void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
@@ -193,7 +212,7 @@ void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
 		return;
 	}
 	view->minimized = minimized;
-	wlr_scene_node_set_enabled(&view->tree->node, !minimized);
+	cordon_view_update_enabled(view);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_minimized(view->foreign_toplevel, minimized);
 	}
@@ -207,6 +226,7 @@ void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
 		cordon_view_focus(view);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
+	cordon_freeze_update(server);
 }
 
 static struct cordon_output *view_output(struct cordon_view *view) {
@@ -387,10 +407,11 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	if (toplevel->requested.minimized) {
 		/* Visible in the list, but hidden until restored. */
 		view->minimized = true;
-		wlr_scene_node_set_enabled(&view->tree->node, false);
+		cordon_view_update_enabled(view);
+		cordon_freeze_update(view->server);
 		return;
 	}
-	wlr_scene_node_set_enabled(&view->tree->node, true);
+	cordon_view_update_enabled(view);
 	cordon_view_focus(view);
 	cordon_seat_update_pointer_focus(view->server->seat, 0);
 }
@@ -399,7 +420,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, unmap);
 	struct cordon_server *server = view->server;
 	view->mapped = false;
-	wlr_scene_node_set_enabled(&view->tree->node, false);
+	cordon_view_update_enabled(view);
 	cordon_seat_end_grab(server->seat, view);
 	cordon_foreign_toplevel_destroy(view);
 	if (server->seat->focused_view == view) {
@@ -407,6 +428,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 		cordon_view_focus_top(server);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
+	cordon_freeze_update(server);
 }
 
 static void handle_commit(struct wl_listener *listener, void *data) {

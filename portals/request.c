@@ -14,6 +14,7 @@
 
 #include "common/policy.h"
 #include "compositor/client.h"
+#include "compositor/freeze.h"
 #include "compositor/server.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
@@ -243,6 +244,8 @@ void cordon_portal_request_respond(struct cordon_portal_request *request,
 		response->result == CORDON_PORTAL_FAILED ? ", " : "",
 		response->result == CORDON_PORTAL_FAILED ? response->reason : "",
 		response->file_count);
+	/* A frozen app would not read the answer: thaw it first (docs/freeze.md). */
+	cordon_freeze_wake(request->portals->server, request->client, "portal response");
 	request->impl->send_response(request, response);
 }
 

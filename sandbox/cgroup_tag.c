@@ -347,6 +347,9 @@ static enum unit_kind classify_systemd_app(struct span stem, bool scope, struct 
 	}
 	tag->engine = CORDON_SANDBOX_SYSTEMD_APP;
 	tag->sandboxed = false;
+	/* Letters and digits only (checked above), so it is copied as it is. */
+	memcpy(tag->launcher, launcher.s, launcher.len);
+	tag->launcher[launcher.len] = '\0';
 	return set_ids(tag, app, random) ? UNIT_HOST_APP : UNIT_MALFORMED;
 }
 
@@ -434,6 +437,21 @@ const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine) {
 		return "snap";
 	case CORDON_SANDBOX_SYSTEMD_APP:
 		return "systemd-app";
+	case CORDON_SANDBOX_OTHER:
+		return "other";
 	}
 	return "unknown";
+}
+
+bool cordon_tag_same_sandbox(const struct cordon_tag *a, const struct cordon_tag *b) {
+	return a->engine == b->engine && a->sandboxed == b->sandboxed &&
+		strcmp(a->app_id, b->app_id) == 0 && strcmp(a->instance, b->instance) == 0 &&
+		(a->engine != CORDON_SANDBOX_OTHER || strcmp(a->engine_name, b->engine_name) == 0);
+}
+
+const char *cordon_tag_engine_name(const struct cordon_tag *tag) {
+	if (tag->engine != CORDON_SANDBOX_OTHER) {
+		return cordon_sandbox_engine_name(tag->engine);
+	}
+	return tag->engine_name[0] ? tag->engine_name : "unknown";
 }

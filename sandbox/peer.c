@@ -12,13 +12,15 @@
  *    window the kernel cannot close for us: if the peer died and its pid was reused before
  *    pidfd_open, the pidfd names the new process. The checks below catch every reuse after
  *    pidfd_open, not before it; this is why SO_PEERPIDFD is preferred.
- * 2. /proc/PID is opened once as a directory fd; stat and cgroup are read through it (openat), so
- *    the files belong to the process that directory was opened for. Reads through the fd of a
+ * 2. /proc/PID is opened once as a directory fd and cgroup is read through it (openat), so the
+ *    file belongs to the process that directory was opened for. Reads through the fd of a
  *    process that has exited fail with ESRCH even if the pid is reused meanwhile.
  * 3. Afterwards, pidfd_send_signal(pidfd, 0) must succeed: the pidfd's process is still alive,
- *    so its pid cannot have been freed and reused while we read. The start time (field 22 of
- *    stat) read before and after the cgroup must agree, and fdinfo's Pid: must still be the pid
- *    we read from: the /proc directory we read is that same process.
+ *    so its pid (checked against fdinfo in step 1) was never freed, so never reused, from
+ *    connect until now, and /proc/PID was that process when we opened it. This one check is
+ *    what makes the read trustworthy; re-reading fdinfo or comparing start times before and
+ *    after (as an earlier version did) adds nothing once it passed, and cost about 20 us of
+ *    the 53 us an identification took (docs/sandbox-identity.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -100,34 +102,11 @@ static bool pidfd_pid(int pidfd, pid_t *pid) {
 }
 
 /*
- * Field 22 of /proc/PID/stat, in clock ticks since boot. The comm field (2) may hold spaces and
- * parentheses, so count from the last ')'.
+ * The cgroup v2 line "0::<path>" of /proc/PID/cgroup (hybrid systems list v1 lines too), as a
+ * new string: kept by every client for its life, so only as long as it is (paths are short, the
+ * limit is not).
  */
-static bool start_time(int procfd, unsigned long long *out) {
-	char buf[2048];
-	if (!read_at(procfd, "stat", buf, sizeof(buf))) {
-		return false;
-	}
-	const char *p = strrchr(buf, ')');
-	if (p == NULL) {
-		return false;
-	}
-	p++;
-	/* After ")" come fields 3, 4, ...; field 22 is the 20th of them. */
-	for (int field = 3; field < 22; field++) {
-		p = strchr(p + 1, ' ');
-		if (p == NULL) {
-			return false;
-		}
-	}
-	char *end;
-	errno = 0;
-	*out = strtoull(p + 1, &end, 10);
-	return errno == 0 && end != p + 1 && (*end == ' ' || *end == '\n' || *end == '\0');
-}
-
-/* The cgroup v2 line "0::<path>" of /proc/PID/cgroup (hybrid systems list v1 lines too). */
-static bool read_cgroup(int procfd, char *out, size_t out_size) {
+static bool read_cgroup(int procfd, char **out) {
 	char buf[CORDON_PEER_CGROUP_MAX + 4096];
 	if (!read_at(procfd, "cgroup", buf, sizeof(buf))) {
 		return false;
@@ -139,12 +118,11 @@ static bool read_cgroup(int procfd, char *out, size_t out_size) {
 			*nl = '\0';
 		}
 		if (strncmp(line, "0::", 3) == 0) {
-			size_t len = strlen(line + 3);
-			if (len + 1 > out_size) {
+			if (strlen(line + 3) + 1 > CORDON_PEER_CGROUP_MAX) {
 				return false;
 			}
-			memcpy(out, line + 3, len + 1);
-			return true;
+			*out = strdup(line + 3);
+			return *out != NULL;
 		}
 		if (nl == NULL) {
 			break;
@@ -185,12 +163,8 @@ static bool take_pidfd(int socket_fd, struct cordon_peer *peer, bool use_peerpid
 	return true;
 }
 
-static bool still_same_process(const struct cordon_peer *peer) {
-	if (syscall(SYS_pidfd_send_signal, peer->pidfd, 0, NULL, 0) != 0) {
-		return false;
-	}
-	pid_t pid;
-	return pidfd_pid(peer->pidfd, &pid) && pid == peer->pid;
+static bool still_alive(const struct cordon_peer *peer) {
+	return syscall(SYS_pidfd_send_signal, peer->pidfd, 0, NULL, 0) == 0;
 }
 
 bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, bool use_peerpidfd) {
@@ -220,14 +194,11 @@ bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, bool use
 	if (procfd < 0) {
 		goto fail;
 	}
-	unsigned long long before, after;
-	if (!start_time(procfd, &before) ||
-		!read_cgroup(procfd, peer->cgroup, sizeof(peer->cgroup)) ||
-		!start_time(procfd, &after) || before != after) {
+	if (!read_cgroup(procfd, &peer->cgroup)) {
 		goto fail;
 	}
-	/* After the reads: alive means the pid was never free, so never reused, while we read. */
-	if (!still_same_process(peer)) {
+	/* After the read: alive means the pid was never free, so never reused, while we read. */
+	if (!still_alive(peer)) {
 		goto fail;
 	}
 	peer->cgroup_valid = cordon_tag_from_cgroup_path(peer->cgroup, &peer->tag);
@@ -248,4 +219,6 @@ bool cordon_peer_identify(int socket_fd, struct cordon_peer *peer) {
 void cordon_peer_finish(struct cordon_peer *peer) {
 	close_fd(&peer->pidfd);
 	peer->pidfd = -1;
+	free(peer->cgroup);
+	peer->cgroup = NULL;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef CORDON_VERSION
@@ -36,11 +37,15 @@ static void print_clients(struct json_object *result);
 static void print_screenshot(struct json_object *result);
 static void print_permissions(struct json_object *result);
 static void print_portal_requests(struct json_object *result);
+static void print_transfers(struct json_object *result);
+static void print_apps(struct json_object *result);
 
 static const struct command commands[] = {
 	{"outputs", "", "list the outputs", 0, 0, print_outputs},
 	{"windows", "", "list the windows, top first", 0, 0, print_windows},
 	{"clients", "", "list the connected clients", 0, 0, print_clients},
+	{"transfers", "", "list cross-boundary clipboard and drag transfers, oldest first", 0, 0,
+		print_transfers},
 	{"focus", "WINDOW", "focus a window (an id from 'windows', or an app_id)", 1, 1, NULL},
 	{"close", "WINDOW", "ask a window to close", 1, 1, NULL},
 	{"minimize", "WINDOW", "minimize a window", 1, 1, NULL},
@@ -59,6 +64,11 @@ static const struct command commands[] = {
 	{"portal-requests", "", "list the portal requests waiting for the user", 0, 0,
 		print_portal_requests},
 	{"quit", "", "make cordon exit", 0, 0, NULL},
+	{"apps", "", "list the apps: tag, cgroup, frozen, boosted, since when", 0, 0, print_apps},
+	{"freeze", "APP", "freeze an app (its app id, or ENGINE/APP_ID/INSTANCE)", 1, 1, print_apps},
+	{"thaw", "APP", "thaw a frozen app", 1, 1, print_apps},
+	{"output-add", "WIDTHxHEIGHT", "hot-plug a headless output (cordon --headless only)", 1, 1,
+		NULL},
 };
 
 static void usage(FILE *out) {
@@ -362,12 +372,10 @@ static void print_window(struct json_object *obj) {
 	print_flag(obj, "minimized");
 	print_flag(obj, "maximized");
 	print_flag(obj, "fullscreen");
-	if (get_bool(obj, "sandboxed")) {
-		/* The owner's tag, which the app_id on this line is not. */
-		const char *sandbox_app_id = get_string(obj, "sandbox_app_id", "");
-		printf(" [sandboxed %s%s%s]", get_string(obj, "sandbox_engine", "?"),
-			sandbox_app_id[0] ? " " : "", sandbox_app_id);
-	}
+	/* The owner's tag, which the app_id at the start of this line is not. */
+	const char *sandbox_app_id = get_string(obj, "sandbox_app_id", "");
+	printf(" [%s%s%s%s]", get_bool(obj, "sandboxed") ? "sandboxed " : "",
+		get_string(obj, "sandbox_engine", "?"), sandbox_app_id[0] ? " " : "", sandbox_app_id);
 	putchar('\n');
 }
 
@@ -377,14 +385,35 @@ static void print_windows(struct json_object *result) {
 
 static void print_client(struct json_object *obj) {
 	const char *app_id = get_string(obj, "app_id", "");
-	printf("pid=%" PRId64 " uid=%" PRId64 " gid=%" PRId64 " windows=%" PRId64 " %s%s%s%s\n",
+	const char *instance = get_string(obj, "instance", "");
+	printf("pid=%" PRId64 " uid=%" PRId64 " gid=%" PRId64 " windows=%" PRId64
+	       " globals=%" PRId64 " %s%s%s%s%s%s from %s\n",
 		get_int(obj, "pid"), get_int(obj, "uid"), get_int(obj, "gid"),
-		get_int(obj, "windows"), get_string(obj, "engine", "?"), app_id[0] ? " " : "",
-		app_id, get_bool(obj, "sandboxed") ? " [sandboxed]" : "");
+		get_int(obj, "windows"), get_int(obj, "globals"), get_string(obj, "engine", "?"),
+		app_id[0] ? " " : "", app_id, instance[0] ? " instance=" : "", instance,
+		get_bool(obj, "sandboxed") ? " [sandboxed]" : "", get_string(obj, "tag_source", "?"));
 }
 
 static void print_clients(struct json_object *result) {
 	print_each(result, print_client);
+}
+
+static void print_transfer(struct json_object *obj) {
+	time_t when = (time_t)get_double(obj, "time");
+	struct tm tm;
+	char stamp[32] = "?";
+	if (localtime_r(&when, &tm)) {
+		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+	}
+	const char *mime_type = get_string(obj, "mime_type", "");
+	printf("%" PRId64 " %s %s %s -> %s %s %" PRId64 " bytes %s\n", get_int(obj, "id"), stamp,
+		get_string(obj, "kind", "?"), get_string(obj, "source", "?"),
+		get_string(obj, "destination", "?"), mime_type[0] ? mime_type : "-",
+		get_int(obj, "bytes"), get_string(obj, "decision", "?"));
+}
+
+static void print_transfers(struct json_object *result) {
+	print_each(result, print_transfer);
 }
 
 static void print_screenshot(struct json_object *result) {
@@ -427,6 +456,37 @@ static void print_portal_request(struct json_object *obj) {
 
 static void print_portal_requests(struct json_object *result) {
 	print_each(result, print_portal_request);
+}
+
+/* "frozen 12s" style: how long ago an epoch-milliseconds time was. */
+static void print_since(const char *what, int64_t since_ms) {
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int64_t ago = ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 - since_ms) / 1000;
+	printf(" %s %" PRId64 "s", what, ago < 0 ? 0 : ago);
+}
+
+static void print_app(struct json_object *obj) {
+	printf("%s clients=%" PRId64 " cgroup=", get_string(obj, "app", "?"),
+		get_int(obj, "clients"));
+	print_quoted(get_string(obj, "cgroup", ""));
+	print_since(get_string(obj, "state", "?"), get_int(obj, "since"));
+	if (get_bool(obj, "manual")) {
+		printf(" (manual)");
+	}
+	if (get_bool(obj, "boosted")) {
+		print_since("boosted", get_int(obj, "boosted_since"));
+	}
+	printf(" policy=%s\n", get_bool(obj, "policy") ? "on" : "off");
+}
+
+static void print_apps(struct json_object *result) {
+	/* freeze and thaw answer with the one app. */
+	if (json_object_is_type(result, json_type_object)) {
+		print_app(result);
+		return;
+	}
+	print_each(result, print_app);
 }
 
 static void print_result(const struct command *command, struct json_object *result) {

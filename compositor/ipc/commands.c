@@ -1,7 +1,10 @@
 /* The command table, and the commands too small for a file of their own. */
 #include "commands.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <wlr/backend/headless.h>
+#include <wlr/types/wlr_output.h>
 
 #include "compositor/output.h"
 #include "compositor/screenshot.h"
@@ -11,6 +14,7 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"outputs", cordon_ipc_outputs},
 	{"windows", cordon_ipc_windows},
 	{"clients", cordon_ipc_clients},
+	{"transfers", cordon_ipc_transfers},
 	{"focus", cordon_ipc_focus},
 	{"close", cordon_ipc_close},
 	{"minimize", cordon_ipc_minimize},
@@ -21,6 +25,10 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"permissions", cordon_ipc_permissions},
 	{"portal-requests", cordon_ipc_portal_requests},
 	{"quit", cordon_ipc_quit},
+	{"apps", cordon_ipc_apps},
+	{"freeze", cordon_ipc_freeze},
+	{"thaw", cordon_ipc_thaw},
+	{"output-add", cordon_ipc_output_add},
 	{NULL, NULL},
 };
 
@@ -53,5 +61,29 @@ CORDON_IPC_HANDLER(cordon_ipc_quit) {
 	}
 	/* The reply is written before the loop returns. */
 	cordon_server_terminate(server);
+	return true;
+}
+
+/* Hot-plugs a headless output: for tests of what clients see when a global appears late. */
+CORDON_IPC_HANDLER(cordon_ipc_output_add) {
+	int width, height, end = 0;
+	if (argc != 1 || sscanf(argv[0], "%dx%d%n", &width, &height, &end) != 2 ||
+		argv[0][end] != '\0') {
+		return cordon_ipc_fail(error, "usage: output-add WIDTHxHEIGHT");
+	}
+	if (width < 1 || height < 1 || width > 16384 || height > 16384) {
+		return cordon_ipc_fail(error, "output size %dx%d is not within 1x1 to 16384x16384",
+			width, height);
+	}
+	if (!server->headless_backend) {
+		return cordon_ipc_fail(error, "output-add needs the headless backend (cordon --headless)");
+	}
+	struct wlr_output *output =
+		wlr_headless_add_output(server->headless_backend, (unsigned)width, (unsigned)height);
+	if (!output) {
+		return cordon_ipc_fail(error, "cannot add a %dx%d headless output", width, height);
+	}
+	*result = json_object_new_object();
+	json_object_object_add(*result, "name", json_object_new_string(output->name));
 	return true;
 }

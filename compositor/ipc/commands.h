@@ -23,8 +23,15 @@ CORDON_IPC_HANDLER(cordon_ipc_key);
 /* portal_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_permissions);
 CORDON_IPC_HANDLER(cordon_ipc_portal_requests);
+/* transfer_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_transfers);
+/* app_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_apps);
+CORDON_IPC_HANDLER(cordon_ipc_freeze);
+CORDON_IPC_HANDLER(cordon_ipc_thaw);
 /* commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_screenshot);
 CORDON_IPC_HANDLER(cordon_ipc_quit);
+CORDON_IPC_HANDLER(cordon_ipc_output_add);
 
 #endif

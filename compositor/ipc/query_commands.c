@@ -25,7 +25,7 @@ static void add_string(struct json_object *object, const char *key, const char *
 
 /* "unknown" when the sandbox could not be told: such clients count as sandboxed. */
 static const char *engine_name(const struct cordon_tag *tag) {
-	return tag ? cordon_sandbox_engine_name(tag->engine) : "unknown";
+	return tag ? cordon_tag_engine_name(tag) : "unknown";
 }
 
 CORDON_IPC_HANDLER(cordon_ipc_outputs) {
@@ -89,6 +89,8 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		add_bool(object, "sandboxed", cordon_client_is_sandboxed(owner));
 		add_string(object, "sandbox_engine", engine_name(tag));
 		add_string(object, "sandbox_app_id", tag ? tag->app_id : "");
+		add_string(object, "sandbox_instance", tag ? tag->instance : "");
+		add_string(object, "tag_source", cordon_client_tag_source_name(owner));
 		json_object_array_add(*result, object);
 	}
 	return true;
@@ -131,6 +133,8 @@ CORDON_IPC_HANDLER(cordon_ipc_clients) {
 		add_string(object, "app_id", tag ? tag->app_id : "");
 		add_string(object, "instance", tag ? tag->instance : "");
 		add_string(object, "cgroup", identified ? record->peer.cgroup : "");
+		add_string(object, "tag_source", cordon_client_tag_source_name(record));
+		add_int(object, "globals", record ? record->visible_globals : 0);
 		json_object_array_add(*result, object);
 	}
 	return true;

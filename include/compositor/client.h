@@ -13,12 +13,29 @@
 
 struct cordon_server;
 
+/* Where a client's tag came from, decided at connect like the tag itself. */
+enum cordon_tag_source {
+	CORDON_TAG_SOURCE_UNKNOWN, /* the peer could not be identified: counts as sandboxed */
+	CORDON_TAG_SOURCE_HOST, /* a cgroup that names no app nor sandbox */
+	CORDON_TAG_SOURCE_CGROUP, /* a sandbox or systemd app unit in the cgroup (or a malformed one) */
+	CORDON_TAG_SOURCE_SECURITY_CONTEXT, /* accepted on a wp_security_context_v1 listener */
+};
+
 struct cordon_client {
 	struct cordon_server *server;
 	struct wl_client *wl_client;
 	/* False when the peer could not be proven: such a client counts as sandboxed. */
 	bool identified;
 	struct cordon_peer peer;
+	enum cordon_tag_source tag_source;
+	/* With CORDON_TAG_SOURCE_SECURITY_CONTEXT: the listener's tag, over the cgroup's. */
+	struct cordon_tag context_tag;
+	/*
+	 * What the global filter let through, as the client saw it: the globals announced
+	 * minus those removed on its first wl_registry (global_filter.c counts them).
+	 */
+	const struct wl_resource *registry;
+	int visible_globals;
 	struct wl_listener destroy;
 };
 
@@ -32,5 +49,7 @@ struct cordon_client *cordon_client_from_wl(const struct wl_client *wl_client);
 const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *client);
 /* Sandboxed, or of unknown origin: either way not trusted with privileged globals. */
 bool cordon_client_is_sandboxed(const struct cordon_client *client);
+/* "unknown", "host", "cgroup" or "security-context"; "unknown" for a NULL client. */
+const char *cordon_client_tag_source_name(const struct cordon_client *client);
 
 #endif

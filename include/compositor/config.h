@@ -16,6 +16,7 @@ enum cordon_action {
 	CORDON_ACTION_MINIMIZE,
 	CORDON_ACTION_MAXIMIZE,
 	CORDON_ACTION_FULLSCREEN,
+	CORDON_ACTION_PASTE_ACROSS, /* explicit cross-boundary paste (docs/mediation.md) */
 };
 
 struct cordon_binding {
@@ -46,6 +47,11 @@ struct cordon_config {
 	char *portal_ui, *portal_plugin_dir, *portal_ui_options;
 	/* [portal] print-max-size: the largest document the print portal takes; 0: 512 MiB */
 	uint64_t portal_print_max_size;
+	/* [freeze] (docs/freeze.md): the defaults for every app */
+	bool freeze_sandboxed; /* freeze hidden sandboxed apps */
+	bool freeze_host; /* freeze hidden host apps */
+	uint32_t freeze_delay_ms; /* how long an app stays hidden before it is frozen */
+	uint32_t boost_weight; /* cpu.weight of the focused app's cgroup; 0: no boost */
 };
 
 /*

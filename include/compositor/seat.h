@@ -8,6 +8,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
 
+struct cordon_selection;
 struct cordon_server;
 struct cordon_view;
 struct wlr_input_device;
@@ -37,6 +38,7 @@ struct cordon_seat {
 	struct wl_list keyboards; /* cordon_keyboard.link */
 	struct xkb_keymap *keymap; /* shared by every physical and virtual keyboard */
 	struct cordon_view *focused_view; /* the view with keyboard focus */
+	struct cordon_selection *selection; /* clipboard and drag mediation (selection.c) */
 	struct wlr_scene_node *drag_icon; /* NULL unless a drag shows an icon */
 	/* Key presses consumed by bindings, whose releases are consumed too. */
 	uint32_t swallowed_keys[16];

@@ -58,6 +58,10 @@ struct cordon_server {
 	struct cordon_globals *globals;
 	struct cordon_ipc_server *ipc;
 	struct cordon_portals *portals;
+	struct cordon_apps *apps; /* clients grouped into apps (apps.c) */
+	struct cordon_freeze *freeze; /* freezing and boosting apps (freeze.c) */
+	struct cordon_security_context_manager *security_contexts;
+	struct wl_protocol_logger *global_census; /* global_filter.c */
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */

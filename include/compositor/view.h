@@ -26,6 +26,7 @@ struct cordon_view {
 	int x, y; /* layout position of the window geometry's origin */
 	bool mapped, minimized, maximized, fullscreen;
 	bool ssd; /* server-side decorations drawn */
+	bool occluded; /* opaque content above covers it entirely (occlusion.c) */
 	struct wlr_box saved; /* geometry before maximize or fullscreen */
 
 	struct wl_listener map;
@@ -55,6 +56,14 @@ void cordon_view_get_box(struct cordon_view *view, struct wlr_box *box);
 const char *cordon_view_get_app_id(struct cordon_view *view);
 const char *cordon_view_get_title(struct cordon_view *view);
 pid_t cordon_view_get_pid(struct cordon_view *view);
+
+/*
+ * Whether the view is shown, were nothing covering it: mapped and not minimized.
+ * Every reason to hide a view goes here, so that occlusion culling skips it too.
+ */
+bool cordon_view_is_visible(struct cordon_view *view);
+/* Enables the view's scene node exactly when it is visible and not occluded. */
+void cordon_view_update_enabled(struct cordon_view *view);
 
 /* Raises, restores if minimized, and gives keyboard focus. */
 void cordon_view_focus(struct cordon_view *view);

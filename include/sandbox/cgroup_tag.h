@@ -10,16 +10,25 @@ enum cordon_sandbox_engine {
 	CORDON_SANDBOX_FLATPAK,
 	CORDON_SANDBOX_SNAP,
 	CORDON_SANDBOX_SYSTEMD_APP,
+	/* A sandbox engine cordon has no name for (security contexts): see engine_name. */
+	CORDON_SANDBOX_OTHER,
 };
 
 #define CORDON_TAG_APP_ID_MAX 256
 #define CORDON_TAG_INSTANCE_MAX 128
+#define CORDON_TAG_ENGINE_MAX 64
+/* A unit name component is at most 255 bytes, so a launcher name always fits. */
+#define CORDON_TAG_LAUNCHER_MAX 256
 
 struct cordon_tag {
 	enum cordon_sandbox_engine engine;
 	char app_id[CORDON_TAG_APP_ID_MAX];
 	char instance[CORDON_TAG_INSTANCE_MAX];
 	bool sandboxed;
+	/* With CORDON_SANDBOX_OTHER: the engine's own name; empty when it gave none. */
+	char engine_name[CORDON_TAG_ENGINE_MAX];
+	/* With CORDON_SANDBOX_SYSTEMD_APP: the launcher part of the unit name; may be empty. */
+	char launcher[CORDON_TAG_LAUNCHER_MAX];
 };
 
 /*
@@ -32,7 +41,20 @@ struct cordon_tag {
  */
 bool cordon_tag_from_cgroup_path(const char *path, struct cordon_tag *tag);
 
-/* A stable name for logs and IPC: "host", "cordon", "flatpak", "snap", "systemd-app". */
+/*
+ * A stable name for logs and IPC: "host", "cordon", "flatpak", "snap", "systemd-app", and
+ * "other" for CORDON_SANDBOX_OTHER.
+ */
 const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine);
+
+/*
+ * Whether two tags name the same sandbox: engine (an other engine by its name), app id,
+ * instance and sandboxed. Use this rather than comparing fields, so that two engines cordon
+ * only knows by name are never taken for one.
+ */
+bool cordon_tag_same_sandbox(const struct cordon_tag *a, const struct cordon_tag *b);
+
+/* The engine's name for a tag: as above, but an other engine by its own name ("unknown" if none). */
+const char *cordon_tag_engine_name(const struct cordon_tag *tag);
 
 #endif

@@ -15,7 +15,8 @@ struct cordon_peer {
 	gid_t gid;
 	int pidfd; /* owned; closed by cordon_peer_finish */
 	bool from_peerpidfd; /* the pidfd came from SO_PEERPIDFD, not pidfd_open */
-	char cgroup[CORDON_PEER_CGROUP_MAX];
+	/* Owned, NUL-terminated, shorter than CORDON_PEER_CGROUP_MAX; NULL until identified. */
+	char *cgroup;
 	bool cgroup_valid; /* cordon_tag_from_cgroup_path accepted the path */
 	struct cordon_tag tag;
 };
@@ -30,7 +31,7 @@ bool cordon_peer_identify(int socket_fd, struct cordon_peer *peer);
 /* As cordon_peer_identify; with use_peerpidfd false it takes the SO_PEERCRED path (tests). */
 bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, bool use_peerpidfd);
 
-/* Closes the pidfd. */
+/* Closes the pidfd and frees the cgroup path. */
 void cordon_peer_finish(struct cordon_peer *peer);
 
 #endif

@@ -4,7 +4,9 @@
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 command -v foot >/dev/null || skip "foot not found (Debian package foot)"
-fc-list 2>/dev/null | grep -q "DejaVu Sans Mono" || skip "no DejaVu Sans Mono (Debian package fonts-dejavu-core)"
+# Asked by pattern: grep -q on the full list could close the pipe early, and pipefail
+# would then count fc-list's SIGPIPE as "no font".
+[[ -n "$(fc-list "DejaVu Sans Mono" 2>/dev/null)" ]] || skip "no DejaVu Sans Mono (Debian package fonts-dejavu-core)"
 
 cordon_start
 # foot insists on a UTF-8 locale; C.UTF-8 is always there on Debian.

@@ -74,3 +74,25 @@ upid=$(window_json unknown | jq -r .pid)
 client=$(ctl --json clients | jq -c --argjson pid "$upid" '.[] | select(.pid == $pid)')
 assert_eq "true true unknown" \
 	"$(jq -r '"\(.identified) \(.sandboxed) \(.engine)"' <<<"$client")" "an unknown sandbox"
+
+# How many globals each client can see, as cordonctl counts them, is what wayland-info
+# saw from the same place: all of them for the host, the allow-list in the sandbox.
+start_client host "$CORDON_TEST_CLIENTS/focus-client" --app-id host-window
+wait_for_window host-window
+hpid=$(window_json host-window | jq -r .pid)
+assert_eq "$(wc -l <<<"$host_globals")" "$(ctl --json clients | jq --argjson pid "$hpid" \
+	'first(.[] | select(.pid == $pid)).globals')" "globals a host client sees"
+assert_eq "$(wc -l <<<"$sandbox_globals")" "$(ctl --json clients | jq --argjson pid "$pid" \
+	'first(.[] | select(.pid == $pid)).globals')" "globals the sandboxed client sees"
+# Where each tag came from: the sandbox's cgroup; for the test's own client, a cgroup
+# naming no app is "host" (under a systemd app scope it would be that app, from the cgroup).
+assert_eq cgroup "$(ctl --json clients | jq -r --argjson pid "$pid" \
+	'first(.[] | select(.pid == $pid)).tag_source')" "the sandboxed client's tag source"
+assert_eq true "$(ctl --json clients | jq -r --argjson pid "$hpid" \
+	'first(.[] | select(.pid == $pid)) | (.engine == "host") == (.tag_source == "host")')" \
+	"the host client's tag source"
+# The plain listings show the tag beside the label the app chose.
+grep -q "org.gnome.Shell .*\[sandboxed flatpak org.example.Sandboxed\]$" <<<"$(ctl windows)" ||
+	fail "cordonctl windows does not show the owner's tag: $(ctl windows)"
+grep -q "^pid=$pid .*globals=$(wc -l <<<"$sandbox_globals") flatpak org.example.Sandboxed instance=42 \[sandboxed\] from cgroup$" \
+	<<<"$(ctl clients)" || fail "cordonctl clients does not show the tag: $(ctl clients)"

@@ -221,6 +221,33 @@ static void check_nesting(void) {
 	}
 }
 
+/* The launcher part of systemd app units, which the policy may mark as a sandbox. */
+static void check_launchers(void) {
+	static const struct {
+		const char *path;
+		const char *launcher;
+	} cases[] = {
+		{APPS "/app-gnome-org.gnome.Terminal-2345.scope", "gnome"},
+		{APPS "/app-myjail-org.example.App@x1.service", "myjail"},
+		{APPS "/app-org.kde.konsole@12ab.service", ""},
+		{APPS "/app-org.foo.scope", ""},
+		/* The innermost app unit names the launcher, as it names the app. */
+		{APPS "/app-gnome-org.a-1.scope/app-kde-org.b-2.scope", "kde"},
+		/* Not a systemd app: no launcher, whatever the names say. */
+		{APPS "/app-flatpak-org.foo-1.scope", ""},
+		{APPS "/app-cordon-org.foo-1.scope", ""},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cordon_tag tag;
+		cordon_tag_from_cgroup_path(cases[i].path, &tag);
+		if (strcmp(tag.launcher, cases[i].launcher) != 0) {
+			fprintf(stderr, "%s: launcher \"%s\", want \"%s\"\n", cases[i].path,
+				tag.launcher, cases[i].launcher);
+			failures++;
+		}
+	}
+}
+
 int main(void) {
 	size_t n = sizeof(rows) / sizeof(rows[0]);
 	for (size_t i = 0; i < n; i++) {
@@ -228,8 +255,9 @@ int main(void) {
 	}
 	check_lengths();
 	check_nesting();
+	check_launchers();
 	if (failures > 0) {
-		fprintf(stderr, "%d of %zu checks failed\n", failures, n + 3);
+		fprintf(stderr, "%d of %zu checks failed\n", failures, n + 4);
 		return 1;
 	}
 	printf("%zu paths tagged as expected\n", n);

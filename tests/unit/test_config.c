@@ -145,6 +145,7 @@ static void check_default_bindings(struct cordon_config *config, const char *ter
 	CHECK_BINDING(config, LOGO, XKB_KEY_m, CORDON_ACTION_MINIMIZE, NULL);
 	CHECK_BINDING(config, LOGO, XKB_KEY_Up, CORDON_ACTION_MAXIMIZE, NULL);
 	CHECK_BINDING(config, LOGO, XKB_KEY_f, CORDON_ACTION_FULLSCREEN, NULL);
+	CHECK_BINDING(config, LOGO | SHIFT, XKB_KEY_v, CORDON_ACTION_PASTE_ACROSS, NULL);
 }
 
 static void check_defaults(struct cordon_config *config) {
@@ -159,7 +160,7 @@ static void check_defaults(struct cordon_config *config) {
 	CHECK(config->xcursor_size == 24);
 	CHECK_STR(config->terminal, "foot");
 	CHECK(config->move_modifier == LOGO);
-	CHECK(count_bindings(config) == 8);
+	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "foot");
 }
 
@@ -188,7 +189,7 @@ static void test_env_fallbacks(void) {
 	struct cordon_config *config = DEFAULT_OK();
 	CHECK_STR(config->terminal, "alacritty -e tmux");
 	CHECK(config->xcursor_size == 48);
-	CHECK(count_bindings(config) == 8);
+	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "alacritty -e tmux");
 	cordon_config_destroy(config);
 
@@ -258,7 +259,7 @@ static void test_every_key(void) {
 	CHECK(config->xcursor_size == 64);
 	CHECK_STR(config->terminal, "foot --server");
 	CHECK(config->move_modifier == ALT);
-	CHECK(count_bindings(config) == 8);
+	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "foot --server");
 	cordon_config_destroy(config);
 }
@@ -388,7 +389,7 @@ static void test_bindings(void) {
 			   "[general]\n"
 			   "terminal = kitty\n";
 	struct cordon_config *config = LOAD_OK(text);
-	CHECK(count_bindings(config) == 18);
+	CHECK(count_bindings(config) == 19);
 	CHECK_BINDING(config, LOGO | SHIFT, XKB_KEY_Return, CORDON_ACTION_EXEC, "foot -e htop");
 	CHECK_BINDING(config, LOGO, XKB_KEY_d, CORDON_ACTION_EXEC, "fuzzel --lines 5 ; echo done");
 	CHECK_BINDING(config, CTRL | ALT, XKB_KEY_Delete, CORDON_ACTION_QUIT, NULL);
@@ -414,7 +415,7 @@ static void test_binding_replacement(void) {
 			   "[bindings]\n"
 			   "Mod4+X = close\n";
 	struct cordon_config *config = LOAD_OK(text);
-	CHECK(count_bindings(config) == 9);
+	CHECK(count_bindings(config) == 10);
 	CHECK_BINDING(config, LOGO, XKB_KEY_Return, CORDON_ACTION_EXEC, "second");
 	CHECK_BINDING(config, LOGO | SHIFT, XKB_KEY_e, CORDON_ACTION_EXEC, "wlogout");
 	CHECK_BINDING(config, LOGO, XKB_KEY_x, CORDON_ACTION_CLOSE, NULL);
@@ -442,7 +443,7 @@ static void test_clear_defaults(void) {
 	cordon_config_destroy(config);
 
 	config = LOAD_OK("[bindings]\nclear-defaults = false\n");
-	CHECK(count_bindings(config) == 8);
+	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "foot");
 	cordon_config_destroy(config);
 }
@@ -466,10 +467,32 @@ static void expect_error(const char *text, int line, const char *reason, int sou
 
 #define EXPECT_ERROR(text, line, reason) expect_error((text), (line), (reason), __LINE__)
 
+static void test_freeze(void) {
+	clear_env();
+	struct cordon_config *config = DEFAULT_OK();
+	CHECK(config->freeze_sandboxed && !config->freeze_host);
+	CHECK(config->freeze_delay_ms == 10000);
+	CHECK(config->boost_weight == 400);
+	cordon_config_destroy(config);
+
+	config = LOAD_OK("[freeze]\nsandboxed = no\nhost = yes\ndelay = 250ms\nboost-weight = 0\n");
+	CHECK(!config->freeze_sandboxed && config->freeze_host);
+	CHECK(config->freeze_delay_ms == 250);
+	CHECK(config->boost_weight == 0);
+	cordon_config_destroy(config);
+
+	config = LOAD_OK("[freeze]\ndelay = 3\n");
+	CHECK(config->freeze_delay_ms == 3000);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[freeze]\ndelay = 2s\nboost-weight = 10000\n");
+	CHECK(config->freeze_delay_ms == 2000 && config->boost_weight == 10000);
+	cordon_config_destroy(config);
+}
+
 static void test_errors(void) {
 	clear_env();
 	EXPECT_ERROR("[keyboard]\nlayout = us\n\n[colors]\nbg = red\n", 4,
-		"unknown section [colors] (expected [keyboard], [pointer], [general], [bindings] or [portal])");
+		"unknown section [colors] (expected [keyboard], [pointer], [general], [bindings], [portal] or [freeze])");
 	EXPECT_ERROR("[keyboard]\nlayuot = us\n", 2, "unknown key 'layuot' in [keyboard]");
 	EXPECT_ERROR("[pointer]\nsize = 3\n", 2, "unknown key 'size' in [pointer]");
 	EXPECT_ERROR("[general]\n# x\nshell = sh\n", 3, "unknown key 'shell' in [general]");
@@ -527,6 +550,18 @@ static void test_errors(void) {
 		"clear-defaults must be the first key in [bindings]");
 	EXPECT_ERROR("[bindings]\nclear-defaults = please\n", 2,
 		"clear-defaults must be true or false, got 'please'");
+
+	EXPECT_ERROR("[freeze]\ndelay = soon\n", 2,
+		"delay must be a duration like 10s or 500ms (at most an hour), got 'soon'");
+	EXPECT_ERROR("[freeze]\ndelay = -1s\n", 2,
+		"delay must be a duration like 10s or 500ms (at most an hour), got '-1s'");
+	EXPECT_ERROR("[freeze]\ndelay = 3601s\n", 2,
+		"delay must be a duration like 10s or 500ms (at most an hour), got '3601s'");
+	EXPECT_ERROR("[freeze]\nboost-weight = 10001\n", 2,
+		"boost-weight must be 0 (off) or a cpu.weight from 1 to 10000, got '10001'");
+	EXPECT_ERROR("[freeze]\nsandboxed = maybe\n", 2,
+		"sandboxed must be true or false, got 'maybe'");
+	EXPECT_ERROR("[freeze]\nfrozen = yes\n", 2, "unknown key 'frozen' in [freeze]");
 
 	/* the INI reader's own errors come through with the same prefix */
 	EXPECT_ERROR("[keyboard\n", 1,
@@ -686,6 +721,7 @@ int main(void) {
 	test_bindings();
 	test_binding_replacement();
 	test_clear_defaults();
+	test_freeze();
 	test_errors();
 	test_print_max_size();
 	test_explicit_path();

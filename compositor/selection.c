@@ -1,0 +1,937 @@
+/*
+ * Selection mediation: the mechanism behind selection_policy.c. The seat never
+ * holds a client's own source. Cordon keeps the client's source (one per
+ * selection kind) and hands the seat a "view" made for the client that has
+ * keyboard focus: for the same side, a view that passes fds straight to the
+ * source; across a boundary, a view with only the allowed types whose data
+ * goes through data_proxy.c, or no view at all. When focus moves, the old
+ * view is withdrawn before the new client is entered, so that no client ever
+ * sees an offer made for another; wlroots destroys the replaced view, which
+ * makes the offers made from it inert.
+ */
+#include "compositor/selection.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_primary_selection.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/util/log.h>
+
+#include "compositor/client.h"
+#include "compositor/data_proxy.h"
+#include "compositor/freeze.h"
+#include "compositor/mediation_notice.h"
+#include "compositor/server.h"
+
+#define SERIAL_RING 16
+
+struct input_serial {
+	uint32_t serial;
+	struct timespec time;
+};
+
+struct slot;
+
+/* What one destination is offered; embedded in both kinds of view source. */
+struct view_info {
+	struct slot *slot;
+	enum cordon_offer_mode mode;
+	struct wl_client *destination; /* NULL: no keyboard focus (data-control readers) */
+	char destination_name[CORDON_TRANSFER_TAG_MAX];
+	uint64_t generation; /* the slot's source this view was made from */
+	struct wl_array *mime_types; /* the view's own, filtered, list */
+};
+
+struct clipboard_view {
+	struct wlr_data_source base;
+	struct view_info info;
+};
+
+struct primary_view {
+	struct wlr_primary_selection_source base;
+	struct view_info info;
+};
+
+/* A client's selection source, as cordon keeps it. */
+struct slot {
+	struct cordon_selection *selection;
+	enum cordon_selection_kind kind;
+	/* wlr_data_source (clipboard) or wlr_primary_selection_source (primary); NULL: empty */
+	void *source;
+	struct wl_client *owner; /* compared only: it may have gone */
+	struct cordon_tag tag;
+	bool tag_known; /* false: an unknown sandbox */
+	uint32_t serial;
+	uint64_t generation; /* grows with every new source */
+	void *view; /* the view source on the seat, or NULL */
+	struct wl_listener source_destroy;
+};
+
+/*
+ * A drag's source as the seat and the drop targets see it: cordon's own, in
+ * front of the client's. Its types are rewritten for each surface the pointer
+ * enters (wlroots makes the target's offer from them right then), and what a
+ * target receives across a boundary goes through the proxy.
+ */
+struct drag_proxy {
+	struct wlr_data_source base;
+	struct cordon_selection *selection;
+	struct wlr_data_source *source; /* the client's; NULL once gone */
+	struct wl_client *owner;
+	struct cordon_tag tag;
+	bool tag_known;
+	struct wl_client *target; /* whose offer the types were last made for */
+	struct wl_listener source_destroy;
+	struct wl_listener drag_destroy; /* the wlr_drag's: the drag is over, the drop may not be */
+};
+
+struct cordon_selection {
+	struct cordon_server *server;
+	struct wlr_seat *wlr_seat;
+	struct cordon_data_proxy *proxy;
+	struct cordon_transfer_log log;
+	struct slot clipboard, primary;
+
+	/* The client with keyboard focus, and whether the user pressed a key or button in it since. */
+	struct wl_client *focus_client;
+	bool focus_acted;
+	/* The paste-across shortcut was pressed in focus_client since it got focus. */
+	bool pasted_across;
+	/* Serials of input events delivered to focus_client since it got focus. */
+	struct input_serial serials[SERIAL_RING];
+	size_t serial_count, serial_next;
+	/* The last button press, for drags. */
+	struct wl_client *press_client;
+	uint32_t press_serial;
+
+	/*
+	 * The client whose request libwayland is dispatching: the one asking to set
+	 * a selection or to receive from a view. wlroots' signals do not say.
+	 */
+	struct wl_client *requester;
+	struct wl_protocol_logger *logger;
+	struct drag_proxy *drag; /* the drag in progress, if it has a source */
+	struct cordon_mediation_notice *notice;
+
+	struct wl_listener keyboard_focus_change;
+};
+
+/* With no keyboard focus, only data-control clients (a host-only global) read the seat. */
+static const struct cordon_tag host_tag = {.engine = CORDON_SANDBOX_HOST, .sandboxed = false};
+
+static const struct cordon_tag *slot_tag(const struct slot *slot) {
+	return slot->tag_known ? &slot->tag : NULL;
+}
+
+static const struct cordon_tag *client_tag(struct wl_client *client) {
+	if (!client) {
+		return &host_tag;
+	}
+	return cordon_client_get_tag(cordon_client_from_wl(client));
+}
+
+/* The rules for a transfer between two tags, from policy.ini (docs/mediation.md). */
+static void rules_between(struct cordon_selection *selection, const struct cordon_tag *a,
+		const struct cordon_tag *b, struct cordon_selection_rules *rules) {
+	cordon_selection_rules_between(rules, selection->server->policy, a, b);
+}
+
+static void tag_name(const struct cordon_tag *tag, char *out, size_t size) {
+	cordon_transfer_tag_name(tag, out, size);
+}
+
+static uint32_t elapsed_ms(const struct timespec *since) {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t ms = (int64_t)(now.tv_sec - since->tv_sec) * 1000 +
+		(now.tv_nsec - since->tv_nsec) / 1000000;
+	return ms < 0 ? 0 : ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+}
+
+static const char *kind_name(const struct slot *slot) {
+	return cordon_selection_kind_name(slot->kind);
+}
+
+/* Source plumbing, per kind */
+
+static struct wl_array *source_mime_types(struct slot *slot) {
+	if (slot->kind == CORDON_SELECTION_PRIMARY) {
+		return &((struct wlr_primary_selection_source *)slot->source)->mime_types;
+	}
+	return &((struct wlr_data_source *)slot->source)->mime_types;
+}
+
+/*
+ * The one place where a source is asked to write. A frozen app could not answer,
+ * so its app is thawed first. The owner is alive: its source still exists. Takes fd.
+ */
+static void ask_source_to_send(struct slot *slot, const char *mime_type, int fd) {
+	cordon_freeze_wake(slot->selection->server, slot->owner, "clipboard read");
+	if (slot->kind == CORDON_SELECTION_PRIMARY) {
+		wlr_primary_selection_source_send(slot->source, mime_type, fd);
+	} else {
+		wlr_data_source_send(slot->source, mime_type, fd);
+	}
+}
+
+/* The same for a drag's source, for its drop target. Takes fd. */
+static void ask_drag_source_to_send(struct drag_proxy *drag, const char *mime_type, int fd) {
+	cordon_freeze_wake(drag->selection->server, drag->owner, "drop");
+	wlr_data_source_send(drag->source, mime_type, fd);
+}
+
+static void destroy_source(struct slot *slot, void *source) {
+	if (slot->kind == CORDON_SELECTION_PRIMARY) {
+		wlr_primary_selection_source_destroy(source);
+	} else {
+		wlr_data_source_destroy(source);
+	}
+}
+
+/* Puts a view (or nothing) on the seat; wlroots destroys the view it replaces. */
+static void slot_set_view(struct slot *slot, void *view) {
+	if (view == NULL && slot->view == NULL) {
+		return;
+	}
+	slot->view = view;
+	struct wlr_seat *seat = slot->selection->wlr_seat;
+	if (slot->kind == CORDON_SELECTION_PRIMARY) {
+		wlr_seat_set_primary_selection(seat, view, slot->serial);
+	} else {
+		wlr_seat_set_selection(seat, view, slot->serial);
+	}
+}
+
+static struct view_info *view_info(struct slot *slot, void *view) {
+	if (slot->kind == CORDON_SELECTION_PRIMARY) {
+		return &((struct primary_view *)view)->info;
+	}
+	return &((struct clipboard_view *)view)->info;
+}
+
+/* Sending through a view */
+
+static bool view_offers(const struct view_info *info, const char *mime_type) {
+	char **type;
+	wl_array_for_each(type, info->mime_types) {
+		if (strcmp(*type, mime_type) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * How a reader other than the view's destination is served. The seat has one
+ * selection for the focused client and for data-control clients alike (a
+ * host-only global: clipboard managers, wl-paste on the host), which read it
+ * whatever has focus; for them cordon decides again, as for a host reader.
+ * Anyone else holding an offer made for another client is refused.
+ */
+static enum cordon_offer_mode mode_for_other_reader(struct slot *slot, struct wl_client *reader,
+		const char *mime_type) {
+	const struct cordon_tag *tag = client_tag(reader);
+	if (!tag || tag->sandboxed) {
+		return CORDON_OFFER_NONE;
+	}
+	struct cordon_selection_rules rules;
+	rules_between(slot->selection, slot_tag(slot), tag, &rules);
+	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
+		slot_tag(slot), tag, false, false, cordon_selection_type_allowed(&rules, mime_type));
+	return decision.mode;
+}
+
+static void view_send(struct view_info *info, const char *mime_type, int fd) {
+	struct slot *slot = info->slot;
+	if (!slot || !slot->source) {
+		close(fd);
+		return;
+	}
+	struct cordon_selection *selection = slot->selection;
+	struct wl_client *reader = selection->requester;
+	enum cordon_offer_mode mode = info->mode;
+	bool type_offered = view_offers(info, mime_type);
+	char reader_name[CORDON_TRANSFER_TAG_MAX];
+	snprintf(reader_name, sizeof(reader_name), "%s", info->destination_name);
+	struct cordon_selection_rules rules;
+	rules_between(selection, slot_tag(slot), client_tag(reader), &rules);
+	if (reader != info->destination) {
+		mode = mode_for_other_reader(slot, reader, mime_type);
+		type_offered = cordon_selection_type_allowed(&rules, mime_type);
+		tag_name(client_tag(reader), reader_name, sizeof(reader_name));
+	}
+	if (mode == CORDON_OFFER_DIRECT) {
+		ask_source_to_send(slot, mime_type, fd);
+		return;
+	}
+	char source_name[CORDON_TRANSFER_TAG_MAX];
+	tag_name(slot_tag(slot), source_name, sizeof(source_name));
+	/* wlroots passes any type a client asks for: only those offered in this view go. */
+	const char *refusal = NULL;
+	int limit = rules.transfers_per_client;
+	if (mode == CORDON_OFFER_NONE) {
+		refusal = "denied-not-focused";
+	} else if (!type_offered) {
+		refusal = "denied-type";
+	} else if (cordon_data_proxy_count(selection->proxy, reader) >= limit ||
+			cordon_data_proxy_count(selection->proxy, slot->owner) >= limit) {
+		refusal = "denied-too-many-transfers";
+	}
+	if (refusal) {
+		cordon_transfer_log_add(&selection->log, kind_name(slot), source_name,
+			reader_name, mime_type, refusal);
+		close(fd);
+		return;
+	}
+	int pipe_fds[2];
+	if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		cordon_transfer_log_add(&selection->log, kind_name(slot), source_name,
+			reader_name, mime_type, "failed-no-pipe");
+		close(fd);
+		return;
+	}
+	uint64_t id = cordon_transfer_log_add(&selection->log, kind_name(slot), source_name,
+		reader_name, mime_type, "proxying");
+	/* The source gets cordon's pipe, never the reader's fd. */
+	ask_source_to_send(slot, mime_type, pipe_fds[1]);
+	cordon_data_proxy_start(selection->proxy, pipe_fds[0], fd, rules.size_limit,
+		slot->owner, reader, id);
+}
+
+static void handle_transfer_done(void *data, uint64_t id, uint64_t bytes,
+		enum cordon_transfer_end end) {
+	struct cordon_selection *selection = data;
+	cordon_transfer_log_finish(&selection->log, id, bytes,
+		end == CORDON_TRANSFER_COMPLETE ? "proxied" : cordon_transfer_end_name(end));
+}
+
+static void clipboard_view_send(struct wlr_data_source *source, const char *mime_type,
+		int32_t fd) {
+	view_send(&((struct clipboard_view *)source)->info, mime_type, fd);
+}
+
+static void clipboard_view_destroy(struct wlr_data_source *source) {
+	struct clipboard_view *view = (struct clipboard_view *)source;
+	if (view->info.slot && view->info.slot->view == view) {
+		view->info.slot->view = NULL;
+	}
+	free(view);
+}
+
+static const struct wlr_data_source_impl clipboard_view_impl = {
+	.send = clipboard_view_send,
+	.destroy = clipboard_view_destroy,
+};
+
+static void primary_view_send(struct wlr_primary_selection_source *source,
+		const char *mime_type, int fd) {
+	view_send(&((struct primary_view *)source)->info, mime_type, fd);
+}
+
+static void primary_view_destroy(struct wlr_primary_selection_source *source) {
+	struct primary_view *view = (struct primary_view *)source;
+	if (view->info.slot && view->info.slot->view == view) {
+		view->info.slot->view = NULL;
+	}
+	free(view);
+}
+
+static const struct wlr_primary_selection_source_impl primary_view_impl = {
+	.send = primary_view_send,
+	.destroy = primary_view_destroy,
+};
+
+/* Making views */
+
+static void *view_create(struct slot *slot) {
+	if (slot->kind == CORDON_SELECTION_PRIMARY) {
+		struct primary_view *view = calloc(1, sizeof(*view));
+		if (!view) {
+			return NULL;
+		}
+		wlr_primary_selection_source_init(&view->base, &primary_view_impl);
+		view->info.mime_types = &view->base.mime_types;
+		return view;
+	}
+	struct clipboard_view *view = calloc(1, sizeof(*view));
+	if (!view) {
+		return NULL;
+	}
+	wlr_data_source_init(&view->base, &clipboard_view_impl);
+	view->info.mime_types = &view->base.mime_types;
+	return view;
+}
+
+static void view_destroy(struct slot *slot, void *view) {
+	view_info(slot, view)->slot = NULL;
+	destroy_source(slot, view);
+}
+
+static bool add_type(struct wl_array *types, const char *mime_type) {
+	char **entry = wl_array_add(types, sizeof(*entry));
+	if (!entry) {
+		return false;
+	}
+	*entry = strdup(mime_type);
+	if (!*entry) {
+		types->size -= sizeof(*entry);
+		return false;
+	}
+	return true;
+}
+
+static size_t count_allowed(struct slot *slot, const struct cordon_selection_rules *rules) {
+	size_t count = 0;
+	char **type;
+	wl_array_for_each(type, source_mime_types(slot)) {
+		count += cordon_selection_type_allowed(rules, *type);
+	}
+	return count;
+}
+
+/* Offers the focused client what the policy allows it of this slot. */
+static void slot_refresh(struct slot *slot) {
+	struct cordon_selection *selection = slot->selection;
+	if (!slot->source) {
+		slot_set_view(slot, NULL);
+		return;
+	}
+	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
+	struct wl_client *destination = focused ? focused->client : NULL;
+	bool acted = destination && destination == selection->focus_client &&
+		selection->focus_acted;
+	bool pasted_across = acted && selection->pasted_across;
+	struct cordon_selection_rules rules;
+	rules_between(selection, slot_tag(slot), client_tag(destination), &rules);
+	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
+		slot_tag(slot), client_tag(destination), acted, pasted_across,
+		count_allowed(slot, &rules));
+	if (slot->view) {
+		struct view_info *current = view_info(slot, slot->view);
+		if (current->destination == destination && current->mode == decision.mode &&
+				current->generation == slot->generation) {
+			return;
+		}
+	}
+	wlr_log(WLR_DEBUG, "%s offer to client %p: %s", kind_name(slot), (void *)destination,
+		cordon_offer_reason_name(decision.reason));
+	if (decision.mode == CORDON_OFFER_NONE) {
+		slot_set_view(slot, NULL);
+		return;
+	}
+	void *view = view_create(slot);
+	if (!view) {
+		slot_set_view(slot, NULL);
+		return;
+	}
+	struct view_info *info = view_info(slot, view);
+	info->slot = slot;
+	info->mode = decision.mode;
+	info->destination = destination;
+	info->generation = slot->generation;
+	tag_name(client_tag(destination), info->destination_name, sizeof(info->destination_name));
+	char **type;
+	wl_array_for_each(type, source_mime_types(slot)) {
+		if (decision.mode == CORDON_OFFER_PROXIED &&
+				!cordon_selection_type_allowed(&rules, *type)) {
+			continue;
+		}
+		if (!add_type(info->mime_types, *type)) {
+			view_destroy(slot, view);
+			slot_set_view(slot, NULL);
+			return;
+		}
+	}
+	slot_set_view(slot, view);
+}
+
+static void refresh_all(struct cordon_selection *selection) {
+	slot_refresh(&selection->clipboard);
+	slot_refresh(&selection->primary);
+}
+
+/* Taking a client's source */
+
+static void slot_forget_source(struct slot *slot) {
+	if (slot->source) {
+		wl_list_remove(&slot->source_destroy.link);
+		wl_list_init(&slot->source_destroy.link);
+		slot->source = NULL;
+	}
+}
+
+static void handle_source_destroy(struct wl_listener *listener, void *data) {
+	struct slot *slot = wl_container_of(listener, slot, source_destroy);
+	slot_forget_source(slot);
+	slot_refresh(slot);
+}
+
+static struct wl_signal *source_destroy_signal(struct slot *slot, void *source) {
+	if (slot->kind == CORDON_SELECTION_PRIMARY) {
+		return &((struct wlr_primary_selection_source *)source)->events.destroy;
+	}
+	return &((struct wlr_data_source *)source)->events.destroy;
+}
+
+static void make_proof(struct cordon_selection *selection, struct wl_client *owner,
+		uint32_t serial, struct cordon_selection_proof *proof) {
+	memset(proof, 0, sizeof(*proof));
+	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
+	proof->has_keyboard_focus = owner && focused && focused->client == owner;
+	if (!owner || owner != selection->focus_client) {
+		return;
+	}
+	for (size_t i = 0; i < selection->serial_count; i++) {
+		const struct input_serial *input = &selection->serials[i];
+		if (input->serial == serial) {
+			proof->serial_is_input = true;
+			proof->input_age_ms = elapsed_ms(&input->time);
+			return;
+		}
+	}
+}
+
+static void request_set(struct cordon_selection *selection, struct slot *slot, void *source,
+		uint32_t serial) {
+	if (!source) {
+		/* Clearing would let any client empty another's clipboard; the next copy replaces it. */
+		wlr_log(WLR_DEBUG, "Ignoring a request to clear the %s", kind_name(slot));
+		return;
+	}
+	if (source == slot->source) {
+		return;
+	}
+	/* The client whose set_selection (or data-control request) this is. */
+	struct wl_client *owner = selection->requester;
+	const struct cordon_tag *tag = client_tag(owner);
+	struct cordon_selection_proof proof;
+	make_proof(selection, owner, serial, &proof);
+	struct cordon_selection_rules rules;
+	rules_between(selection, tag, tag, &rules);
+	enum cordon_selection_verdict verdict = cordon_selection_may_set(&rules, tag, &proof);
+	if (verdict != CORDON_SELECTION_ALLOW) {
+		char name[CORDON_TRANSFER_TAG_MAX], decision[CORDON_TRANSFER_DECISION_MAX];
+		tag_name(tag, name, sizeof(name));
+		snprintf(decision, sizeof(decision), "set-refused-%s",
+			cordon_selection_verdict_name(verdict));
+		cordon_transfer_log_add(&selection->log, kind_name(slot), name, "-", "", decision);
+		/* Cancelled, as a replaced source is: the client knows it does not own the selection. */
+		destroy_source(slot, source);
+		return;
+	}
+	void *old = slot->source;
+	slot_forget_source(slot);
+	slot->source = source;
+	slot->owner = owner;
+	slot->tag_known = tag != NULL;
+	if (tag) {
+		slot->tag = *tag;
+	}
+	slot->serial = serial;
+	slot->generation++;
+	slot->source_destroy.notify = handle_source_destroy;
+	wl_signal_add(source_destroy_signal(slot, source), &slot->source_destroy);
+	/* As wlroots does for a replaced selection: the old source is cancelled. */
+	if (old) {
+		destroy_source(slot, old);
+	}
+	slot_refresh(slot);
+}
+
+void cordon_selection_request_set(struct cordon_selection *selection,
+		struct wlr_seat_request_set_selection_event *event) {
+	request_set(selection, &selection->clipboard, event->source, event->serial);
+}
+
+void cordon_selection_request_set_primary(struct cordon_selection *selection,
+		struct wlr_seat_request_set_primary_selection_event *event) {
+	request_set(selection, &selection->primary, event->source, event->serial);
+}
+
+/* Drags */
+
+static const struct cordon_tag *drag_tag(const struct drag_proxy *drag) {
+	return drag->tag_known ? &drag->tag : NULL;
+}
+
+static void drag_forget_source(struct drag_proxy *drag) {
+	if (drag->source) {
+		wl_list_remove(&drag->source_destroy.link);
+		drag->source = NULL;
+	}
+}
+
+static void drag_send(struct wlr_data_source *base, const char *mime_type, int32_t fd) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	struct cordon_selection *selection = drag->selection;
+	if (!drag->source || !selection) {
+		close(fd);
+		return;
+	}
+	struct wl_client *reader = selection->requester;
+	if (!reader) {
+		close(fd);
+		return;
+	}
+	const struct cordon_tag *reader_tag = client_tag(reader);
+	if (!cordon_selection_crosses(drag_tag(drag), reader_tag)) {
+		ask_drag_source_to_send(drag, mime_type, fd);
+		return;
+	}
+	struct cordon_selection_rules rules;
+	rules_between(selection, drag_tag(drag), reader_tag, &rules);
+	char source_name[CORDON_TRANSFER_TAG_MAX], reader_name[CORDON_TRANSFER_TAG_MAX];
+	tag_name(drag_tag(drag), source_name, sizeof(source_name));
+	tag_name(reader_tag, reader_name, sizeof(reader_name));
+	const char *refusal = NULL;
+	int pipe_fds[2];
+	if (!cordon_selection_type_allowed(&rules, mime_type)) {
+		refusal = "denied-type";
+	} else if (cordon_data_proxy_count(selection->proxy, reader) >= rules.transfers_per_client) {
+		refusal = "denied-too-many-transfers";
+	} else if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		refusal = "failed-no-pipe";
+	}
+	if (refusal) {
+		cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name, mime_type,
+			refusal);
+		close(fd);
+		return;
+	}
+	uint64_t id = cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name,
+		mime_type, "proxying");
+	ask_drag_source_to_send(drag, mime_type, pipe_fds[1]);
+	cordon_data_proxy_start(selection->proxy, pipe_fds[0], fd, rules.size_limit, drag->owner,
+		reader, id);
+}
+
+static void drag_accept(struct wlr_data_source *base, uint32_t serial, const char *mime_type) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	if (drag->source) {
+		wlr_data_source_accept(drag->source, serial, mime_type);
+	}
+}
+
+static void drag_dnd_drop(struct wlr_data_source *base) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	if (drag->source) {
+		wlr_data_source_dnd_drop(drag->source);
+	}
+}
+
+static void drag_dnd_finish(struct wlr_data_source *base) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	if (drag->source) {
+		wlr_data_source_dnd_finish(drag->source);
+	}
+}
+
+static void drag_dnd_action(struct wlr_data_source *base,
+		enum wl_data_device_manager_dnd_action action) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	if (drag->source) {
+		wlr_data_source_dnd_action(drag->source, action);
+	}
+}
+
+/* wlroots destroys the drag's source when a drag is cancelled: the client's goes too. */
+static void drag_ended(struct drag_proxy *drag) {
+	if (drag->selection && drag->selection->drag == drag) {
+		drag->selection->drag = NULL;
+	}
+	wl_list_remove(&drag->drag_destroy.link);
+	wl_list_init(&drag->drag_destroy.link);
+}
+
+static void handle_wlr_drag_destroy(struct wl_listener *listener, void *data) {
+	struct drag_proxy *drag = wl_container_of(listener, drag, drag_destroy);
+	drag_ended(drag);
+}
+
+static void drag_destroy(struct wlr_data_source *base) {
+	struct drag_proxy *drag = wl_container_of(base, drag, base);
+	drag_ended(drag);
+	struct wlr_data_source *source = drag->source;
+	drag_forget_source(drag);
+	free(drag);
+	wlr_data_source_destroy(source);
+}
+
+static const struct wlr_data_source_impl drag_impl = {
+	.send = drag_send,
+	.accept = drag_accept,
+	.destroy = drag_destroy,
+	.dnd_drop = drag_dnd_drop,
+	.dnd_finish = drag_dnd_finish,
+	.dnd_action = drag_dnd_action,
+};
+
+/* The client's own source went (the drag finished or it gave up): so does cordon's. */
+static void handle_drag_source_destroy(struct wl_listener *listener, void *data) {
+	struct drag_proxy *drag = wl_container_of(listener, drag, source_destroy);
+	drag_forget_source(drag);
+	wlr_data_source_destroy(&drag->base);
+}
+
+static bool drag_set_types(struct drag_proxy *drag, struct wl_client *target) {
+	char **type;
+	wl_array_for_each(type, &drag->base.mime_types) {
+		free(*type);
+	}
+	drag->base.mime_types.size = 0;
+	drag->target = target;
+	if (!drag->source) {
+		return true;
+	}
+	const struct cordon_tag *target_tag = client_tag(target);
+	bool crosses = cordon_selection_crosses(drag_tag(drag), target_tag);
+	struct cordon_selection_rules rules;
+	rules_between(drag->selection, drag_tag(drag), target_tag, &rules);
+	wl_array_for_each(type, &drag->source->mime_types) {
+		if (crosses && !cordon_selection_type_allowed(&rules, *type)) {
+			continue;
+		}
+		if (!add_type(&drag->base.mime_types, *type)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Puts cordon's source in front of the client's before wlroots starts the drag. */
+static void interpose_drag_source(struct cordon_selection *selection, struct wlr_drag *wlr_drag,
+		struct wl_client *owner, const struct cordon_tag *tag) {
+	struct wlr_data_source *source = wlr_drag->source;
+	struct drag_proxy *drag = calloc(1, sizeof(*drag));
+	if (!drag) {
+		return;
+	}
+	wlr_data_source_init(&drag->base, &drag_impl);
+	drag->base.actions = source->actions;
+	drag->selection = selection;
+	drag->source = source;
+	drag->owner = owner;
+	drag->tag_known = tag != NULL;
+	if (tag) {
+		drag->tag = *tag;
+	}
+	drag->source_destroy.notify = handle_drag_source_destroy;
+	wl_signal_add(&source->events.destroy, &drag->source_destroy);
+	drag->drag_destroy.notify = handle_wlr_drag_destroy;
+	wl_signal_add(&wlr_drag->events.destroy, &drag->drag_destroy);
+	drag_set_types(drag, owner);
+	/* The drag follows cordon's source from now on, its end included. */
+	wl_list_remove(&wlr_drag->source_destroy.link);
+	wl_signal_add(&drag->base.events.destroy, &wlr_drag->source_destroy);
+	wlr_drag->source = &drag->base;
+	selection->drag = drag;
+}
+
+void cordon_selection_drag_will_enter(struct cordon_selection *selection,
+		struct wlr_surface *surface) {
+	struct drag_proxy *drag = selection->drag;
+	if (!drag || !surface) {
+		return;
+	}
+	struct wl_client *target = wl_resource_get_client(surface->resource);
+	if (target != drag->target && !drag_set_types(drag, target)) {
+		drag_set_types(drag, NULL);
+	}
+}
+
+void cordon_selection_request_start_drag(struct cordon_selection *selection,
+		struct wlr_seat_request_start_drag_event *event) {
+	struct wlr_seat *seat = selection->wlr_seat;
+	struct wl_client *owner = wl_resource_get_client(event->origin->resource);
+	const struct cordon_tag *tag = client_tag(owner);
+	struct cordon_selection_proof proof = {
+		.button_down = seat->pointer_state.button_count > 0,
+		.serial_is_press = selection->press_client == owner &&
+			selection->press_serial == event->serial,
+		.has_pointer_focus = seat->pointer_state.focused_surface == event->origin,
+	};
+	enum cordon_selection_verdict verdict = cordon_selection_may_drag(tag, &proof);
+	/* wlroots' own check (one button held, its grab serial, the origin focused) applies to all. */
+	if (verdict == CORDON_SELECTION_ALLOW &&
+			wlr_seat_validate_pointer_grab_serial(seat, event->origin, event->serial)) {
+		if (event->drag->source) {
+			interpose_drag_source(selection, event->drag, owner, tag);
+		}
+		wlr_seat_start_pointer_drag(seat, event->drag, event->serial);
+		return;
+	}
+	char name[CORDON_TRANSFER_TAG_MAX], decision[CORDON_TRANSFER_DECISION_MAX];
+	tag_name(tag, name, sizeof(name));
+	snprintf(decision, sizeof(decision), "drag-refused-%s",
+		verdict == CORDON_SELECTION_ALLOW ? "bad-serial" :
+		cordon_selection_verdict_name(verdict));
+	cordon_transfer_log_add(&selection->log, "drag", name, "-", "", decision);
+	wlr_data_source_destroy(event->drag->source);
+}
+
+/* Focus and input */
+
+void cordon_selection_focus_will_change(struct cordon_selection *selection,
+		struct wlr_surface *surface) {
+	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
+	struct wl_client *current = focused ? focused->client : NULL;
+	struct wl_client *next = surface ? wl_resource_get_client(surface->resource) : NULL;
+	if (current == next) {
+		return;
+	}
+	/*
+	 * wlroots sends the seat's selection to the new focus as it enters it:
+	 * withdraw the view made for the old focus first, so the new one never
+	 * sees it (offers made from the withdrawn view go inert).
+	 */
+	slot_set_view(&selection->clipboard, NULL);
+	slot_set_view(&selection->primary, NULL);
+}
+
+static void handle_keyboard_focus_change(struct wl_listener *listener, void *data) {
+	struct cordon_selection *selection =
+		wl_container_of(listener, selection, keyboard_focus_change);
+	struct wlr_seat_keyboard_focus_change_event *event = data;
+	struct wl_client *next = event->new_surface ?
+		wl_resource_get_client(event->new_surface->resource) : NULL;
+	if (next != selection->focus_client) {
+		/* A new focus has done nothing yet: mapping a window to grab focus is not consent. */
+		selection->focus_client = next;
+		selection->focus_acted = false;
+		selection->pasted_across = false;
+		selection->serial_count = 0;
+		selection->serial_next = 0;
+	}
+	refresh_all(selection);
+}
+
+void cordon_selection_user_press(struct cordon_selection *selection, struct wl_client *client) {
+	if (!client || client != selection->focus_client || selection->focus_acted) {
+		return;
+	}
+	selection->focus_acted = true;
+	/* Before the press is delivered, so that a paste shortcut finds the offer in place. */
+	refresh_all(selection);
+}
+
+void cordon_selection_paste_across(struct cordon_selection *selection) {
+	struct wl_client *client = selection->focus_client;
+	struct slot *slot = &selection->clipboard;
+	const struct cordon_tag *tag = client_tag(client);
+	char name[CORDON_TRANSFER_TAG_MAX], source_name[CORDON_TRANSFER_TAG_MAX];
+	tag_name(tag, name, sizeof(name));
+	tag_name(slot->source ? slot_tag(slot) : NULL, source_name, sizeof(source_name));
+	if (!client || !slot->source) {
+		cordon_transfer_log_add(&selection->log, "clipboard", slot->source ? source_name : "-",
+			client ? name : "-", "", "paste-across-nothing");
+		return;
+	}
+	/* The shortcut is a press in the focused app, and the explicit consent for one paste. */
+	selection->focus_acted = true;
+	selection->pasted_across = true;
+	slot_refresh(slot);
+	cordon_transfer_log_add(&selection->log, "clipboard", source_name, name, "",
+		"paste-across-offered");
+	cordon_mediation_notice_show(selection->notice, name);
+}
+
+void cordon_selection_input_delivered(struct cordon_selection *selection,
+		struct wl_client *client, uint32_t serial) {
+	if (!client || client != selection->focus_client) {
+		return;
+	}
+	struct input_serial *input = &selection->serials[selection->serial_next];
+	input->serial = serial;
+	clock_gettime(CLOCK_MONOTONIC, &input->time);
+	selection->serial_next = (selection->serial_next + 1) % SERIAL_RING;
+	if (selection->serial_count < SERIAL_RING) {
+		selection->serial_count++;
+	}
+}
+
+void cordon_selection_press_delivered(struct cordon_selection *selection,
+		struct wl_client *client, uint32_t serial) {
+	selection->press_client = client;
+	selection->press_serial = serial;
+	cordon_selection_input_delivered(selection, client, serial);
+}
+
+static void handle_protocol_message(void *data, enum wl_protocol_logger_type type,
+		const struct wl_protocol_logger_message *message) {
+	struct cordon_selection *selection = data;
+	if (type == WL_PROTOCOL_LOGGER_REQUEST) {
+		selection->requester = wl_resource_get_client(message->resource);
+	}
+}
+
+/* Life cycle */
+
+static void slot_init(struct cordon_selection *selection, struct slot *slot,
+		enum cordon_selection_kind kind) {
+	slot->selection = selection;
+	slot->kind = kind;
+	wl_list_init(&slot->source_destroy.link);
+}
+
+struct cordon_selection *cordon_selection_create(struct cordon_server *server,
+		struct wlr_seat *wlr_seat) {
+	struct cordon_selection *selection = calloc(1, sizeof(*selection));
+	if (!selection) {
+		return NULL;
+	}
+	selection->server = server;
+	selection->wlr_seat = wlr_seat;
+	cordon_transfer_log_init(&selection->log);
+	selection->proxy = cordon_data_proxy_create(server->event_loop, handle_transfer_done,
+		selection);
+	if (!selection->proxy) {
+		free(selection);
+		return NULL;
+	}
+	selection->logger = wl_display_add_protocol_logger(server->display,
+		handle_protocol_message, selection);
+	selection->notice = cordon_mediation_notice_create(server);
+	if (!selection->logger || !selection->notice) {
+		if (selection->logger) {
+			wl_protocol_logger_destroy(selection->logger);
+		}
+		cordon_data_proxy_destroy(selection->proxy);
+		free(selection);
+		return NULL;
+	}
+	slot_init(selection, &selection->clipboard, CORDON_SELECTION_CLIPBOARD);
+	slot_init(selection, &selection->primary, CORDON_SELECTION_PRIMARY);
+	selection->keyboard_focus_change.notify = handle_keyboard_focus_change;
+	wl_signal_add(&wlr_seat->keyboard_state.events.focus_change,
+		&selection->keyboard_focus_change);
+	return selection;
+}
+
+void cordon_selection_destroy(struct cordon_selection *selection) {
+	if (!selection) {
+		return;
+	}
+	wl_list_remove(&selection->keyboard_focus_change.link);
+	wl_protocol_logger_destroy(selection->logger);
+	if (selection->drag) {
+		/* The seat goes next and ends the drag; the proxy outlives nothing of ours. */
+		selection->drag->selection = NULL;
+		drag_ended(selection->drag);
+	}
+	/* The client sources stay with their clients; the views go with the seat's selection. */
+	slot_forget_source(&selection->clipboard);
+	slot_forget_source(&selection->primary);
+	slot_set_view(&selection->clipboard, NULL);
+	slot_set_view(&selection->primary, NULL);
+	cordon_data_proxy_destroy(selection->proxy);
+	cordon_mediation_notice_destroy(selection->notice);
+	free(selection);
+}
+
+const struct cordon_transfer_log *cordon_selection_get_log(const struct cordon_selection *selection) {
+	return &selection->log;
+}

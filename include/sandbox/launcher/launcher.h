@@ -1,0 +1,113 @@
+/* cordon-run: what a launch is made of, and the ordered steps that build the sandbox. */
+#ifndef CORDON_SANDBOX_LAUNCHER_LAUNCHER_H
+#define CORDON_SANDBOX_LAUNCHER_LAUNCHER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define CORDON_LAUNCH_INSTANCE_LEN 16
+
+struct cordon_launch_options {
+	const char *app_id;
+	const char *app_dir; /* --app: bound read-only at /app */
+	const char *image; /* --image: a squashfs or erofs image mounted read-only at /app */
+	const char *image_mount; /* --image-mount=kernel|fuse; NULL: kernel as root, else fuse */
+	const char *runtime; /* --runtime: bound read-only at /usr instead of the host's /usr */
+	const char *cgroup_parent; /* --cgroup-parent: where the scope is made */
+	bool share_network; /* --share=network */
+	bool allow_devel; /* --allow=devel: ptrace and perf stay allowed */
+	bool no_wayland; /* --no-wayland */
+	const char *profile; /* --profile: NULL is the app's profile from policy.ini */
+	const char *policy_path; /* --policy: NULL is the default policy.ini */
+	bool device_dri; /* devices = dri: /dev/dri */
+	bool device_video; /* devices = video: /dev/video* */
+	bool verbose;
+	char **setenv; /* --setenv VAR=VALUE words, NULL-terminated */
+	size_t setenv_len;
+	char **argv; /* the command, NULL-terminated */
+};
+
+/* The host-side state of one launch: everything the sandbox is built from, opened as fds. */
+struct cordon_launch {
+	struct cordon_launch_options options;
+	uid_t uid;
+	gid_t gid;
+	char *user_name;
+	char instance[CORDON_LAUNCH_INSTANCE_LEN + 1];
+
+	/* O_PATH/O_DIRECTORY fds, opened before any namespace exists (see appdirs.c). */
+	int app_fd;
+	int usr_fd;
+	int data_fd;
+	int config_fd;
+	int cache_fd;
+	int image_mount_fd; /* image.c: the image as a detached mount (fsmount), or -1 */
+	char *image_path; /* the image's absolute path, for squashfuse */
+	bool image_fuse; /* the image is served by squashfuse */
+	int fuse_fd; /* the sandbox's /dev/fuse fd, received once it mounted; -1 before */
+	int fuse_ready_read, fuse_ready_write; /* socket pair the sandbox sends that fd on */
+	pid_t fuse_pid; /* squashfuse */
+
+	/* cgroup.c */
+	char *cgroup_path; /* the scope, absolute on the host; NULL until made */
+	int cgroup_fd;
+
+	/* wayland.c */
+	char *wayland_dir; /* private temp dir holding the listening socket */
+	char *wayland_socket_path;
+	int wayland_socket_fd; /* O_PATH fd of the socket file, the bind source */
+	int wayland_close_fd; /* our end of the close_fd pipe: closing it ends the listener */
+
+	/* namespaces.c: the read end of a pipe whose write end only the launcher holds */
+	int parent_alive_fd;
+};
+
+/* profile.c: folds the app's profile (policy.ini, common/policy.c) into the options. */
+void cordon_launch_apply_profile(struct cordon_launch_options *options);
+
+/* appdirs.c: the app dir, the /usr source and the per-app data dirs, as safe fds. */
+void cordon_launch_open_dirs(struct cordon_launch *launch);
+
+/* image.c: --image as a detached kernel mount (root), or the FUSE fd for squashfuse. */
+void cordon_launch_mount_image(struct cordon_launch *launch);
+/* image.c, in the sandbox: the FUSE mount at target (a path in the new root). */
+void cordon_launch_mount_fuse_in_sandbox(struct cordon_launch *launch, const char *target);
+/* image.c, host side after spawn: starts squashfuse once the sandbox has mounted. */
+void cordon_launch_serve_image(struct cordon_launch *launch);
+/* image.c: stops squashfuse and closes what the image needed. */
+void cordon_launch_finish_image(struct cordon_launch *launch);
+
+/* image.c: --image as a detached kernel mount (root), or the FUSE fd for squashfuse. */
+void cordon_launch_mount_image(struct cordon_launch *launch);
+/* image.c, in the sandbox: the FUSE mount at target (a path in the new root). */
+void cordon_launch_mount_fuse_in_sandbox(struct cordon_launch *launch, const char *target);
+/* image.c, host side after spawn: starts squashfuse once the sandbox has mounted. */
+void cordon_launch_serve_image(struct cordon_launch *launch);
+/* image.c: stops squashfuse and closes what the image needed. */
+void cordon_launch_finish_image(struct cordon_launch *launch);
+
+/* cgroup.c */
+void cordon_launch_create_scope(struct cordon_launch *launch);
+void cordon_launch_remove_scope(struct cordon_launch *launch);
+
+/* wayland.c */
+void cordon_launch_wayland_listen(struct cordon_launch *launch);
+void cordon_launch_wayland_finish(struct cordon_launch *launch);
+
+/* namespaces.c: starts the sandbox; returns the pid of its init (in the host's pid ns). */
+pid_t cordon_launch_spawn(struct cordon_launch *launch);
+
+/* mounts.c, in the sandbox: builds the root and pivots into it. */
+void cordon_launch_setup_mounts(struct cordon_launch *launch);
+
+/* capabilities.c, in the sandbox: no_new_privs and no capability left in any set. */
+void cordon_launch_drop_capabilities(void);
+
+/* seccomp.c, in the sandbox: loads the deny table (seccomp.c) for every architecture. */
+void cordon_launch_load_seccomp(const struct cordon_launch_options *options);
+
+/* env.c: the clean, listed environment the command starts with. */
+char **cordon_launch_environment(const struct cordon_launch *launch);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * The command's environment: a listed one, never the launcher's. The caller's variables can
+ * name host paths (DBUS_SESSION_BUS_ADDRESS, the host WAYLAND_DISPLAY and XDG_RUNTIME_DIR,
+ * DISPLAY) or change how programs inside behave (LD_PRELOAD, and CVE-2021-21261 smuggled
+ * variables into a helper): only the names below pass, plus what --setenv asks for.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sandbox/launcher/launcher.h"
+#include "sandbox/launcher/util.h"
+
+/* Passed through from the caller when set: locale and terminal only. */
+static const char *const passed[] = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+	"LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "TERM", "COLORTERM", "TZ"};
+
+struct env_list {
+	char **items;
+	size_t len;
+	size_t cap;
+};
+
+static void env_add(struct env_list *env, char *item) {
+	if (item == NULL) {
+		cordon_die("out of memory building the environment");
+	}
+	if (env->len + 2 > env->cap) {
+		env->cap = env->cap ? env->cap * 2 : 32;
+		env->items = realloc(env->items, env->cap * sizeof(char *));
+		if (env->items == NULL) {
+			cordon_die_errno("building the environment");
+		}
+	}
+	/* A later VAR= replaces an earlier one, so --setenv can override the defaults. */
+	size_t name_len = strcspn(item, "=");
+	for (size_t i = 0; i < env->len; i++) {
+		if (strncmp(env->items[i], item, name_len + 1) == 0) {
+			free(env->items[i]);
+			env->items[i] = item;
+			return;
+		}
+	}
+	env->items[env->len++] = item;
+	env->items[env->len] = NULL;
+}
+
+char **cordon_launch_environment(const struct cordon_launch *launch) {
+	struct env_list env = {0};
+	const char *user = launch->user_name;
+	env_add(&env, strdup("PATH=/app/bin:/usr/local/bin:/usr/bin:/bin"));
+	env_add(&env, cordon_strdup_printf("HOME=/home/%s", user));
+	env_add(&env, cordon_strdup_printf("USER=%s", user));
+	env_add(&env, cordon_strdup_printf("LOGNAME=%s", user));
+	env_add(&env, strdup("SHELL=/bin/sh"));
+	env_add(&env, cordon_strdup_printf("XDG_RUNTIME_DIR=/run/user/%u", launch->uid));
+	env_add(&env, cordon_strdup_printf("XDG_DATA_HOME=/home/%s/.local/share", user));
+	env_add(&env, cordon_strdup_printf("XDG_CONFIG_HOME=/home/%s/.config", user));
+	env_add(&env, cordon_strdup_printf("XDG_CACHE_HOME=/home/%s/.cache", user));
+	env_add(&env, cordon_strdup_printf("CORDON_APP_ID=%s", launch->options.app_id));
+	env_add(&env, cordon_strdup_printf("CORDON_INSTANCE_ID=%s", launch->instance));
+	env_add(&env, strdup("container=cordon"));
+	if (!launch->options.no_wayland) {
+		env_add(&env, strdup("WAYLAND_DISPLAY=wayland-0"));
+	}
+	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++) {
+		const char *value = getenv(passed[i]);
+		if (value != NULL) {
+			env_add(&env, cordon_strdup_printf("%s=%s", passed[i], value));
+		}
+	}
+	for (size_t i = 0; i < launch->options.setenv_len; i++) {
+		env_add(&env, strdup(launch->options.setenv[i]));
+	}
+	return env.items;
+}

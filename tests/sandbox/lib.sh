@@ -1,0 +1,74 @@
+# Shared by cordon-run's tests: sourced after tests/lib/harness.sh.
+: "${CORDON_RUN:?CORDON_RUN must point to cordon-run (run the tests with meson test)}"
+PROBE_DIR="${CORDON_TEST_CLIENTS%/clients}/sandbox"
+CGROUP_MOUNT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+
+# An app id unique to this test run, so parallel tests never share a data dir or scope.
+APP_ID="org.cordon.Test$$"
+
+# run_sandboxed [CORDON-RUN OPTIONS...] -- COMMAND...: the probe dir is /app.
+run_sandboxed() {
+	"$CORDON_RUN" --no-wayland --app-id "$APP_ID" --app "$PROBE_DIR" "$@"
+}
+
+# Scopes of this test's app id anywhere in the cgroup tree.
+leftover_scopes() {
+	[[ -n "$CGROUP_MOUNT" ]] || return 0
+	find "$CGROUP_MOUNT" -maxdepth 4 -type d -name "app-cordon-$APP_ID-*.scope" 2>/dev/null
+}
+
+assert_nothing_left() {
+	local what=$1 scopes mounts
+	scopes=$(leftover_scopes)
+	[[ -z "$scopes" ]] || fail "$what left a cgroup behind: $scopes"
+	if compgen -G "$XDG_RUNTIME_DIR/cordon-run-*" >/dev/null; then
+		fail "$what left a socket dir behind: $(echo "$XDG_RUNTIME_DIR"/cordon-run-*)"
+	fi
+	mounts=$(wc -l </proc/self/mountinfo)
+	assert_eq "$MOUNTS_BEFORE" "$mounts" "$what: mounts in the host's namespace"
+}
+
+# A cgroup an unprivileged user may use, as systemd would delegate it: the user owns it and
+# its cgroup.procs, and the test moves the caller into it first (a move needs write access
+# to the common ancestor). Sets DELEGATED; removed at teardown.
+make_delegated_cgroup() {
+	local uid=$1
+	DELEGATED="$CGROUP_MOUNT/cordon-test-user-$$.slice"
+	mkdir "$DELEGATED" || return 1
+	chown "$uid" "$DELEGATED" "$DELEGATED/cgroup.procs" || return 1
+	on_teardown remove_delegated_cgroup
+}
+
+remove_delegated_cgroup() {
+	local d
+	[[ -n "${DELEGATED:-}" && -d "$DELEGATED" ]] || return 0
+	# Processes still in it (there should be none) go back to the root first.
+	for d in "$DELEGATED"/*/ "$DELEGATED"/; do
+		[[ -d "$d" ]] || continue
+		while read -r pid; do
+			echo "$pid" >"$CGROUP_MOUNT/cgroup.procs" 2>/dev/null || true
+		done <"$d/cgroup.procs"
+	done
+	rmdir "$DELEGATED"/*/ 2>/dev/null || true
+	rmdir "$DELEGATED" 2>/dev/null || true
+}
+
+# as_user UID CMD...: runs CMD as UID inside the delegated cgroup, with its own HOME.
+as_user() {
+	local uid=$1
+	shift
+	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' as_user "$DELEGATED" \
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+		env HOME="$TEST_TMP/user-home" XDG_DATA_HOME="$TEST_TMP/user-home/data" \
+		XDG_CONFIG_HOME="$TEST_TMP/user-home/config" \
+		XDG_RUNTIME_DIR="$TEST_TMP/user-runtime" "$@"
+}
+
+setup_user_home() {
+	local uid=$1
+	mkdir -p "$TEST_TMP/user-home" "$TEST_TMP/user-runtime"
+	chown "$uid" "$TEST_TMP/user-home" "$TEST_TMP/user-runtime"
+	chmod 0700 "$TEST_TMP/user-runtime"
+	# The test dir itself must be reachable for the unprivileged user.
+	chmod 0755 "$TEST_TMP"
+}
