@@ -81,6 +81,18 @@ grep -q "Portal print request [0-9a-f]\{32\} from pid [0-9]* (flatpak $app)" "$C
 grep -q "auto: print request .* from '$app' (flatpak): printer=PDF" "$CORDON_LOG" ||
 	fail "the dialog did not get the app's identity from its tag"
 
+# PostScript and an image, which CUPS converts itself.
+portal print "$docs/doc.ps"
+assert_eq 0 "$rc" "a PostScript print ($err)"
+wait_pdf "$out"
+assert_eq 3 "$(pages_of "$pdf")" "pages printed of the PostScript"
+assert_eq "$(text_of "$docs/doc.pdf")" "$(text_of "$pdf")" "the text printed of the PostScript"
+gs -q -dNOPAUSE -dBATCH -dSAFER -sDEVICE=png16m -r30 -sOutputFile="$docs/page-%d.png" "$docs/doc.ps"
+portal print "$docs/page-1.png"
+assert_eq 0 "$rc" "a PNG print ($err)"
+wait_pdf "$out"
+assert_eq 1 "$(pages_of "$pdf")" "pages printed of a PNG"
+
 # The title is the app's: one with spaces and quotes (which cupsd 2.4.2 crashes on as a
 # document-name) prints, and cupsd stays up.
 portal print --title "Quarterly report \"final\" 100%" "$docs/doc.pdf"
