@@ -650,9 +650,10 @@ static void handle_submit(struct wl_client *client, struct wl_resource *resource
 	if (!print->prepare && !setup_document(print)) {
 		return;
 	}
+	/* Waiting from now on (for CUPS, the document, the user): a parent that goes cancels. */
+	print->request->state = CORDON_PORTAL_REQUEST_PENDING;
 	if (!print->prepare && !print->modal && use_token(print)) {
 		wlr_log(WLR_INFO, "Print request %s: a valid token, no dialog", print->request->token);
-		print->request->state = CORDON_PORTAL_REQUEST_PENDING;
 		print->confirmed = true;
 		maybe_start_job(print);
 		return;
