@@ -406,6 +406,34 @@ static bool handle_bindings_key(
 	return true;
 }
 
+/* A byte count with an optional K, M or G (binary) suffix, from 1 KiB to 4 GiB. */
+static bool parse_print_max_size(const char *value, uint64_t *out) {
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(value, &end, 10);
+	if (errno != 0 || end == value || value[0] == '-') {
+		return false;
+	}
+	unsigned shift = 0;
+	if (*end == 'K' || *end == 'k') {
+		shift = 10;
+	} else if (*end == 'M' || *end == 'm') {
+		shift = 20;
+	} else if (*end == 'G' || *end == 'g') {
+		shift = 30;
+	}
+	end += shift ? 1 : 0;
+	if (*end != '\0' || n > (4ull << 30) >> shift) {
+		return false;
+	}
+	n <<= shift;
+	if (n < 1024) {
+		return false;
+	}
+	*out = n;
+	return true;
+}
+
 static bool handle_portal_key(
 	struct config_parser *parser, const char *key, const char *value, char **reason) {
 	struct cordon_config *config = parser->config;
@@ -434,6 +462,10 @@ static bool handle_portal_key(
 		}
 		return set_optional_string(&config->portal_camera_launcher, value) ||
 			fail(reason, "out of memory");
+	} else if (strcmp(key, "print-max-size") == 0) {
+		return parse_print_max_size(value, &config->portal_print_max_size) ||
+			fail(reason, "print-max-size is a size such as 512M (K, M or G), from 1K to 4G, "
+				"got '%s'", value);
 	}
 	return unknown_key("portal", key, reason);
 }

@@ -14,10 +14,11 @@
 #include "portals/camera.h"
 #include "portals/file_chooser.h"
 #include "portals/permission_store.h"
+#include "portals/print.h"
 #include "portals/request.h"
 #include "portals/ui_plugin.h"
 
-#define MANAGER_VERSION 2
+#define MANAGER_VERSION 3
 
 static void handle_manager_destroy(struct wl_client *client, struct wl_resource *resource) {
 	wl_resource_destroy(resource);
@@ -39,11 +40,18 @@ static void handle_open_camera_stream(struct wl_client *client, struct wl_resour
 	cordon_camera_stream_create(wl_resource_get_user_data(resource), client, resource, id);
 }
 
+static void handle_get_print(struct wl_client *client, struct wl_resource *resource,
+		uint32_t id, uint32_t kind) {
+	struct cordon_portals *portals = wl_resource_get_user_data(resource);
+	cordon_print_create(portals, client, resource, id, kind);
+}
+
 static const struct cordon_portal_manager_v1_interface manager_impl = {
 	.destroy = handle_manager_destroy,
 	.get_file_chooser = handle_get_file_chooser,
 	.take_photo = handle_take_photo,
 	.open_camera_stream = handle_open_camera_stream,
+	.get_print = handle_get_print,
 };
 
 static void bind_manager(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
@@ -74,9 +82,11 @@ struct cordon_portals *cordon_portals_create(struct cordon_server *server,
 	portals->store = cordon_permission_store_load(path);
 	free(path);
 	portals->ui = cordon_portal_ui_create(portals, choice);
+	portals->print = cordon_print_portal_create(portals);
 	portals->manager = wl_global_create(server->display, &cordon_portal_manager_v1_interface,
 		MANAGER_VERSION, portals, bind_manager);
-	if (!portals->layer || !portals->store || !portals->ui || !portals->manager) {
+	if (!portals->layer || !portals->store || !portals->ui || !portals->print ||
+			!portals->manager) {
 		wlr_log(WLR_ERROR, "Cannot create the portal host");
 		cordon_portals_destroy(portals);
 		return NULL;
@@ -97,6 +107,8 @@ void cordon_portals_destroy(struct cordon_portals *portals) {
 	wl_list_for_each_safe(request, tmp, &portals->requests, link) {
 		cordon_portal_request_cancel(request);
 	}
+	/* After the requests: waits for jobs still being sent. */
+	cordon_print_portal_destroy(portals->print);
 	cordon_portal_ui_destroy(portals->ui);
 	cordon_permission_store_destroy(portals->store);
 	if (portals->layer) {

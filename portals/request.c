@@ -180,9 +180,8 @@ static bool policy_allows(const struct cordon_portal_request *request) {
 	return cordon_policy_list_contains(policy, id, NULL, "portals", request->impl->portal);
 }
 
-void cordon_portal_request_submit(struct cordon_portal_request *request,
-		struct cordon_portal_ui_request *options) {
-	request->state = CORDON_PORTAL_REQUEST_PENDING;
+bool cordon_portal_request_check(struct cordon_portal_request *request,
+		enum cordon_portal_failure *failure, const char **reason) {
 	const char *app_id = cordon_portal_request_app_id(request);
 	enum cordon_permission permission = cordon_permission_store_get(request->portals->store,
 		app_id, request->impl->portal);
@@ -190,21 +189,32 @@ void cordon_portal_request_submit(struct cordon_portal_request *request,
 		request->impl->portal, request->token, (int)request->pid,
 		request->tag_known ? cordon_sandbox_engine_name(request->tag.engine) : "unknown",
 		app_id[0] ? app_id : "(no app id)", cordon_permission_name(permission));
+	*failure = CORDON_PORTAL_FAILURE_DENIED;
 	if (!policy_allows(request)) {
 		wlr_log(WLR_INFO, "Portal %s request %s: not in the app's policy 'portals' list",
 			request->impl->portal, request->token);
-		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_DENIED,
-			"the app's policy does not allow this portal");
-		return;
+		*reason = "the app's policy does not allow this portal";
+		return false;
 	}
 	if (permission == CORDON_PERMISSION_DENY) {
-		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_DENIED,
-			"the user denied this app the portal");
-		return;
+		*reason = "the user denied this app the portal";
+		return false;
 	}
 	if (parent_busy(request)) {
-		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_BUSY,
-			"a dialog is already open for this window");
+		*failure = CORDON_PORTAL_FAILURE_BUSY;
+		*reason = "a dialog is already open for this window";
+		return false;
+	}
+	return true;
+}
+
+void cordon_portal_request_submit(struct cordon_portal_request *request,
+		struct cordon_portal_ui_request *options) {
+	request->state = CORDON_PORTAL_REQUEST_PENDING;
+	enum cordon_portal_failure failure;
+	const char *reason;
+	if (!cordon_portal_request_check(request, &failure, &reason)) {
+		cordon_portal_request_fail(request, failure, reason);
 		return;
 	}
 	const char *unavailable = request->impl->unavailable ?

@@ -9,6 +9,11 @@
  * with the provider of that id, "camera-stream=allow" consents to a stream; a
  * file without the line for the request cancels it. File chooser requests skip
  * "camera-" lines, so one file can answer both.
+ *
+ * Print requests are answered with the file's "print.KEY=VALUE" lines (such as
+ * print.printer=PDF, print.copies=2), the settings the user chooses; a file
+ * without such lines cancels. File chooser requests skip those lines, and print
+ * requests skip the paths, so one file can answer both.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -98,6 +103,11 @@ static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		const struct cordon_portal_ui_request *request) {
 	struct auto_plugin *plugin = data;
 	const struct cordon_portal_ui_host *host = plugin->host;
+	if (request->portal == CORDON_PORTAL_UI_PRINT) {
+		host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: print dialog for request %s from '%s' "
+			"(%s), %zu printers", request->token, request->app.app_id, request->app.engine,
+			request->printer_count);
+	}
 	FILE *file = fopen(plugin->answers, "re");
 	if (!file) {
 		host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: request %s from '%s' waits: %s: %s",
@@ -118,10 +128,24 @@ static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		if (line[len - 1] == '\n') {
 			line[--len] = '\0';
 		}
-		if (len == 0 || strncmp(line, CAMERA_PREFIX, strlen(CAMERA_PREFIX)) == 0) {
+		bool print_line = strncmp(line, "print.", 6) == 0;
+		if (len == 0 || strncmp(line, CAMERA_PREFIX, strlen(CAMERA_PREFIX)) == 0 ||
+				print_line != (request->portal == CORDON_PORTAL_UI_PRINT)) {
 			continue;
 		}
 		answers++;
+		if (print_line) {
+			char *eq = strchr(line, '=');
+			if (eq) {
+				*eq = '\0';
+			}
+			host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: print request %s from '%s' (%s): "
+				"%s=%s", request->token, request->app.app_id, request->app.engine,
+				line + 6, eq ? eq + 1 : "");
+			/* A refused setting is logged by cordon; the rest still counts. */
+			host->set_print_setting(dialog, line + 6, eq ? eq + 1 : "");
+			continue;
+		}
 		host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: request %s from '%s' (%s): %s",
 			request->token, request->app.app_id, request->app.engine, line);
 		host->choose_path(dialog, line);

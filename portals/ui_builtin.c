@@ -27,6 +27,7 @@
 #include "portals/ui_builtin_camera.h"
 #include "portals/ui_draw.h"
 #include "portals/ui_plugin.h"
+#include "portals/ui_print.h"
 
 #define WIDTH 720
 #define HEIGHT 520
@@ -75,7 +76,42 @@ struct builtin {
 	char *font_name; /* fontconfig's name, from ui-options */
 	struct cordon_ui_font *font; /* NULL until the first dialog */
 	int row_height;
+	/* The open print dialogs (ui_print.c); every other dialog is a file chooser. */
+	struct cordon_ui_print **prints;
+	size_t print_count;
 };
+
+static size_t find_print(const struct builtin *plugin, struct cordon_portal_ui_dialog *dialog) {
+	for (size_t i = 0; i < plugin->print_count; i++) {
+		if (cordon_ui_print_dialog(plugin->prints[i]) == dialog) {
+			return i;
+		}
+	}
+	return plugin->print_count;
+}
+
+static struct cordon_ui_print *print_of(const struct builtin *plugin,
+		struct cordon_portal_ui_dialog *dialog) {
+	size_t i = find_print(plugin, dialog);
+	return i < plugin->print_count ? plugin->prints[i] : NULL;
+}
+
+static bool open_print(struct builtin *plugin, struct cordon_portal_ui_dialog *dialog,
+		const struct cordon_portal_ui_request *request) {
+	struct cordon_ui_print **prints = realloc(plugin->prints,
+		(plugin->print_count + 1) * sizeof(*prints));
+	if (!prints) {
+		return false;
+	}
+	plugin->prints = prints;
+	struct cordon_ui_print *print = cordon_ui_print_open(plugin->host, plugin->font, dialog,
+		request);
+	if (!print) {
+		return false;
+	}
+	plugin->prints[plugin->print_count++] = print;
+	return true;
+}
 
 /* Layout, from the font's height. */
 struct layout {
@@ -460,6 +496,8 @@ static bool load_font(struct builtin *plugin) {
 static void builtin_destroy(void *data) {
 	struct builtin *plugin = data;
 	cordon_ui_font_destroy(plugin->font);
+	/* Dialogs are closed before the plugin goes: only the array is left. */
+	free(plugin->prints);
 	free(plugin->font_name);
 	free(plugin);
 }
@@ -486,6 +524,9 @@ static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 	struct builtin *plugin = data;
 	if (!load_font(plugin)) {
 		return false;
+	}
+	if (request->portal == CORDON_PORTAL_UI_PRINT) {
+		return open_print(plugin, dialog, request);
 	}
 	struct chooser *chooser = calloc(1, sizeof(*chooser));
 	if (!chooser) {
@@ -532,6 +573,12 @@ static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 
 static void builtin_close(void *data, struct cordon_portal_ui_dialog *dialog) {
 	struct builtin *plugin = data;
+	size_t index = find_print(plugin, dialog);
+	if (index < plugin->print_count) {
+		cordon_ui_print_close(plugin->prints[index]);
+		plugin->prints[index] = plugin->prints[--plugin->print_count];
+		return;
+	}
 	struct chooser *chooser = plugin->host->get_user_data(dialog);
 	if (chooser->camera) {
 		cordon_ui_camera_close(chooser->camera);
@@ -592,6 +639,11 @@ static void move_cursor(struct chooser *chooser, long delta) {
 static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint32_t keysym,
 		uint32_t codepoint, bool pressed, uint32_t modifiers) {
 	struct builtin *plugin = data;
+	struct cordon_ui_print *print = print_of(plugin, dialog);
+	if (print) {
+		cordon_ui_print_key(print, keysym, codepoint, pressed, modifiers);
+		return;
+	}
 	struct chooser *chooser = plugin->host->get_user_data(dialog);
 	if (chooser->camera) {
 		cordon_ui_camera_key(chooser->camera, keysym, pressed);
@@ -681,6 +733,11 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 static void builtin_motion(void *data, struct cordon_portal_ui_dialog *dialog, double x,
 		double y) {
 	struct builtin *plugin = data;
+	struct cordon_ui_print *print = print_of(plugin, dialog);
+	if (print) {
+		cordon_ui_print_motion(print, x, y);
+		return;
+	}
 	struct chooser *chooser = plugin->host->get_user_data(dialog);
 	if (chooser->camera) {
 		cordon_ui_camera_motion(chooser->camera, x, y);
@@ -697,6 +754,11 @@ static bool inside(double x, double y, int bx, int by, int w, int h) {
 static void builtin_button(void *data, struct cordon_portal_ui_dialog *dialog, uint32_t button,
 		bool pressed) {
 	struct builtin *plugin = data;
+	struct cordon_ui_print *print = print_of(plugin, dialog);
+	if (print) {
+		cordon_ui_print_button(print, button, pressed);
+		return;
+	}
 	struct chooser *chooser = plugin->host->get_user_data(dialog);
 	if (chooser->camera) {
 		cordon_ui_camera_button(chooser->camera, button, pressed);

@@ -149,7 +149,7 @@ static void handle_deliver(void *data) {
 		return;
 	}
 	if (request->impl->confirm) {
-		/* The portal answers later (a camera provider runs first); it closes the dialog. */
+		/* The portal answers itself, later (a camera provider runs, a job is sent). */
 		request->impl->confirm(request);
 		return;
 	}
@@ -188,6 +188,22 @@ static void host_done(struct cordon_portal_ui_dialog *handle) {
 
 static void host_cancel(struct cordon_portal_ui_dialog *handle) {
 	answer((struct cordon_portal_dialog *)handle, OUTCOME_CANCEL);
+}
+
+static bool host_set_print_setting(struct cordon_portal_ui_dialog *handle, const char *key,
+		const char *value) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	const char *reason = "this dialog takes no print settings";
+	if (dialog->outcome != OUTCOME_NONE) {
+		return false;
+	}
+	if (!dialog->request->impl->set_setting ||
+			!dialog->request->impl->set_setting(dialog->request, key, value, &reason)) {
+		wlr_log(WLR_INFO, "Portal request %s: refused the setting %s=%s: %s",
+			dialog->request->token, key, value, reason);
+		return false;
+	}
+	return true;
 }
 
 static pixman_image_t *host_get_image(struct cordon_portal_ui_dialog *handle, int width,
@@ -238,6 +254,7 @@ static const struct cordon_portal_ui_host host = {
 	.set_user_data = host_set_user_data,
 	.get_user_data = host_get_user_data,
 	.choose_provider = host_choose_provider,
+	.set_print_setting = host_set_print_setting,
 };
 
 /* dlopen()s DIR/NAME.so; NULL after logging why. The handle is returned through *dl. */
@@ -379,7 +396,8 @@ static bool copy_options(struct cordon_portal_dialog *dialog,
 		return false;
 	}
 	/* The filters' strings are the request's own, kept until it is destroyed. */
-	if (filter_count) {
+	if (filter_count > 0) {
+		/* A portal without filters (print) may pass NULL, which memcpy may not get. */
 		memcpy(dialog->filters, options->filters, filter_count * sizeof(*dialog->filters));
 	}
 	dialog->options.filters = dialog->filters;
@@ -408,11 +426,12 @@ struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *
 	if (!ui->plugin) {
 		return NULL;
 	}
-	bool camera = options->portal == CORDON_PORTAL_UI_CAMERA_PHOTO ||
-		options->portal == CORDON_PORTAL_UI_CAMERA_STREAM;
-	if (camera && ui->plugin->abi_version < 2) {
-		wlr_log(WLR_INFO, "The portal UI '%s' (ABI %u) has no camera dialog", ui->plugin->name,
-			ui->plugin->abi_version);
+	/* A version 1 plugin knows only the file chooser: camera and print came with 2. */
+	if (options->portal != CORDON_PORTAL_UI_FILE_OPEN &&
+			options->portal != CORDON_PORTAL_UI_FILE_SAVE && ui->plugin->abi_version < 2) {
+		wlr_log(WLR_INFO, "The portal UI '%s' (ABI %u) has no %s dialog", ui->plugin->name,
+			ui->plugin->abi_version,
+			options->portal == CORDON_PORTAL_UI_PRINT ? "print" : "camera");
 		return NULL;
 	}
 	struct cordon_portal_dialog *dialog = calloc(1, sizeof(*dialog));

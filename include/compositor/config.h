@@ -49,6 +49,8 @@ struct cordon_config {
 	int32_t portal_camera_timeout_ms, portal_camera_max_bytes;
 	/* [portal] camera-launcher: cordon-run's path, "none" (run directly); NULL: BINDIR's */
 	char *portal_camera_launcher;
+	/* [portal] print-max-size: the largest document the print portal takes; 0: 512 MiB */
+	uint64_t portal_print_max_size;
 	/* [freeze] (docs/freeze.md): the defaults for every app */
 	bool freeze_sandboxed; /* freeze hidden sandboxed apps */
 	bool freeze_host; /* freeze hidden host apps */

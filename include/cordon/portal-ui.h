@@ -19,9 +19,10 @@
 #include <pixman.h>
 
 /*
- * 2 added the camera portals (the camera enum values, providers, width and height
- * at the end of the request, choose_provider at the end of the host table). cordon
- * still loads plugins of version 1; they get no camera dialogs.
+ * 2 added the camera and print portals (their enum values; providers, width and
+ * height, then printers and print settings at the end of the request;
+ * choose_provider, then set_print_setting at the end of the host table). cordon
+ * still loads plugins of version 1; they get no camera or print dialogs.
  */
 #define CORDON_PORTAL_UI_ABI_VERSION 2
 #define CORDON_PORTAL_UI_ENTRY_SYMBOL "cordon_portal_ui_plugin_entry"
@@ -33,6 +34,8 @@ enum cordon_portal_ui_portal {
 	CORDON_PORTAL_UI_CAMERA_PHOTO = 3,
 	/* ABI 2: consent to live video from a camera device: done or cancel. */
 	CORDON_PORTAL_UI_CAMERA_STREAM = 4,
+	/* ABI 2: choose a printer and settings (set_print_setting), then done or cancel. */
+	CORDON_PORTAL_UI_PRINT = 5,
 };
 
 /* Who asks: the sandbox tag cordon gave the client when it connected, never its own claims. */
@@ -60,6 +63,31 @@ struct cordon_portal_ui_camera_provider {
 	const char *mime_type; /* what it will make for this request */
 };
 
+/* One printer option as CUPS reports it, by its IPP name ("sides", "media"...). ABI 2. */
+struct cordon_portal_ui_print_option {
+	const char *name;
+	const char *default_value; /* NULL when the printer has none */
+	const char *const *values; /* the supported values */
+	size_t value_count;
+};
+
+/* A printer (a CUPS destination). ABI 2. */
+struct cordon_portal_ui_printer {
+	const char *name; /* the queue name, what set_print_setting("printer", ...) takes */
+	const char *info; /* its description, "" when none */
+	bool is_default;
+	int max_copies;
+	const struct cordon_portal_ui_print_option *options;
+	size_t option_count;
+};
+
+/* A print setting by IPP name: printer, copies, page-ranges, sides, print-color-mode,
+ * media, orientation-requested. ABI 2. */
+struct cordon_portal_ui_print_setting {
+	const char *key;
+	const char *value;
+};
+
 struct cordon_portal_ui_request {
 	const char *token; /* 32 hex digits, unique for the compositor's life */
 	struct cordon_portal_ui_app app;
@@ -78,6 +106,12 @@ struct cordon_portal_ui_request {
 	const struct cordon_portal_ui_camera_provider *providers;
 	size_t provider_count;
 	uint32_t width, height;
+	/* ABI 2, CORDON_PORTAL_UI_PRINT: the printers from CUPS, and the app's suggested settings. */
+	const struct cordon_portal_ui_printer *printers;
+	size_t printer_count;
+	const struct cordon_portal_ui_print_setting *print_settings;
+	size_t print_setting_count;
+	bool print_prepare_only; /* prepare_print: settings only, nothing is printed yet */
 };
 
 /* One open dialog; owned by cordon. */
@@ -128,6 +162,14 @@ struct cordon_portal_ui_host {
 	 * then lets it take the photo. False for an index out of range.
 	 */
 	bool (*choose_provider)(struct cordon_portal_ui_dialog *dialog, size_t index);
+	/*
+	 * ABI 2: the user's choice for one print setting (the keys of
+	 * cordon_portal_ui_print_setting; "printer" must be one of the request's
+	 * printers). Returns false (and logs why) when refused. done() then prints
+	 * with them; a setting left unset keeps the printer's default.
+	 */
+	bool (*set_print_setting)(struct cordon_portal_ui_dialog *dialog, const char *key,
+		const char *value);
 };
 
 struct cordon_portal_ui_plugin {

@@ -7,6 +7,7 @@
 struct cordon_server;
 struct cordon_portal_ui;
 struct cordon_permission_store;
+struct cordon_print_portal;
 struct wlr_scene_tree;
 
 struct cordon_portals {
@@ -17,6 +18,7 @@ struct cordon_portals {
 	struct wl_list requests; /* cordon_portal_request.link, oldest first */
 	struct cordon_portal_ui *ui;
 	struct cordon_permission_store *store;
+	struct cordon_print_portal *print; /* portals/print.c */
 	/* Keys pressed while a dialog had the keyboard: their releases are not the app's. */
 	uint32_t dialog_keys[32];
 	size_t dialog_key_count;

@@ -74,8 +74,9 @@ struct cordon_portal_request_impl {
 	void (*get_files)(struct cordon_portal_request *request,
 		const struct cordon_portal_file **files, size_t *count);
 	/*
-	 * Optional, for portals whose answer comes later than the dialog (the camera):
-	 * the user confirmed. The portal closes the dialog and responds when it can.
+	 * Optional, for portals that answer themselves, later than the dialog (a camera
+	 * provider runs, a print job is sent first): the user confirmed. The portal
+	 * closes the dialog and responds when it can, instead of the chosen-files response.
 	 */
 	void (*confirm)(struct cordon_portal_request *request);
 	/* Optional: the user picked the dialog's camera provider INDEX. */
@@ -90,6 +91,9 @@ struct cordon_portal_request_impl {
 	 * (static text) fails the request as unavailable without a dialog.
 	 */
 	const char *(*unavailable)(struct cordon_portal_request *request);
+	/* Optional (print): the user's choice of one setting; false with *reason when refused. */
+	bool (*set_setting)(struct cordon_portal_request *request, const char *key,
+		const char *value, const char **reason);
 };
 
 struct cordon_portal_request {
@@ -131,6 +135,13 @@ bool cordon_portal_request_set_parent(struct cordon_portal_request *request,
 struct cordon_portal_ui_request;
 void cordon_portal_request_submit(struct cordon_portal_request *request,
 	struct cordon_portal_ui_request *dialog_request);
+
+/*
+ * The policy and permission checks of submit, for a portal that must know before
+ * the dialog (print with a token shows none): false with the failure and reason.
+ */
+bool cordon_portal_request_check(struct cordon_portal_request *request,
+	enum cordon_portal_failure *failure, const char **reason);
 
 /*
  * The one place a response leaves for the app: every portal's answer goes through

@@ -6,6 +6,8 @@
  *                           [--title TITLE] --output DIR
  *   cordon-portal save-file --name NAME [--title TITLE] < DATA
  *   cordon-portal take-photo ... --output FILE, camera-stream (camera.c)
+ *   cordon-portal print FILE|- [--printer NAME] [--copies N] ...   (cli/print.c)
+ *   cordon-portal prepare-print [--printer NAME] ...
  *
  * Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal.
  */
@@ -23,6 +25,7 @@
 
 #include "camera.h"
 #include "cordon-portal-v1-client-protocol.h"
+#include "print.h"
 
 enum {
 	EXIT_CHOSEN = 0,
@@ -117,6 +120,9 @@ static int usage(FILE *out, int status) {
 		"       cordon-portal take-photo [--width W --height H] [--mime-type TYPE]...\n"
 		"                                --output FILE\n"
 		"       cordon-portal camera-stream\n"
+		"       cordon-portal print FILE|- [--printer NAME] [--copies N] [--pages RANGE]\n"
+		"                           [--set KEY=VALUE]... [--token TOKEN] [--modal]\n"
+		"       cordon-portal prepare-print [--printer NAME] [--copies N] [--set KEY=VALUE]...\n"
 		"\n"
 		"open-file copies each chosen file into DIR (a chosen directory's files into\n"
 		"DIR/NAME/) and prints the names; save-file writes standard input to the chosen file.\n"
@@ -254,10 +260,13 @@ int main(int argc, char *argv[]) {
 		save = false;
 	} else if (strcmp(command, "save-file") == 0) {
 		save = true;
+	} else if (strcmp(command, "print") == 0 || strcmp(command, "prepare-print") == 0) {
+		return cordon_portal_print_main(argc, argv, strcmp(command, "prepare-print") == 0);
 	} else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
 		return usage(stdout, EXIT_CHOSEN);
 	} else {
-		fprintf(stderr, "cordon-portal: unknown command '%s' (open-file or save-file)\n",
+		fprintf(stderr, "cordon-portal: unknown command '%s' (open-file, save-file, print "
+			"or prepare-print)\n",
 			command);
 		return EXIT_USAGE;
 	}

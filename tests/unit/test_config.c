@@ -576,6 +576,35 @@ static void test_errors(void) {
 	free(path);
 }
 
+/* [portal] print-max-size: a size with K, M or G, 1K to 4G (docs/configuration.md). */
+static void test_print_max_size(void) {
+	clear_env();
+	struct cordon_config *config = LOAD_OK("[portal]\nui = auto\n");
+	CHECK(config->portal_print_max_size == 0);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[portal]\nprint-max-size = 64M\n");
+	CHECK(config->portal_print_max_size == 64ull << 20);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[portal]\nprint-max-size = 4G\n");
+	CHECK(config->portal_print_max_size == 4ull << 30);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[portal]\nprint-max-size = 2048\n");
+	CHECK(config->portal_print_max_size == 2048);
+	cordon_config_destroy(config);
+	static const char *const bad[] = {"big", "5G", "100", "-1M", "1T", "12MB", ""};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *text, *reason;
+		if (asprintf(&text, "[portal]\nprint-max-size = %s\n", bad[i]) < 0 ||
+				asprintf(&reason, "print-max-size is a size such as 512M (K, M or G), "
+					"from 1K to 4G, got '%s'", bad[i]) < 0) {
+			exit(1);
+		}
+		EXPECT_ERROR(text, 2, reason);
+		free(text);
+		free(reason);
+	}
+}
+
 static void test_explicit_path(void) {
 	clear_env();
 	char *path = tmp_path("does-not-exist.ini");
@@ -694,6 +723,7 @@ int main(void) {
 	test_clear_defaults();
 	test_freeze();
 	test_errors();
+	test_print_max_size();
 	test_explicit_path();
 	test_default_path();
 	test_example_file();

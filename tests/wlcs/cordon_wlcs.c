@@ -64,7 +64,7 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"org_kde_kwin_server_decoration_manager", 1},
 	{"wl_output", 4},
 	{"wp_security_context_manager_v1", 1},
-	{"cordon_portal_manager_v1", 2},
+	{"cordon_portal_manager_v1", 3},
 };
 
 static const WlcsIntegrationDescriptor descriptor = {

@@ -1,0 +1,289 @@
+/*
+ * cordon-portal's print commands (docs/portals.md):
+ *
+ *   cordon-portal print FILE|- [--printer NAME] [--copies N] [--pages RANGE]
+ *                       [--set KEY=VALUE]... [--token TOKEN] [--modal]
+ *                       [--mime-type TYPE] [--title TITLE] [--fd N]
+ *   cordon-portal prepare-print [--printer NAME] [--copies N] [--pages RANGE]
+ *                               [--set KEY=VALUE]... [--title TITLE]
+ *
+ * print hands the document over as an fd (a file opened here, standard input as
+ * it is, or an inherited fd with --fd) and prints the job id once it is queued.
+ * prepare-print prints the chosen settings as KEY=VALUE lines, then token=TOKEN.
+ */
+#include "print.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <wayland-client.h>
+
+#include "cordon-portal-v1-client-protocol.h"
+
+enum {
+	EXIT_CHOSEN = 0,
+	EXIT_CANCELLED = 1,
+	EXIT_USAGE = 2,
+	EXIT_FAILED = 3,
+	EXIT_NO_PORTAL = 4,
+};
+
+#define MAX_SETTINGS 16
+
+struct print_state {
+	struct cordon_portal_manager_v1 *manager;
+	uint32_t manager_version;
+	bool answered;
+	int status;
+	char *reason;
+	uint32_t job_id;
+};
+
+static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
+	struct print_state *state = data;
+	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 && version >= 3) {
+		state->manager_version = 3;
+		state->manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 3);
+	}
+}
+
+static void handle_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
+}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = handle_global,
+	.global_remove = handle_global_remove,
+};
+
+static void handle_setting(void *data, struct cordon_portal_print_v1 *print, const char *key,
+		const char *value) {
+	printf("%s=%s\n", key, value);
+}
+
+static void handle_prepared(void *data, struct cordon_portal_print_v1 *print, const char *token) {
+	struct print_state *state = data;
+	printf("token=%s\n", token);
+	state->answered = true;
+	state->status = EXIT_CHOSEN;
+}
+
+static void handle_queued(void *data, struct cordon_portal_print_v1 *print, uint32_t job_id) {
+	struct print_state *state = data;
+	state->answered = true;
+	state->status = EXIT_CHOSEN;
+	state->job_id = job_id;
+}
+
+static void handle_cancelled(void *data, struct cordon_portal_print_v1 *print) {
+	struct print_state *state = data;
+	state->answered = true;
+	state->status = EXIT_CANCELLED;
+	state->reason = strdup("cancelled");
+}
+
+static void handle_failed(void *data, struct cordon_portal_print_v1 *print, uint32_t failure,
+		const char *reason) {
+	static const char *const names[] = {"denied", "busy", "i/o error", "unavailable",
+		"too large", "bad document", "printing failed"};
+	struct print_state *state = data;
+	state->answered = true;
+	state->status = EXIT_FAILED;
+	const char *name = failure < sizeof(names) / sizeof(names[0]) ? names[failure] : "failed";
+	size_t len = strlen(name) + strlen(reason) + 3;
+	state->reason = malloc(len);
+	if (state->reason) {
+		snprintf(state->reason, len, "%s: %s", name, reason);
+	}
+}
+
+static const struct cordon_portal_print_v1_listener print_listener = {
+	.setting = handle_setting,
+	.prepared = handle_prepared,
+	.queued = handle_queued,
+	.cancelled = handle_cancelled,
+	.failed = handle_failed,
+};
+
+static const char *guess_mime_type(const char *path) {
+	const char *dot = strrchr(path, '.');
+	if (dot && strcasecmp(dot, ".ps") == 0) {
+		return "application/postscript";
+	} else if (dot && strcasecmp(dot, ".png") == 0) {
+		return "image/png";
+	} else if (dot && (strcasecmp(dot, ".jpg") == 0 || strcasecmp(dot, ".jpeg") == 0)) {
+		return "image/jpeg";
+	}
+	return "application/pdf";
+}
+
+static int print_usage(void) {
+	fprintf(stderr,
+		"Usage: cordon-portal print FILE|- [--printer NAME] [--copies N] [--pages RANGE]\n"
+		"                           [--set KEY=VALUE]... [--token TOKEN] [--modal]\n"
+		"                           [--mime-type TYPE] [--title TITLE] [--fd N]\n"
+		"       cordon-portal prepare-print [--printer NAME] [--copies N] [--pages RANGE]\n"
+		"                                   [--set KEY=VALUE]... [--title TITLE]\n");
+	return EXIT_USAGE;
+}
+
+int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
+	static const struct option options[] = {
+		{"printer", required_argument, NULL, 'p'},
+		{"copies", required_argument, NULL, 'c'},
+		{"pages", required_argument, NULL, 'r'},
+		{"set", required_argument, NULL, 's'},
+		{"token", required_argument, NULL, 'k'},
+		{"modal", no_argument, NULL, 'M'},
+		{"mime-type", required_argument, NULL, 'm'},
+		{"title", required_argument, NULL, 't'},
+		{"fd", required_argument, NULL, 'f'},
+		{0},
+	};
+	const char *keys[MAX_SETTINGS], *values[MAX_SETTINGS];
+	size_t count = 0;
+	const char *token = NULL, *mime_type = NULL, *title = NULL;
+	bool modal = false;
+	int fd = -1;
+	int opt;
+	optind = 2;
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		if (count == MAX_SETTINGS) {
+			fprintf(stderr, "cordon-portal: at most %d settings\n", MAX_SETTINGS);
+			return EXIT_USAGE;
+		}
+		switch (opt) {
+		case 'p':
+			keys[count] = "printer";
+			values[count++] = optarg;
+			break;
+		case 'c':
+			keys[count] = "copies";
+			values[count++] = optarg;
+			break;
+		case 'r':
+			keys[count] = "page-ranges";
+			values[count++] = optarg;
+			break;
+		case 's': {
+			char *eq = strchr(optarg, '=');
+			if (!eq) {
+				fprintf(stderr, "cordon-portal: --set takes KEY=VALUE\n");
+				return EXIT_USAGE;
+			}
+			*eq = '\0';
+			keys[count] = optarg;
+			values[count++] = eq + 1;
+			break;
+		}
+		case 'k':
+			token = optarg;
+			break;
+		case 'M':
+			modal = true;
+			break;
+		case 'm':
+			mime_type = optarg;
+			break;
+		case 't':
+			title = optarg;
+			break;
+		case 'f':
+			fd = atoi(optarg);
+			break;
+		default:
+			return print_usage();
+		}
+	}
+	const char *file = NULL;
+	if (!prepare) {
+		if (optind + 1 != argc && !(fd >= 0 && optind == argc)) {
+			return print_usage();
+		}
+		file = optind < argc ? argv[optind] : NULL;
+	} else if (optind != argc || token || modal || mime_type || fd >= 0) {
+		return print_usage();
+	}
+	if (file && fd >= 0) {
+		fprintf(stderr, "cordon-portal: FILE or --fd, not both\n");
+		return EXIT_USAGE;
+	}
+	if (file && strcmp(file, "-") == 0) {
+		fd = STDIN_FILENO;
+	} else if (file) {
+		fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "cordon-portal: cannot open %s: %s\n", file, strerror(errno));
+			return EXIT_FAILED;
+		}
+	}
+	if (!mime_type) {
+		mime_type = file && strcmp(file, "-") != 0 ? guess_mime_type(file) : "application/pdf";
+	}
+
+	struct wl_display *display = wl_display_connect(NULL);
+	if (!display) {
+		fprintf(stderr, "cordon-portal: cannot connect to the Wayland display\n");
+		return EXIT_NO_PORTAL;
+	}
+	struct print_state state = {0};
+	struct wl_registry *registry = wl_display_get_registry(display);
+	wl_registry_add_listener(registry, &registry_listener, &state);
+	wl_display_roundtrip(display);
+	if (!state.manager) {
+		fprintf(stderr, "cordon-portal: this compositor offers no print portal\n");
+		wl_display_disconnect(display);
+		return EXIT_NO_PORTAL;
+	}
+	struct cordon_portal_print_v1 *print = cordon_portal_manager_v1_get_print(state.manager,
+		prepare ? CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PREPARE :
+		CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PRINT);
+	cordon_portal_print_v1_add_listener(print, &print_listener, &state);
+	const char *base = file ? strrchr(file, '/') : NULL;
+	cordon_portal_print_v1_set_title(print, title ? title :
+		(base ? base + 1 : (file && strcmp(file, "-") != 0 ? file : "Document")));
+	for (size_t i = 0; i < count; i++) {
+		cordon_portal_print_v1_set_setting(print, keys[i], values[i]);
+	}
+	if (!prepare) {
+		if (token) {
+			cordon_portal_print_v1_set_token(print, token);
+		}
+		cordon_portal_print_v1_set_modal(print, modal);
+		cordon_portal_print_v1_set_document(print, fd, mime_type);
+	}
+	cordon_portal_print_v1_submit(print);
+	/* The fd goes with the request (libwayland sends a copy): ours is no longer needed. */
+	wl_display_flush(display);
+	if (file && fd != STDIN_FILENO) {
+		close(fd);
+	}
+
+	while (!state.answered && wl_display_dispatch(display) != -1) {
+	}
+	int status;
+	if (!state.answered) {
+		fprintf(stderr, "cordon-portal: the compositor went away or refused the request\n");
+		status = EXIT_FAILED;
+	} else if (state.status != EXIT_CHOSEN) {
+		fprintf(stderr, "cordon-portal: %s\n", state.reason ? state.reason : "failed");
+		status = state.status;
+	} else {
+		if (!prepare) {
+			printf("%u\n", state.job_id);
+		}
+		status = EXIT_CHOSEN;
+	}
+	free(state.reason);
+	cordon_portal_print_v1_destroy(print);
+	cordon_portal_manager_v1_destroy(state.manager);
+	wl_registry_destroy(registry);
+	wl_display_disconnect(display);
+	return status;
+}
