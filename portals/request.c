@@ -180,15 +180,17 @@ static bool policy_allows(const struct cordon_portal_request *request) {
 	return cordon_policy_list_contains(policy, id, NULL, "portals", request->impl->portal);
 }
 
-bool cordon_portal_request_check(struct cordon_portal_request *request,
-		enum cordon_portal_failure *failure, const char **reason) {
+/* The policy, the store and the parent, in that order; the store's answer in *permission. */
+static bool check_request(struct cordon_portal_request *request,
+		enum cordon_permission *permission, enum cordon_portal_failure *failure,
+		const char **reason) {
 	const char *app_id = cordon_portal_request_app_id(request);
-	enum cordon_permission permission = cordon_permission_store_get(request->portals->store,
-		app_id, request->impl->portal);
+	*permission = cordon_permission_store_get(request->portals->store, app_id,
+		request->impl->portal);
 	wlr_log(WLR_INFO, "Portal %s request %s from pid %d (%s %s), permission %s",
 		request->impl->portal, request->token, (int)request->pid,
 		request->tag_known ? cordon_sandbox_engine_name(request->tag.engine) : "unknown",
-		app_id[0] ? app_id : "(no app id)", cordon_permission_name(permission));
+		app_id[0] ? app_id : "(no app id)", cordon_permission_name(*permission));
 	*failure = CORDON_PORTAL_FAILURE_DENIED;
 	if (!policy_allows(request)) {
 		wlr_log(WLR_INFO, "Portal %s request %s: not in the app's policy 'portals' list",
@@ -196,7 +198,7 @@ bool cordon_portal_request_check(struct cordon_portal_request *request,
 		*reason = "the app's policy does not allow this portal";
 		return false;
 	}
-	if (permission == CORDON_PERMISSION_DENY) {
+	if (*permission == CORDON_PERMISSION_DENY) {
 		*reason = "the user denied this app the portal";
 		return false;
 	}
@@ -208,12 +210,19 @@ bool cordon_portal_request_check(struct cordon_portal_request *request,
 	return true;
 }
 
+bool cordon_portal_request_check(struct cordon_portal_request *request,
+		enum cordon_portal_failure *failure, const char **reason) {
+	enum cordon_permission permission;
+	return check_request(request, &permission, failure, reason);
+}
+
 void cordon_portal_request_submit(struct cordon_portal_request *request,
 		struct cordon_portal_ui_request *options) {
 	request->state = CORDON_PORTAL_REQUEST_PENDING;
+	enum cordon_permission permission;
 	enum cordon_portal_failure failure;
 	const char *reason;
-	if (!cordon_portal_request_check(request, &failure, &reason)) {
+	if (!check_request(request, &permission, &failure, &reason)) {
 		cordon_portal_request_fail(request, failure, reason);
 		return;
 	}
