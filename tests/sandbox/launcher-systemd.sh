@@ -65,22 +65,41 @@ SD_CGROUP="$CGROUP_MOUNT/cordon-test-sd-$$.slice"
 SD_RUNTIME="$TEST_TMP/sd-runtime"
 mkdir -m 0700 "$SD_RUNTIME"
 mkdir "$SD_CGROUP"
-stop_manager() {
-	if [[ -n "${SD_PID:-}" ]]; then
-		kill "$SD_PID" 2>/dev/null || true
-		wait "$SD_PID" 2>/dev/null || true
+# stop_manager_in CGROUP PID: stops the manager PID, then whatever it started (the session's
+# dbus-daemon outlives it) by killing the test's own CGROUP tree, and removes that tree.
+stop_manager_in() {
+	local cgroup=$1 pid=$2 d i
+	[[ -d "$cgroup" ]] || return 0
+	if [[ -n "$pid" ]]; then
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
 	fi
-	local d
-	# What the manager leaves (its own cgroups, empty once it is gone), deepest first.
-	for d in $(find "$SD_CGROUP" -depth -type d 2>/dev/null); do
+	echo 1 >"$cgroup/cgroup.kill" 2>/dev/null || true
+	for ((i = 0; i < 200; i++)); do
+		grep -qx "populated 0" "$cgroup/cgroup.events" && break
+		sleep 0.01
+	done
+	for d in $(find "$cgroup" -mindepth 1 -depth -type d 2>/dev/null); do
 		rmdir "$d" 2>/dev/null || true
 	done
 }
+stop_manager() {
+	stop_manager_in "$SD_CGROUP" "${SD_PID:-}"
+	rmdir "$SD_CGROUP" 2>/dev/null || true
+}
 on_teardown stop_manager
+# run_manager CGROUP CMD...: CMD (which ends in systemd --user) in CGROUP, with a private mount
+# namespace in which /run/systemd/system exists. Execs, so $! of `run_manager ... &` is the
+# manager itself.
+run_manager() {
+	local cgroup=$1
+	shift
+	exec sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec unshare --mount --propagation private \
+		sh -c "mount -t tmpfs tmpfs /run/systemd && mkdir /run/systemd/system && exec \"\$@\"" \
+		sh "$@"' sh "$cgroup" "$@"
+}
 XDG_RUNTIME_DIR="$SD_RUNTIME" DBUS_SESSION_BUS_ADDRESS="unix:path=$SD_RUNTIME/bus" \
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec unshare --mount --propagation private sh -c \
-	"mount -t tmpfs tmpfs /run/systemd && mkdir /run/systemd/system && exec \"\$0\" --user \
-	--log-target=console" "$2"' sh "$SD_CGROUP" "$SYSTEMD" >"$TEST_TMP/systemd.log" 2>&1 &
+	run_manager "$SD_CGROUP" "$SYSTEMD" --user --log-target=console >"$TEST_TMP/systemd.log" 2>&1 &
 SD_PID=$!
 # cordon-run finds the manager through the bus address; systemctl through its runtime dir.
 export DBUS_SESSION_BUS_ADDRESS="unix:path=$SD_RUNTIME/bus"
@@ -169,3 +188,40 @@ stop_client joined
 stop_client shm
 wait_for "systemd to collect the scope of the Wayland app" not test -d "$CGROUP_MOUNT$cgroup"
 assert_nothing_left "a Wayland app in a systemd scope"
+
+# 4. The same as an unprivileged user (nobody) with its own manager, as in a session: the
+# manager runs as the user in a cgroup delegated to it, cordon-run as the user beside it.
+NOBODY=65534
+setup_user_home "$NOBODY"
+make_delegated_cgroup "$NOBODY" || fail "cannot make a delegated cgroup"
+mkdir "$DELEGATED/caller"
+chown "$NOBODY" "$DELEGATED/caller" "$DELEGATED/caller/cgroup.procs"
+USER_RUNTIME="$TEST_TMP/user-runtime"
+user_env=(setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups env
+	HOME="$TEST_TMP/user-home" XDG_DATA_HOME="$TEST_TMP/user-home/data"
+	XDG_CONFIG_HOME="$TEST_TMP/user-home/config" XDG_RUNTIME_DIR="$USER_RUNTIME"
+	DBUS_SESSION_BUS_ADDRESS="unix:path=$USER_RUNTIME/bus")
+stop_user_manager() {
+	stop_manager_in "$DELEGATED" "${USER_SD_PID:-}"
+}
+on_teardown stop_user_manager
+run_manager "$DELEGATED" "${user_env[@]}" "$SYSTEMD" --user --log-target=console \
+	>"$TEST_TMP/systemd-user.log" 2>&1 &
+USER_SD_PID=$!
+deadline=$(($(date +%s) + 15))
+until "${user_env[@]}" busctl --user status org.freedesktop.systemd1 >/dev/null 2>&1; do
+	_alive "$USER_SD_PID" || fail "systemd --user as nobody died: $(tail -5 "$TEST_TMP/systemd-user.log")"
+	(($(date +%s) < deadline)) || fail "systemd --user as nobody is not on its bus after 15 s"
+	sleep 0.1
+done
+out=$(sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$DELEGATED/caller" \
+	"${user_env[@]}" "$CORDON_RUN" --verbose --no-wayland --app-id "$APP_ID" --app "$PROBE_DIR" \
+	-- sh -c 'echo "uid $(id -u)"; grep "^0::" /proc/self/cgroup' 2>&1) ||
+	fail "cordon-run as nobody under its manager: $out"
+assert_eq "the systemd user manager" "$(made_by "$out")" "who made nobody's scope"
+grep -q "cgroup scope $DELEGATED/app.slice/app-cordon-$APP_ID-[0-9a-f]*.scope " <<<"$out" ||
+	fail "nobody's scope is not in its manager's app.slice: $out"
+grep -qx "uid $NOBODY" <<<"$out" || fail "the app's uid: $out"
+grep -qx "0::/" <<<"$out" || fail "the app's cgroup: $out"
+wait_for "nobody's manager to collect the scope" sh -c "[ -z \"\$(${user_env[*]} systemctl --user list-units --all --no-legend --plain 'app-cordon-$APP_ID-*.scope')\" ] && ! ls -d $DELEGATED/app.slice/app-cordon-* >/dev/null 2>&1"
+assert_nothing_left "a run as nobody in a systemd scope"
