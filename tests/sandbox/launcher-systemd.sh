@@ -65,16 +65,16 @@ SD_CGROUP="$CGROUP_MOUNT/cordon-test-sd-$$.slice"
 SD_RUNTIME="$TEST_TMP/sd-runtime"
 mkdir -m 0700 "$SD_RUNTIME"
 mkdir "$SD_CGROUP"
-# stop_manager_in CGROUP PID: stops the manager PID, then whatever it started (the session's
-# dbus-daemon outlives it) by killing the test's own CGROUP tree, and removes that tree.
+# stop_manager_in CGROUP PID: kills the manager PID and whatever it started (the session's
+# dbus-daemon) through the test's own CGROUP tree, reaps it, and removes that tree.
 stop_manager_in() {
 	local cgroup=$1 pid=$2 d i
 	[[ -d "$cgroup" ]] || return 0
+	# The manager is in the tree too: one cgroup.kill ends it and its services at once.
+	echo 1 >"$cgroup/cgroup.kill" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
 	if [[ -n "$pid" ]]; then
-		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 	fi
-	echo 1 >"$cgroup/cgroup.kill" 2>/dev/null || true
 	for ((i = 0; i < 200; i++)); do
 		grep -qx "populated 0" "$cgroup/cgroup.events" && break
 		sleep 0.01
