@@ -57,7 +57,8 @@ stop_plain_bus
 # manager gets a private mount namespace with a tmpfs on /run/systemd holding that directory.
 # That is its only difference from a session's manager: it owns $XDG_RUNTIME_DIR/bus
 # (dbus.socket), starts the session's dbus-daemon on demand, and is the real systemd 252.
-[[ $(id -u) == 0 ]] || skip "running a user manager by hand needs root here (a mount namespace for /run/systemd)"
+[[ $(id -u) == 0 ]] ||
+	skip "running a user manager by hand needs root here (a mount namespace for /run/systemd)"
 SYSTEMD=/lib/systemd/systemd
 [[ -x "$SYSTEMD" ]] || skip "no $SYSTEMD"
 [[ -d /run/systemd ]] || skip "no /run/systemd to cover"
@@ -108,8 +109,10 @@ sdctl() {
 }
 deadline=$(($(date +%s) + 15))
 until busctl --user status org.freedesktop.systemd1 >/dev/null 2>&1; do
-	_alive "$SD_PID" || skip "systemd --user could not start here: $(tail -5 "$TEST_TMP/systemd.log")"
-	(($(date +%s) < deadline)) || skip "systemd --user is not on its bus after 15 s: $(tail -5 "$TEST_TMP/systemd.log")"
+	_alive "$SD_PID" ||
+		skip "systemd --user could not start here: $(tail -5 "$TEST_TMP/systemd.log")"
+	(($(date +%s) < deadline)) ||
+		skip "systemd --user is not on its bus after 15 s: $(tail -5 "$TEST_TMP/systemd.log")"
 	sleep 0.1
 done
 
@@ -119,10 +122,18 @@ scope_units() {
 		awk '{ print $1 }'
 }
 
+scope_running() {
+	sdctl list-units --no-legend --plain "app-cordon-$APP_ID-*.scope" | grep -q running
+}
+
+no_scope_units() {
+	[[ -z "$(scope_units)" ]]
+}
+
 # A run in the scope systemd made, seen from outside while it runs.
 start_client held "$CORDON_RUN" --verbose --no-wayland --app-id "$APP_ID" --app "$PROBE_DIR" \
 	-- sh -c 'grep "^0::" /proc/self/cgroup; [ -e /sys ] && echo "sys is visible"; sleep 60'
-wait_for "the scope unit" sh -c "XDG_RUNTIME_DIR=$SD_RUNTIME systemctl --user list-units --no-legend --plain 'app-cordon-$APP_ID-*.scope' | grep -q running"
+wait_for "the scope unit" scope_running
 unit=$(scope_units)
 [[ "$unit" =~ ^app-cordon-$APP_ID-[0-9a-f]{16}\.scope$ ]] || fail "the unit is '$unit'"
 instance=${unit#app-cordon-$APP_ID-}
@@ -146,16 +157,16 @@ done
 wait_for "the app's output" grep -qx "0::/" "$TEST_TMP/held.log"
 not grep -q "sys is visible" "$TEST_TMP/held.log" || fail "the app sees /sys"
 stop_client held
-wait_for "systemd to collect the scope" sh -c "[ -z \"\$(XDG_RUNTIME_DIR=$SD_RUNTIME systemctl --user list-units --all --no-legend --plain 'app-cordon-$APP_ID-*.scope')\" ]"
+wait_for "systemd to collect the scope" no_scope_units
 wait_for "the scope's cgroup to go" not test -d "$CGROUP_MOUNT$cgroup"
 assert_nothing_left "a run in a systemd scope"
 
 # cordon-run killed outright: the sandbox dies with it (PDEATHSIG) and systemd collects the
 # scope that nothing else could remove.
 start_client killed "$CORDON_RUN" --no-wayland --app-id "$APP_ID" --app "$PROBE_DIR" -- sleep 60
-wait_for "the scope unit" sh -c "XDG_RUNTIME_DIR=$SD_RUNTIME systemctl --user list-units --no-legend --plain 'app-cordon-$APP_ID-*.scope' | grep -q running"
+wait_for "the scope unit" scope_running
 kill -KILL "$(client_pid killed)"
-wait_for "systemd to collect the killed launch's scope" sh -c "[ -z \"\$(XDG_RUNTIME_DIR=$SD_RUNTIME systemctl --user list-units --all --no-legend --plain 'app-cordon-$APP_ID-*.scope')\" ]"
+wait_for "systemd to collect the killed launch's scope" no_scope_units
 stop_client killed
 assert_nothing_left "a killed cordon-run in a systemd scope"
 
@@ -182,7 +193,8 @@ wait_for "cordon to list the client that joined the scope" \
 	sh -c "$CORDONCTL --socket $CORDON_SOCKET --json clients | jq -e 'any(.[]; .pid == $joined)'"
 assert_eq "true cordon $APP_ID $instance cgroup" \
 	"$(ctl --json clients | jq -r --argjson pid "$joined" \
-		'first(.[] | select(.pid == $pid)) | "\(.sandboxed) \(.engine) \(.app_id) \(.instance) \(.tag_source)"')" \
+		'first(.[] | select(.pid == $pid))
+		| "\(.sandboxed) \(.engine) \(.app_id) \(.instance) \(.tag_source)"')" \
 	"the tag cordon reads from the systemd-made scope"
 stop_client joined
 stop_client shm
@@ -210,7 +222,8 @@ run_manager "$DELEGATED" "${user_env[@]}" "$SYSTEMD" --user --log-target=console
 USER_SD_PID=$!
 deadline=$(($(date +%s) + 15))
 until "${user_env[@]}" busctl --user status org.freedesktop.systemd1 >/dev/null 2>&1; do
-	_alive "$USER_SD_PID" || fail "systemd --user as nobody died: $(tail -5 "$TEST_TMP/systemd-user.log")"
+	_alive "$USER_SD_PID" ||
+		fail "systemd --user as nobody died: $(tail -5 "$TEST_TMP/systemd-user.log")"
 	(($(date +%s) < deadline)) || fail "systemd --user as nobody is not on its bus after 15 s"
 	sleep 0.1
 done
@@ -223,5 +236,9 @@ grep -q "cgroup scope $DELEGATED/app.slice/app-cordon-$APP_ID-[0-9a-f]*.scope " 
 	fail "nobody's scope is not in its manager's app.slice: $out"
 grep -qx "uid $NOBODY" <<<"$out" || fail "the app's uid: $out"
 grep -qx "0::/" <<<"$out" || fail "the app's cgroup: $out"
-wait_for "nobody's manager to collect the scope" sh -c "[ -z \"\$(${user_env[*]} systemctl --user list-units --all --no-legend --plain 'app-cordon-$APP_ID-*.scope')\" ] && ! ls -d $DELEGATED/app.slice/app-cordon-* >/dev/null 2>&1"
+nobody_collected() {
+	[[ -z "$("${user_env[@]}" systemctl --user list-units --all --no-legend --plain \
+		"app-cordon-$APP_ID-*.scope")" ]] && ! compgen -G "$DELEGATED/app.slice/app-cordon-*"
+}
+wait_for "nobody's manager to collect the scope" nobody_collected
 assert_nothing_left "a run as nobody in a systemd scope"
