@@ -242,3 +242,26 @@ nobody_collected() {
 }
 wait_for "nobody's manager to collect the scope" nobody_collected
 assert_nothing_left "a run as nobody in a systemd scope"
+
+# 5. A manager that answers but cannot make the scope: nobody's manager may not move a process
+# out of a cgroup of root's (the common ancestor is the cgroup root). cordon-run warns, kills
+# its placeholder, and falls back; the fallback cannot write beside a root-owned cgroup either,
+# so the launch stops with 125, and nothing stays: no unit, no placeholder, no cgroup.
+ROOT_CALLER="$CGROUP_MOUNT/cordon-test-rootcaller-$$.slice"
+mkdir "$ROOT_CALLER"
+remove_root_caller() {
+	rmdir "$ROOT_CALLER" 2>/dev/null || true
+}
+on_teardown remove_root_caller
+rc=0
+out=$(sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$ROOT_CALLER" \
+	"${user_env[@]}" "$CORDON_RUN" --verbose --no-wayland --app-id "$APP_ID" --app "$PROBE_DIR" \
+	-- true 2>&1) || rc=$?
+assert_eq 125 "$rc" "exit status when the manager cannot make the scope and the tree is not writable"
+grep -q "the systemd user manager did not make the scope app-cordon-$APP_ID-[0-9a-f]*.scope (" \
+	<<<"$out" || fail "no warning that systemd failed: $out"
+grep -q "making it in the cgroup tree instead" <<<"$out" || fail "no fallback said: $out"
+wait_for "nobody's manager to forget the failed scope" nobody_collected
+[[ -z "$(cat "$ROOT_CALLER/cgroup.procs")" ]] ||
+	fail "something stayed in the caller's cgroup: $(cat "$ROOT_CALLER/cgroup.procs")"
+assert_nothing_left "a launch the manager could not place"
