@@ -7,7 +7,8 @@
  *
  * Where the scope goes, first match wins:
  *  1. --cgroup-parent DIR (a cgroup2 directory the user may write, e.g. one systemd delegated);
- *  2. beside the launcher: the parent of its own cgroup (under a systemd user session that is
+ *  2. the systemd user manager, when one answers on the user bus (systemd_scope.c);
+ *  3. beside the launcher: the parent of its own cgroup (under a systemd user session that is
  *     app.slice or similar, which the user owns), else inside its own cgroup;
  *  as root outside any cgroup (CI) both are the root of the cgroup2 mount.
  * A move needs write access to cgroup.procs of the common ancestor of both cgroups; a parent
@@ -74,7 +75,9 @@ void cordon_launch_create_scope(struct cordon_launch *launch) {
 	cleanup_free char *name = cordon_strdup_printf("app-cordon-%s-%s.scope", o->app_id,
 		launch->instance);
 
-	if (o->cgroup_parent != NULL) {
+	if (o->cgroup_parent == NULL && cordon_launch_systemd_scope(launch, name)) {
+		/* systemd made it; opened below like the others. */
+	} else if (o->cgroup_parent != NULL) {
 		check_cgroup2(o->cgroup_parent);
 		if (!try_make_scope(launch, o->cgroup_parent, name)) {
 			cordon_die_errno("cannot create the sandbox's cgroup %s under --cgroup-parent %s",
@@ -108,7 +111,8 @@ void cordon_launch_create_scope(struct cordon_launch *launch) {
 	if (launch->cgroup_fd < 0) {
 		cordon_die_errno("opening the sandbox's cgroup %s", launch->cgroup_path);
 	}
-	cordon_debug("cgroup scope %s", launch->cgroup_path);
+	cordon_debug("cgroup scope %s (made by %s)", launch->cgroup_path,
+		launch->systemd_scope ? "the systemd user manager" : "cordon-run in the cgroup tree");
 }
 
 void cordon_launch_remove_scope(struct cordon_launch *launch) {
@@ -116,7 +120,14 @@ void cordon_launch_remove_scope(struct cordon_launch *launch) {
 		close(launch->cgroup_fd);
 		launch->cgroup_fd = -1;
 	}
+	cordon_launch_release_scope_helper(launch);
 	if (launch->cgroup_path == NULL) {
+		return;
+	}
+	if (launch->systemd_scope) {
+		/* Empty now; systemd stops and collects it (CollectMode=inactive-or-failed). */
+		free(launch->cgroup_path);
+		launch->cgroup_path = NULL;
 		return;
 	}
 	/*

@@ -291,6 +291,7 @@ int main(int argc, char **argv) {
 		.fuse_ready_write = -1,
 		.fuse_pid = -1,
 		.cgroup_fd = -1,
+		.scope_helper_pid = -1,
 		.wayland_socket_fd = -1,
 		.wayland_close_fd = -1,
 		.parent_alive_fd = -1,
@@ -321,6 +322,7 @@ int main(int argc, char **argv) {
 	cordon_launch_wayland_listen(&launch);
 	cordon_launch_create_scope(&launch);
 	pid_t pid = cordon_launch_spawn(&launch);
+	cordon_launch_release_scope_helper(&launch);
 	cordon_debug("sandbox %s/%s started, init is pid %d", launch.options.app_id, launch.instance,
 		(int)pid);
 	init_pid = pid;

@@ -52,6 +52,8 @@ struct cordon_launch {
 	/* cgroup.c */
 	char *cgroup_path; /* the scope, absolute on the host; NULL until made */
 	int cgroup_fd;
+	bool systemd_scope; /* made by the systemd user manager, which also removes it */
+	pid_t scope_helper_pid; /* systemd_scope.c: holds the scope until the sandbox is in it */
 
 	/* wayland.c */
 	char *wayland_dir; /* private temp dir holding the listening socket */
@@ -90,6 +92,11 @@ void cordon_launch_finish_image(struct cordon_launch *launch);
 /* cgroup.c */
 void cordon_launch_create_scope(struct cordon_launch *launch);
 void cordon_launch_remove_scope(struct cordon_launch *launch);
+
+/* systemd_scope.c: the scope from the systemd user manager; false if none answers or it fails. */
+bool cordon_launch_systemd_scope(struct cordon_launch *launch, const char *name);
+/* systemd_scope.c: ends the placeholder process once the sandbox is in the scope. */
+void cordon_launch_release_scope_helper(struct cordon_launch *launch);
 
 /* wayland.c */
 void cordon_launch_wayland_listen(struct cordon_launch *launch);
