@@ -297,18 +297,6 @@ static const struct cordon_portal_camera_photo_v1_interface photo_impl = {
 	.submit = handle_photo_submit,
 };
 
-static bool no_choose_at(struct cordon_portal_request *request, int dir_fd, const char *name,
-		const char **reason) {
-	*reason = "the camera portal takes no files";
-	return false;
-}
-
-static void no_files(struct cordon_portal_request *request,
-		const struct cordon_portal_file **files, size_t *count) {
-	*files = NULL;
-	*count = 0;
-}
-
 static void photo_send_response(struct cordon_portal_request *request,
 		const struct cordon_portal_response *response) {
 	struct photo *photo = request->data;
@@ -333,8 +321,6 @@ static void photo_send_response(struct cordon_portal_request *request,
 static const struct cordon_portal_request_impl photo_request_impl = {
 	.portal = "camera",
 	.send_response = photo_send_response,
-	.choose_at = no_choose_at,
-	.get_files = no_files,
 	.confirm = photo_confirm,
 	.choose_provider = photo_choose_provider,
 	.allowed_without_dialog = photo_allowed_without_dialog,
@@ -514,8 +500,6 @@ static void stream_send_response(struct cordon_portal_request *request,
 static const struct cordon_portal_request_impl stream_request_impl = {
 	.portal = "camera",
 	.send_response = stream_send_response,
-	.choose_at = no_choose_at,
-	.get_files = no_files,
 	.confirm = stream_confirm,
 	.allowed_without_dialog = stream_allowed_without_dialog,
 };

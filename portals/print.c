@@ -760,18 +760,6 @@ static void print_confirmed(struct cordon_portal_request *request) {
 	maybe_start_job(print);
 }
 
-static bool print_choose_at(struct cordon_portal_request *request, int dir_fd, const char *name,
-		const char **reason) {
-	*reason = "a print dialog chooses no files";
-	return false;
-}
-
-static void print_get_files(struct cordon_portal_request *request,
-		const struct cordon_portal_file **files, size_t *count) {
-	*files = NULL;
-	*count = 0;
-}
-
 static void print_send_response(struct cordon_portal_request *request,
 		const struct cordon_portal_response *response) {
 	struct print *print = request->data;
@@ -801,8 +789,6 @@ static void print_send_response(struct cordon_portal_request *request,
 static const struct cordon_portal_request_impl request_impl = {
 	.portal = "print",
 	.send_response = print_send_response,
-	.choose_at = print_choose_at,
-	.get_files = print_get_files,
 	.set_setting = print_set_setting,
 	.confirm = print_confirmed,
 };

@@ -75,8 +75,9 @@ static bool host_choose_at(struct cordon_portal_ui_dialog *handle, int dir_fd, c
 	if (dialog->outcome != OUTCOME_NONE) {
 		return false;
 	}
-	const char *reason = NULL;
-	if (!dialog->request->impl->choose_at(dialog->request, dir_fd, name, &reason)) {
+	const char *reason = "this portal takes no files";
+	const struct cordon_portal_request_impl *impl = dialog->request->impl;
+	if (!impl->choose_at || !impl->choose_at(dialog->request, dir_fd, name, &reason)) {
 		wlr_log(WLR_INFO, "Portal request %s: refused '%s': %s", dialog->request->token,
 			name, reason);
 		dialog->refusal = reason;
@@ -154,7 +155,9 @@ static void handle_deliver(void *data) {
 		return;
 	}
 	struct cordon_portal_response response = {.result = CORDON_PORTAL_CHOSEN};
-	request->impl->get_files(request, &response.files, &response.file_count);
+	if (request->impl->get_files) {
+		request->impl->get_files(request, &response.files, &response.file_count);
+	}
 	if (response.file_count == 0) {
 		/* "Done" with nothing chosen: the user gave up, or every choice was refused. */
 		if (dialog->refusal) {

@@ -66,11 +66,12 @@ struct cordon_portal_request_impl {
 		const struct cordon_portal_response *response);
 	/*
 	 * The user chose NAME in DIR_FD: open it in the portal's mode and keep it for the
-	 * response. False with *reason (static text) when refused.
+	 * response. False with *reason (static text) when refused. NULL for portals that
+	 * take no files (camera, print): every choice is refused.
 	 */
 	bool (*choose_at)(struct cordon_portal_request *request, int dir_fd, const char *name,
 		const char **reason);
-	/* The chosen files so far, handed over by the response. */
+	/* The chosen files so far, handed over by the response; NULL: none, ever. */
 	void (*get_files)(struct cordon_portal_request *request,
 		const struct cordon_portal_file **files, size_t *count);
 	/*
