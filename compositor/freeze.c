@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
+#include <wlr/types/wlr_layer_shell_v1.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
@@ -33,6 +34,8 @@
 #include "compositor/config.h"
 #include "compositor/globals.h"
 #include "compositor/idle_inhibit.h"
+#include "compositor/layer_shell.h"
+#include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -150,6 +153,29 @@ static struct wl_client *view_client(struct cordon_view *view) {
 }
 
 /* No toplevel of the app is on screen. Also notes whether it ever mapped one. */
+/*
+ * A layer surface of the app shown on an enabled output: the app is drawing to a visible
+ * output (a panel, a widget, an overlay), whatever its toplevels do.
+ */
+static bool app_shows_layer_surface(struct cordon_app_freeze *state) {
+	struct cordon_output *output;
+	wl_list_for_each(output, &state->freeze->server->outputs, link) {
+		if (!output->wlr_output->enabled) {
+			continue;
+		}
+		struct cordon_layer_surface *layer;
+		wl_list_for_each(layer, &output->layer_surfaces, link) {
+			/* The node, not wlr's mapped flag, which is still set during unmap. */
+			struct wlr_layer_surface_v1 *surface = layer->wlr_layer_surface;
+			if (layer->tree->node.state.enabled && cordon_app_has_client(state->app,
+					wl_resource_get_client(surface->resource))) {
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static bool app_hidden(struct cordon_app_freeze *state) {
 	struct cordon_server *server = state->freeze->server;
 	bool hidden = true;
@@ -163,7 +189,7 @@ static bool app_hidden(struct cordon_app_freeze *state) {
 			hidden = false;
 		}
 	}
-	return hidden;
+	return hidden && !app_shows_layer_surface(state);
 }
 
 static bool app_inhibits_idle(struct cordon_app_freeze *state) {

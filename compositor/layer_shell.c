@@ -15,6 +15,7 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
+#include "compositor/freeze.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -151,6 +152,8 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	wlr_scene_node_set_enabled(&surface->tree->node, true);
 	focus_on_map(surface);
 	cordon_seat_update_pointer_focus(surface->server->seat, 0);
+	/* An app drawing to an output is not hidden (docs/freeze.md). */
+	cordon_freeze_update(surface->server);
 }
 
 static void handle_unmap(struct wl_listener *listener, void *data) {
@@ -166,6 +169,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 		}
 	}
 	cordon_seat_update_pointer_focus(seat, 0);
+	cordon_freeze_update(surface->server);
 }
 
 /*
