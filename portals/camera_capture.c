@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ struct cordon_camera_capture {
 	const char *mime_type; /* static text of ours, see mime_name */
 	pid_t pid; /* 0 once reaped */
 	pid_t pgid; /* its process group, kept after the provider is reaped */
+	bool launcher; /* pid is cordon-run, which removes its cgroup scope when stopped */
 	int pidfd, pipe_fd, memfd;
 	size_t size, max_bytes;
 	bool eof, finished;
@@ -75,7 +77,20 @@ static void remove_source(struct wl_event_source **source) {
 	}
 }
 
+/*
+ * How long cordon-run gets to stop its sandbox (it kills it after 100 ms) and remove its
+ * cgroup scope, which a SIGKILL would leave behind. A bounded wait on the rare paths that
+ * stop a provider early: it hung, misbehaved, or its app went away.
+ */
+#define LAUNCHER_STOP_MS 300
+
 static void stop_process(struct cordon_camera_capture *capture) {
+	if (capture->pid > 0 && capture->launcher && capture->pidfd >= 0) {
+		kill(capture->pid, SIGTERM);
+		struct pollfd exited = {.fd = capture->pidfd, .events = POLLIN};
+		while (poll(&exited, 1, LAUNCHER_STOP_MS) < 0 && errno == EINTR) {
+		}
+	}
 	if (capture->pid > 0) {
 		/* Its process group: whatever it started goes with it. */
 		kill(-capture->pid, SIGKILL);
@@ -386,6 +401,7 @@ struct cordon_camera_capture *cordon_camera_capture_start(struct wl_event_loop *
 	fcntl(capture->pipe_fd, F_SETFL, O_NONBLOCK);
 	capture->pid = spawn(provider, options, fds[1]);
 	capture->pgid = capture->pid;
+	capture->launcher = options->launcher != NULL;
 	close(fds[1]);
 	if (capture->pid < 0) {
 		wlr_log_errno(WLR_ERROR, "Cannot start the camera provider %s (%s)", provider->id,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -255,15 +256,39 @@ static void close_launch_fds(struct cordon_launch *launch) {
 
 /* The sandbox's init, for forwarding: a handler has no other way to it. */
 static volatile pid_t init_pid;
+static volatile sig_atomic_t stop_requested;
+
+/*
+ * How long the sandbox has to end after a forwarded signal before its init (and with it
+ * the whole pid namespace) is killed: whoever stops cordon-run wants it gone, and a SIGKILL
+ * of cordon-run itself would leave its cgroup scope behind.
+ */
+#define STOP_GRACE_MS 100
 
 static void forward_signal(int sig) {
 	if (init_pid > 0) {
 		kill(init_pid, sig);
+		stop_requested = 1;
+	}
+}
+
+static void kill_sandbox(int sig) {
+	if (init_pid > 0) {
+		kill(init_pid, SIGKILL);
 	}
 }
 
 static int wait_for_sandbox(pid_t pid) {
+	bool grace_armed = false;
 	for (;;) {
+		/* Checked before each wait too: the signal may have come before the first one. */
+		if (stop_requested && !grace_armed) {
+			struct sigaction on_alarm = {.sa_handler = kill_sandbox};
+			sigaction(SIGALRM, &on_alarm, NULL);
+			struct itimerval grace = {.it_value = {.tv_usec = STOP_GRACE_MS * 1000}};
+			setitimer(ITIMER_REAL, &grace, NULL);
+			grace_armed = true;
+		}
 		int status;
 		if (waitpid(pid, &status, 0) < 0) {
 			if (errno == EINTR) {

@@ -197,6 +197,16 @@ wait_for "the parent's photo to be cancelled" grep -qx cancelled "$TEST_TMP/pare
 wait_for "the parent's provider to be stopped" not _alive "$hang_pid"
 stop_client parent
 rm "$providers"/{garbage,huge,liar,hang,orphan,missing}.provider
+# Every stopped provider's cordon-run removed its cgroup scope (a SIGKILL would not have).
+leftover_scopes() {
+	find "$CORDON_CGROUP_MOUNT" -maxdepth 3 -type d -regextype posix-extended \
+		-regex '.*/app-cordon-cordon-camera\.(garbage|huge|liar|hang|orphan)-[0-9a-f]+\.scope' \
+		2>/dev/null
+}
+no_leftover_scopes() {
+	[[ -z "$(leftover_scopes)" ]]
+}
+wait_for "the stopped providers' scopes to go" no_leftover_scopes
 
 # A malformed provider file: logged with its line, skipped; the others still serve.
 printf '[Camera Provider]\nName = Broken\nMimeTypes = image/png\nColour = blue\n' \
