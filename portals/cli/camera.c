@@ -22,15 +22,8 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "common.h"
 #include "cordon-portal-v1-client-protocol.h"
-
-enum {
-	EXIT_CHOSEN = 0,
-	EXIT_CANCELLED = 1,
-	EXIT_USAGE = 2,
-	EXIT_FAILED = 3,
-	EXIT_NO_PORTAL = 4,
-};
 
 #define MAX_MIME_TYPES 16
 
@@ -43,26 +36,8 @@ struct state {
 	char mime_type[256];
 };
 
-static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
-	struct state *state = data;
-	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 && version >= 2) {
-		state->manager =
-			wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 2);
-	}
-}
-
-static void handle_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
-};
-
 static void set_failed(struct state *state, uint32_t failure, const char *reason) {
-	static const char *const names[] = {"denied", "busy", "i/o error", "unavailable"};
-	const char *name = failure < sizeof(names) / sizeof(names[0]) ? names[failure] : "failed";
+	const char *name = cordon_portal_cli_failure_name(failure);
 	state->answered = true;
 	state->status = EXIT_FAILED;
 	snprintf(state->reason, sizeof(state->reason), "%s: %s", name, reason);
@@ -242,19 +217,10 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 		return EXIT_USAGE;
 	}
 
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "cordon-portal: cannot connect to the Wayland display\n");
-		return EXIT_NO_PORTAL;
-	}
 	struct state state = {.fd = -1};
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &state);
-	wl_display_roundtrip(display);
+	struct wl_display *display;
+	state.manager = cordon_portal_cli_connect(&display, 2, "camera");
 	if (!state.manager) {
-		fprintf(stderr, "cordon-portal: this compositor offers no camera portal\n");
-		wl_registry_destroy(registry);
-		wl_display_disconnect(display);
 		return EXIT_NO_PORTAL;
 	}
 	struct cordon_portal_camera_photo_v1 *photo = NULL;
@@ -302,7 +268,6 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 		cordon_portal_camera_stream_v1_destroy(stream);
 	}
 	cordon_portal_manager_v1_destroy(state.manager);
-	wl_registry_destroy(registry);
 	wl_display_disconnect(display);
 	return status;
 }

@@ -24,16 +24,9 @@
 #include <wayland-client.h>
 
 #include "camera.h"
+#include "common.h"
 #include "cordon-portal-v1-client-protocol.h"
 #include "print.h"
-
-enum {
-	EXIT_CHOSEN = 0,
-	EXIT_CANCELLED = 1,
-	EXIT_USAGE = 2,
-	EXIT_FAILED = 3,
-	EXIT_NO_PORTAL = 4,
-};
 
 #define MAX_FILES 64
 #define MAX_FILTERS 32
@@ -50,22 +43,6 @@ struct state {
 	char *reason;
 	struct chosen files[MAX_FILES];
 	size_t file_count;
-};
-
-static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
-	struct state *state = data;
-	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0) {
-		state->manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 1);
-	}
-}
-
-static void handle_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
 };
 
 static void handle_file(void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd,
@@ -93,11 +70,10 @@ static void handle_cancelled(void *data, struct cordon_portal_file_chooser_v1 *c
 
 static void handle_failed(void *data, struct cordon_portal_file_chooser_v1 *chooser,
 		uint32_t failure, const char *reason) {
-	static const char *const names[] = {"denied", "busy", "i/o error", "unavailable"};
 	struct state *state = data;
 	state->answered = true;
 	state->status = EXIT_FAILED;
-	const char *name = failure < sizeof(names) / sizeof(names[0]) ? names[failure] : "failed";
+	const char *name = cordon_portal_cli_failure_name(failure);
 	size_t len = strlen(name) + strlen(reason) + 3;
 	state->reason = malloc(len);
 	if (state->reason) {
@@ -331,18 +307,10 @@ int main(int argc, char *argv[]) {
 		return EXIT_USAGE;
 	}
 
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "cordon-portal: cannot connect to the Wayland display\n");
-		return EXIT_NO_PORTAL;
-	}
 	struct state state = {0};
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &state);
-	wl_display_roundtrip(display);
+	struct wl_display *display;
+	state.manager = cordon_portal_cli_connect(&display, 1, "cordon");
 	if (!state.manager) {
-		fprintf(stderr, "cordon-portal: this compositor offers no cordon portal\n");
-		wl_display_disconnect(display);
 		return EXIT_NO_PORTAL;
 	}
 
@@ -388,7 +356,6 @@ int main(int argc, char *argv[]) {
 	free(state.reason);
 	cordon_portal_file_chooser_v1_destroy(chooser);
 	cordon_portal_manager_v1_destroy(state.manager);
-	wl_registry_destroy(registry);
 	wl_display_disconnect(display);
 	return status;
 }

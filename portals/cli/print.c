@@ -24,42 +24,17 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "common.h"
 #include "cordon-portal-v1-client-protocol.h"
-
-enum {
-	EXIT_CHOSEN = 0,
-	EXIT_CANCELLED = 1,
-	EXIT_USAGE = 2,
-	EXIT_FAILED = 3,
-	EXIT_NO_PORTAL = 4,
-};
 
 #define MAX_SETTINGS 16
 
 struct print_state {
 	struct cordon_portal_manager_v1 *manager;
-	uint32_t manager_version;
 	bool answered;
 	int status;
 	char *reason;
 	uint32_t job_id;
-};
-
-static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
-	struct print_state *state = data;
-	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 && version >= 3) {
-		state->manager_version = 3;
-		state->manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 3);
-	}
-}
-
-static void handle_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
 };
 
 static void handle_setting(void *data, struct cordon_portal_print_v1 *print, const char *key,
@@ -90,12 +65,10 @@ static void handle_cancelled(void *data, struct cordon_portal_print_v1 *print) {
 
 static void handle_failed(void *data, struct cordon_portal_print_v1 *print, uint32_t failure,
 		const char *reason) {
-	static const char *const names[] = {"denied", "busy", "i/o error", "unavailable",
-		"too large", "bad document", "printing failed"};
 	struct print_state *state = data;
 	state->answered = true;
 	state->status = EXIT_FAILED;
-	const char *name = failure < sizeof(names) / sizeof(names[0]) ? names[failure] : "failed";
+	const char *name = cordon_portal_cli_failure_name(failure);
 	size_t len = strlen(name) + strlen(reason) + 3;
 	state->reason = malloc(len);
 	if (state->reason) {
@@ -227,18 +200,10 @@ int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
 		mime_type = file && strcmp(file, "-") != 0 ? guess_mime_type(file) : "application/pdf";
 	}
 
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "cordon-portal: cannot connect to the Wayland display\n");
-		return EXIT_NO_PORTAL;
-	}
 	struct print_state state = {0};
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &state);
-	wl_display_roundtrip(display);
+	struct wl_display *display;
+	state.manager = cordon_portal_cli_connect(&display, 3, "print");
 	if (!state.manager) {
-		fprintf(stderr, "cordon-portal: this compositor offers no print portal\n");
-		wl_display_disconnect(display);
 		return EXIT_NO_PORTAL;
 	}
 	struct cordon_portal_print_v1 *print = cordon_portal_manager_v1_get_print(state.manager,
@@ -283,7 +248,6 @@ int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
 	free(state.reason);
 	cordon_portal_print_v1_destroy(print);
 	cordon_portal_manager_v1_destroy(state.manager);
-	wl_registry_destroy(registry);
 	wl_display_disconnect(display);
 	return status;
 }
