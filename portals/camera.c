@@ -327,16 +327,6 @@ static const struct cordon_portal_request_impl photo_request_impl = {
 	.unavailable = photo_unavailable,
 };
 
-static void post_over_cap(struct wl_resource *manager, struct wl_client *client, bool over_cap) {
-	if (over_cap) {
-		wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
-			"more than %d unanswered portal requests, or %d request objects",
-			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
-	} else {
-		wl_client_post_no_memory(client);
-	}
-}
-
 void cordon_camera_photo_create(struct cordon_portals *portals, struct wl_client *client,
 		struct wl_resource *manager, uint32_t id) {
 	struct photo *photo = calloc(1, sizeof(*photo));
@@ -346,12 +336,10 @@ void cordon_camera_photo_create(struct cordon_portals *portals, struct wl_client
 	}
 	photo->chosen = -1;
 	photo->photo_file.fd = -1;
-	bool over_cap;
-	photo->request = cordon_portal_request_create(portals, client, &photo_request_impl, photo,
-		&over_cap);
+	photo->request = cordon_portal_request_create(portals, client, manager,
+		&photo_request_impl, photo);
 	if (!photo->request) {
 		free(photo);
-		post_over_cap(manager, client, over_cap);
 		return;
 	}
 	photo->resource = wl_resource_create(client, &cordon_portal_camera_photo_v1_interface,
@@ -513,12 +501,10 @@ void cordon_camera_stream_create(struct cordon_portals *portals, struct wl_clien
 	}
 	stream->device.fd = -1;
 	stream->device.display_name = "video";
-	bool over_cap;
-	stream->request = cordon_portal_request_create(portals, client, &stream_request_impl,
-		stream, &over_cap);
+	stream->request = cordon_portal_request_create(portals, client, manager,
+		&stream_request_impl, stream);
 	if (!stream->request) {
 		free(stream);
-		post_over_cap(manager, client, over_cap);
 		return;
 	}
 	stream->resource = wl_resource_create(client, &cordon_portal_camera_stream_v1_interface,

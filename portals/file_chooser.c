@@ -422,18 +422,10 @@ void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client
 		return;
 	}
 	chooser->kind = kind;
-	bool over_cap;
-	chooser->request = cordon_portal_request_create(portals, client, &request_impl, chooser,
-		&over_cap);
+	chooser->request = cordon_portal_request_create(portals, client, manager, &request_impl,
+		chooser);
 	if (!chooser->request) {
 		free(chooser);
-		if (over_cap) {
-			wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
-				"more than %d unanswered portal requests, or %d request objects",
-				CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
-		} else {
-			wl_client_post_no_memory(client);
-		}
 		return;
 	}
 	chooser->resource = wl_resource_create(client, &cordon_portal_file_chooser_v1_interface,

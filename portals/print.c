@@ -811,18 +811,10 @@ void cordon_print_create(struct cordon_portals *portals, struct wl_client *clien
 	print->prepare = kind == CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PREPARE;
 	print->doc_fd = -1;
 	print->memfd = -1;
-	bool over_cap;
-	print->request = cordon_portal_request_create(portals, client, &request_impl, print,
-		&over_cap);
+	print->request = cordon_portal_request_create(portals, client, manager, &request_impl,
+		print);
 	if (!print->request) {
 		free(print);
-		if (over_cap) {
-			wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
-				"more than %d unanswered portal requests, or %d request objects",
-				CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
-		} else {
-			wl_client_post_no_memory(client);
-		}
 		return;
 	}
 	print->resource = wl_resource_create(client, &cordon_portal_print_v1_interface,

@@ -16,6 +16,7 @@
 #include "compositor/client.h"
 #include "compositor/freeze.h"
 #include "compositor/server.h"
+#include "cordon-portal-v1-protocol.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
@@ -57,19 +58,23 @@ static bool under_cap(struct cordon_portals *portals, struct wl_client *client) 
 }
 
 struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
-		struct wl_client *client, const struct cordon_portal_request_impl *impl, void *data,
-		bool *over_cap) {
-	*over_cap = !under_cap(portals, client);
-	if (*over_cap) {
+		struct wl_client *client, struct wl_resource *manager,
+		const struct cordon_portal_request_impl *impl, void *data) {
+	if (!under_cap(portals, client)) {
+		wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
+			"more than %d unanswered portal requests, or %d request objects",
+			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
 		return NULL;
 	}
 	struct cordon_portal_request *request = calloc(1, sizeof(*request));
 	if (!request) {
+		wl_client_post_no_memory(client);
 		return NULL;
 	}
 	if (!cordon_portal_make_token(request->token)) {
 		wlr_log_errno(WLR_ERROR, "getrandom gave no portal request token");
 		free(request);
+		wl_client_post_no_memory(client);
 		return NULL;
 	}
 	request->portals = portals;

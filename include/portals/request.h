@@ -116,12 +116,12 @@ struct cordon_portal_request {
 };
 
 /*
- * A new request of CLIENT. NULL when the client has too many unanswered requests
- * (*over_cap set) or memory ran out.
+ * A new request of CLIENT, asked for on MANAGER. NULL after posting the error: the
+ * manager's too_many_requests when the client is over its caps, else no memory.
  */
 struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
-	struct wl_client *client, const struct cordon_portal_request_impl *impl, void *data,
-	bool *over_cap);
+	struct wl_client *client, struct wl_resource *manager,
+	const struct cordon_portal_request_impl *impl, void *data);
 /* Ends the request without a response (its resource is going away): dismisses any dialog. */
 void cordon_portal_request_destroy(struct cordon_portal_request *request);
 
