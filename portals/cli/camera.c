@@ -29,42 +29,26 @@
 
 struct state {
 	struct cordon_portal_manager_v1 *manager;
-	bool answered;
-	int status;
-	char reason[512];
+	struct cordon_portal_cli_answer answer;
 	int fd;
 	char mime_type[256];
 };
 
-static void set_failed(struct state *state, uint32_t failure, const char *reason) {
-	const char *name = cordon_portal_cli_failure_name(failure);
-	state->answered = true;
-	state->status = EXIT_FAILED;
-	snprintf(state->reason, sizeof(state->reason), "%s: %s", name, reason);
-}
-
-static void set_cancelled(struct state *state) {
-	state->answered = true;
-	state->status = EXIT_CANCELLED;
-	snprintf(state->reason, sizeof(state->reason), "cancelled");
-}
-
 static void handle_photo(void *data, struct cordon_portal_camera_photo_v1 *photo, int32_t fd,
 		const char *mime_type) {
 	struct state *state = data;
-	state->answered = true;
-	state->status = EXIT_CHOSEN;
+	cordon_portal_cli_chosen(&state->answer);
 	state->fd = fd;
 	snprintf(state->mime_type, sizeof(state->mime_type), "%s", mime_type);
 }
 
 static void handle_photo_cancelled(void *data, struct cordon_portal_camera_photo_v1 *photo) {
-	set_cancelled(data);
+	cordon_portal_cli_cancelled(&((struct state *)data)->answer);
 }
 
 static void handle_photo_failed(void *data, struct cordon_portal_camera_photo_v1 *photo,
 		uint32_t failure, const char *reason) {
-	set_failed(data, failure, reason);
+	cordon_portal_cli_failed(&((struct state *)data)->answer, failure, reason);
 }
 
 static const struct cordon_portal_camera_photo_v1_listener photo_listener = {
@@ -76,18 +60,17 @@ static const struct cordon_portal_camera_photo_v1_listener photo_listener = {
 static void handle_stream(void *data, struct cordon_portal_camera_stream_v1 *stream,
 		int32_t fd) {
 	struct state *state = data;
-	state->answered = true;
-	state->status = EXIT_CHOSEN;
+	cordon_portal_cli_chosen(&state->answer);
 	state->fd = fd;
 }
 
 static void handle_stream_cancelled(void *data, struct cordon_portal_camera_stream_v1 *stream) {
-	set_cancelled(data);
+	cordon_portal_cli_cancelled(&((struct state *)data)->answer);
 }
 
 static void handle_stream_failed(void *data, struct cordon_portal_camera_stream_v1 *stream,
 		uint32_t failure, const char *reason) {
-	set_failed(data, failure, reason);
+	cordon_portal_cli_failed(&((struct state *)data)->answer, failure, reason);
 }
 
 static const struct cordon_portal_camera_stream_v1_listener stream_listener = {
@@ -241,21 +224,13 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 		cordon_portal_camera_stream_v1_add_listener(stream, &stream_listener, &state);
 		cordon_portal_camera_stream_v1_submit(stream);
 	}
-	while (!state.answered && wl_display_dispatch(display) != -1) {
-	}
-	int status;
-	if (!state.answered) {
-		fprintf(stderr, "cordon-portal: the compositor went away or refused the request\n");
-		status = EXIT_FAILED;
-	} else if (state.status != EXIT_CHOSEN) {
-		fprintf(stderr, "cordon-portal: %s\n", state.reason);
-		status = state.status;
-	} else if (photo_command) {
+	int status = cordon_portal_cli_wait(display, &state.answer);
+	if (status == EXIT_CHOSEN && photo_command) {
 		status = save_photo(state.fd, output);
 		if (status == EXIT_CHOSEN) {
 			printf("%s\n", state.mime_type);
 		}
-	} else {
+	} else if (status == EXIT_CHOSEN) {
 		status = describe_stream(state.fd);
 	}
 	if (state.fd >= 0) {

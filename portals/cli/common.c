@@ -3,11 +3,39 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *cordon_portal_cli_failure_name(uint32_t failure) {
+void cordon_portal_cli_chosen(struct cordon_portal_cli_answer *answer) {
+	answer->answered = true;
+	answer->status = EXIT_CHOSEN;
+}
+
+void cordon_portal_cli_cancelled(struct cordon_portal_cli_answer *answer) {
+	answer->answered = true;
+	answer->status = EXIT_CANCELLED;
+	snprintf(answer->reason, sizeof(answer->reason), "cancelled");
+}
+
+void cordon_portal_cli_failed(struct cordon_portal_cli_answer *answer, uint32_t failure,
+		const char *reason) {
 	/* The failure enums share their values; print's go on past the file chooser's. */
 	static const char *const names[] = {"denied", "busy", "i/o error", "unavailable",
 		"too large", "bad document", "printing failed"};
-	return failure < sizeof(names) / sizeof(names[0]) ? names[failure] : "failed";
+	const char *name = failure < sizeof(names) / sizeof(names[0]) ? names[failure] : "failed";
+	answer->answered = true;
+	answer->status = EXIT_FAILED;
+	snprintf(answer->reason, sizeof(answer->reason), "%s: %s", name, reason);
+}
+
+int cordon_portal_cli_wait(struct wl_display *display, struct cordon_portal_cli_answer *answer) {
+	while (!answer->answered && wl_display_dispatch(display) != -1) {
+	}
+	if (!answer->answered) {
+		fprintf(stderr, "cordon-portal: the compositor went away or refused the request\n");
+		return EXIT_FAILED;
+	}
+	if (answer->status != EXIT_CHOSEN) {
+		fprintf(stderr, "cordon-portal: %s\n", answer->reason);
+	}
+	return answer->status;
 }
 
 struct binding {

@@ -2,6 +2,7 @@
 #ifndef CORDON_PORTAL_CLI_COMMON_H
 #define CORDON_PORTAL_CLI_COMMON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <wayland-client.h>
 
@@ -16,8 +17,24 @@ enum {
 	EXIT_NO_PORTAL = 4,
 };
 
-/* A failed event's failure for people: "denied", "busy", "too large", ... */
-const char *cordon_portal_cli_failure_name(uint32_t failure);
+/* The answer to a request, as its event handlers record it. */
+struct cordon_portal_cli_answer {
+	bool answered;
+	int status; /* EXIT_CHOSEN, EXIT_CANCELLED or EXIT_FAILED */
+	char reason[512]; /* for a cancel or a failure: the one line printed */
+};
+
+void cordon_portal_cli_chosen(struct cordon_portal_cli_answer *answer);
+void cordon_portal_cli_cancelled(struct cordon_portal_cli_answer *answer);
+/* A failed event: its failure for people ("denied", "too large", ...) and the reason. */
+void cordon_portal_cli_failed(struct cordon_portal_cli_answer *answer, uint32_t failure,
+	const char *reason);
+
+/*
+ * Dispatches until the request is answered. EXIT_CHOSEN when it was; otherwise the
+ * status to exit with, after printing why on stderr.
+ */
+int cordon_portal_cli_wait(struct wl_display *display, struct cordon_portal_cli_answer *answer);
 
 /*
  * Connects to the Wayland display and binds the portal manager at version (the

@@ -38,9 +38,7 @@ struct chosen {
 
 struct state {
 	struct cordon_portal_manager_v1 *manager;
-	bool answered;
-	int status;
-	char *reason;
+	struct cordon_portal_cli_answer answer;
 	struct chosen files[MAX_FILES];
 	size_t file_count;
 };
@@ -57,28 +55,18 @@ static void handle_file(void *data, struct cordon_portal_file_chooser_v1 *choose
 
 static void handle_done(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
 	struct state *state = data;
-	state->answered = true;
-	state->status = EXIT_CHOSEN;
+	cordon_portal_cli_chosen(&state->answer);
 }
 
 static void handle_cancelled(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
 	struct state *state = data;
-	state->answered = true;
-	state->status = EXIT_CANCELLED;
-	state->reason = strdup("cancelled");
+	cordon_portal_cli_cancelled(&state->answer);
 }
 
 static void handle_failed(void *data, struct cordon_portal_file_chooser_v1 *chooser,
 		uint32_t failure, const char *reason) {
 	struct state *state = data;
-	state->answered = true;
-	state->status = EXIT_FAILED;
-	const char *name = cordon_portal_cli_failure_name(failure);
-	size_t len = strlen(name) + strlen(reason) + 3;
-	state->reason = malloc(len);
-	if (state->reason) {
-		snprintf(state->reason, len, "%s: %s", name, reason);
-	}
+	cordon_portal_cli_failed(&state->answer, failure, reason);
 }
 
 static const struct cordon_portal_file_chooser_v1_listener chooser_listener = {
@@ -337,23 +325,14 @@ int main(int argc, char *argv[]) {
 	}
 	cordon_portal_file_chooser_v1_submit(chooser);
 
-	while (!state.answered && wl_display_dispatch(display) != -1) {
-	}
-	int status;
-	if (!state.answered) {
-		fprintf(stderr, "cordon-portal: the compositor went away or refused the request\n");
-		status = EXIT_FAILED;
-	} else if (state.status != EXIT_CHOSEN) {
-		fprintf(stderr, "cordon-portal: %s\n", state.reason ? state.reason : "failed");
-		status = state.status;
-	} else {
+	int status = cordon_portal_cli_wait(display, &state.answer);
+	if (status == EXIT_CHOSEN) {
 		status = save ? write_save_result(&state) : write_open_results(&state, output, directory);
 	}
 	for (size_t i = 0; i < state.file_count; i++) {
 		close(state.files[i].fd);
 		free(state.files[i].name);
 	}
-	free(state.reason);
 	cordon_portal_file_chooser_v1_destroy(chooser);
 	cordon_portal_manager_v1_destroy(state.manager);
 	wl_display_disconnect(display);

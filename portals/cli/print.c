@@ -31,9 +31,7 @@
 
 struct print_state {
 	struct cordon_portal_manager_v1 *manager;
-	bool answered;
-	int status;
-	char *reason;
+	struct cordon_portal_cli_answer answer;
 	uint32_t job_id;
 };
 
@@ -45,35 +43,24 @@ static void handle_setting(void *data, struct cordon_portal_print_v1 *print, con
 static void handle_prepared(void *data, struct cordon_portal_print_v1 *print, const char *token) {
 	struct print_state *state = data;
 	printf("token=%s\n", token);
-	state->answered = true;
-	state->status = EXIT_CHOSEN;
+	cordon_portal_cli_chosen(&state->answer);
 }
 
 static void handle_queued(void *data, struct cordon_portal_print_v1 *print, uint32_t job_id) {
 	struct print_state *state = data;
-	state->answered = true;
-	state->status = EXIT_CHOSEN;
+	cordon_portal_cli_chosen(&state->answer);
 	state->job_id = job_id;
 }
 
 static void handle_cancelled(void *data, struct cordon_portal_print_v1 *print) {
 	struct print_state *state = data;
-	state->answered = true;
-	state->status = EXIT_CANCELLED;
-	state->reason = strdup("cancelled");
+	cordon_portal_cli_cancelled(&state->answer);
 }
 
 static void handle_failed(void *data, struct cordon_portal_print_v1 *print, uint32_t failure,
 		const char *reason) {
 	struct print_state *state = data;
-	state->answered = true;
-	state->status = EXIT_FAILED;
-	const char *name = cordon_portal_cli_failure_name(failure);
-	size_t len = strlen(name) + strlen(reason) + 3;
-	state->reason = malloc(len);
-	if (state->reason) {
-		snprintf(state->reason, len, "%s: %s", name, reason);
-	}
+	cordon_portal_cli_failed(&state->answer, failure, reason);
 }
 
 static const struct cordon_portal_print_v1_listener print_listener = {
@@ -230,22 +217,10 @@ int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
 		close(fd);
 	}
 
-	while (!state.answered && wl_display_dispatch(display) != -1) {
+	int status = cordon_portal_cli_wait(display, &state.answer);
+	if (status == EXIT_CHOSEN && !prepare) {
+		printf("%u\n", state.job_id);
 	}
-	int status;
-	if (!state.answered) {
-		fprintf(stderr, "cordon-portal: the compositor went away or refused the request\n");
-		status = EXIT_FAILED;
-	} else if (state.status != EXIT_CHOSEN) {
-		fprintf(stderr, "cordon-portal: %s\n", state.reason ? state.reason : "failed");
-		status = state.status;
-	} else {
-		if (!prepare) {
-			printf("%u\n", state.job_id);
-		}
-		status = EXIT_CHOSEN;
-	}
-	free(state.reason);
 	cordon_portal_print_v1_destroy(print);
 	cordon_portal_manager_v1_destroy(state.manager);
 	wl_display_disconnect(display);
