@@ -3,6 +3,7 @@
  * reverse order. Every subsystem is created here and handed the server.
  */
 #include "compositor/server.h"
+#include "compositor/session_bus.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -244,6 +245,8 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	if (!server->security_contexts) {
 		goto error;
 	}
+	/* Before the portals: their D-Bus side needs it. No bus is not an error. */
+	server->session_bus = cordon_session_bus_create(server->event_loop);
 	struct cordon_portal_ui_choice portal_ui = {
 		.name = server->config->portal_ui,
 		.plugin_dir = server->config->portal_plugin_dir,
@@ -359,6 +362,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 	/* Its listeners would otherwise accept clients into a display being torn down. */
 	cordon_security_context_manager_destroy(server->security_contexts);
 	cordon_portals_destroy(server->portals);
+	cordon_session_bus_destroy(server->session_bus);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_surface.link);

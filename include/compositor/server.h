@@ -61,6 +61,8 @@ struct cordon_server {
 	struct cordon_apps *apps; /* clients grouped into apps (apps.c) */
 	struct cordon_freeze *freeze; /* freezing and boosting apps (freeze.c) */
 	struct cordon_security_context_manager *security_contexts;
+	/* The session D-Bus connection (session_bus.c); NULL without a session bus. */
+	struct cordon_session_bus *session_bus;
 	struct wl_protocol_logger *global_census; /* global_filter.c */
 
 	const char *socket; /* the Wayland socket name */

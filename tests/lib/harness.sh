@@ -64,6 +64,8 @@ cordon_test_init() {
 	export XDG_CONFIG_HOME="$TEST_TMP/config"
 	export XDG_DATA_HOME="$TEST_TMP/data"
 	export XDG_CACHE_HOME="$TEST_TMP/cache"
+	# No test talks to the bus of whoever runs the suite; start_session_bus makes one.
+	unset DBUS_SESSION_BUS_ADDRESS
 	trap cordon_teardown EXIT
 }
 
@@ -275,6 +277,34 @@ start_client() {
 	CORDON_CLIENT_NAMES+=("$name")
 	CORDON_CLIENT_PIDS[$name]=$CLIENT_PID
 	CORDON_STARTED+=("client $name")
+}
+
+# Starts a private dbus-daemon (a client named session-bus) and exports its address,
+# before cordon_start: cordon, xdg-desktop-portal and the document portal then share it.
+_session_bus_up() {
+	busctl --address="$DBUS_SESSION_BUS_ADDRESS" status >/dev/null 2>&1
+}
+start_session_bus() {
+	cordon_test_init
+	local conf="$TEST_TMP/session-bus.conf"
+	cat >"$conf" <<EOF_CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$XDG_RUNTIME_DIR/bus</listen>
+  <servicedir>$TEST_TMP/dbus-services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+EOF_CONF
+	mkdir -p "$TEST_TMP/dbus-services"
+	export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
+	start_client session-bus dbus-daemon --nofork --nopidfile --config-file="$conf"
+	wait_for "the session dbus-daemon" _session_bus_up
 }
 
 client_pid() {
