@@ -294,6 +294,7 @@ start_session_bus() {
   <type>session</type>
   <listen>unix:path=$XDG_RUNTIME_DIR/bus</listen>
   <servicedir>$TEST_TMP/dbus-services</servicedir>
+  <standard_session_servicedirs/>
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
@@ -305,6 +306,14 @@ EOF_CONF
 	export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
 	start_client session-bus dbus-daemon --nofork --nopidfile --config-file="$conf"
 	wait_for "the session dbus-daemon" _session_bus_up
+	# The bus activates the real services it lists (the document portal mounts its
+	# FUSE file system at $XDG_RUNTIME_DIR/doc): nothing is left mounted after the test.
+	on_teardown _unmount_documents
+}
+_unmount_documents() {
+	if grep -qF " $XDG_RUNTIME_DIR/doc " /proc/self/mounts; then
+		fusermount3 -u -z "$XDG_RUNTIME_DIR/doc" 2>/dev/null || umount -l "$XDG_RUNTIME_DIR/doc"
+	fi
 }
 
 client_pid() {
