@@ -308,11 +308,10 @@ static const struct cordon_portal_file_chooser_v1_interface file_chooser_impl = 
  * cannot stall the compositor in open(); only regular files (or directories,
  * when asked for) are handed over.
  */
-static int open_chosen(struct file_chooser *chooser, int dir_fd, const char *name,
-		const char **reason) {
+int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool directory,
+		const char *token, const char **reason) {
 	int flags = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK;
-	bool save = chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE;
-	if (chooser->directory) {
+	if (directory) {
 		flags |= O_RDONLY | O_DIRECTORY;
 	} else if (save) {
 		flags |= O_RDWR | O_CREAT;
@@ -324,12 +323,12 @@ static int open_chosen(struct file_chooser *chooser, int dir_fd, const char *nam
 		*reason = errno == ELOOP ? "the chosen file is a symbolic link" :
 			"the chosen file cannot be opened";
 		wlr_log_errno(WLR_INFO, "Portal request %s: cannot open '%s'",
-			chooser->request->token, name);
+			token, name);
 		return -1;
 	}
 	struct stat st;
 	bool right_type = fstat(fd, &st) == 0 &&
-		(chooser->directory ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+		(directory ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
 	if (!right_type) {
 		*reason = "the chosen file is not a regular file";
 		close(fd);
@@ -361,7 +360,9 @@ static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
 		*reason = "out of memory";
 		return false;
 	}
-	int fd = open_chosen(chooser, dir_fd, name, reason);
+	int fd = cordon_file_chooser_open_at(dir_fd, name,
+		chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE, chooser->directory,
+		request->token, reason);
 	if (fd < 0) {
 		free(display_name);
 		return false;

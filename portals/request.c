@@ -40,12 +40,18 @@ bool cordon_portal_make_token(char token[CORDON_PORTAL_TOKEN_LEN + 1]) {
 	return true;
 }
 
-/* Whether CLIENT may make one more request (SECURITY-NOTES: per-client caps). */
-static bool under_cap(struct cordon_portals *portals, struct wl_client *client) {
+/*
+ * Whether the caller may make one more request (SECURITY-NOTES: per-client caps): a
+ * Wayland client by its connection, a D-Bus caller without a window by its app id.
+ */
+static bool under_cap(struct cordon_portals *portals, const struct cordon_portal_caller *caller) {
 	size_t unanswered = 0, objects = 0;
 	struct cordon_portal_request *request;
 	wl_list_for_each(request, &portals->requests, link) {
-		if (request->client != client) {
+		bool same = caller->client ? request->client == caller->client :
+			!request->client && strcmp(cordon_portal_request_app_id(request),
+				caller->tag_known ? caller->tag.app_id : "") == 0;
+		if (!same) {
 			continue;
 		}
 		objects++;
@@ -57,42 +63,58 @@ static bool under_cap(struct cordon_portals *portals, struct wl_client *client) 
 		objects < CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT;
 }
 
-struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
-		struct wl_client *client, struct wl_resource *manager,
-		const struct cordon_portal_request_impl *impl, void *data) {
-	if (!under_cap(portals, client)) {
-		wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
-			"more than %d unanswered portal requests, or %d request objects",
-			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
+struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_portals *portals,
+		const struct cordon_portal_caller *caller, const struct cordon_portal_request_impl *impl,
+		void *data, bool *over_cap) {
+	*over_cap = !under_cap(portals, caller);
+	if (*over_cap) {
 		return NULL;
 	}
 	struct cordon_portal_request *request = calloc(1, sizeof(*request));
 	if (!request) {
-		wl_client_post_no_memory(client);
 		return NULL;
 	}
 	if (!cordon_portal_make_token(request->token)) {
 		wlr_log_errno(WLR_ERROR, "getrandom gave no portal request token");
 		free(request);
-		wl_client_post_no_memory(client);
 		return NULL;
 	}
 	request->portals = portals;
 	request->impl = impl;
 	request->data = data;
-	request->client = client;
+	request->client = caller->client;
+	request->tag_known = caller->tag_known;
+	request->tag = caller->tag;
+	request->pid = caller->pid;
+	wl_list_init(&request->parent_destroy.link);
+	wl_list_insert(portals->requests.prev, &request->link);
+	return request;
+}
+
+struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
+		struct wl_client *client, struct wl_resource *manager,
+		const struct cordon_portal_request_impl *impl, void *data) {
+	struct cordon_portal_caller caller = {.client = client};
 	const struct cordon_client *record = cordon_client_from_wl(client);
 	const struct cordon_tag *tag = cordon_client_get_tag(record);
 	if (tag) {
-		request->tag_known = true;
-		request->tag = *tag;
+		caller.tag_known = true;
+		caller.tag = *tag;
 	} else {
 		/* Fail closed: an unknown sandbox is sandboxed, and has no app id to trust. */
-		request->tag.sandboxed = true;
+		caller.tag.sandboxed = true;
 	}
-	request->pid = record && record->identified ? record->peer.pid : 0;
-	wl_list_init(&request->parent_destroy.link);
-	wl_list_insert(portals->requests.prev, &request->link);
+	caller.pid = record && record->identified ? record->peer.pid : 0;
+	bool over_cap;
+	struct cordon_portal_request *request =
+		cordon_portal_request_create_for(portals, &caller, impl, data, &over_cap);
+	if (over_cap) {
+		wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
+			"more than %d unanswered portal requests, or %d request objects",
+			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
+	} else if (!request) {
+		wl_client_post_no_memory(client);
+	}
 	return request;
 }
 
@@ -265,7 +287,9 @@ void cordon_portal_request_respond(struct cordon_portal_request *request,
 		response->result == CORDON_PORTAL_FAILED ? response->reason : "",
 		response->file_count);
 	/* A frozen app would not read the answer: thaw it first (docs/freeze.md). */
-	cordon_freeze_wake(request->portals->server, request->client, "portal response");
+	if (request->client) {
+		cordon_freeze_wake(request->portals->server, request->client, "portal response");
+	}
 	request->impl->send_response(request, response);
 }
 

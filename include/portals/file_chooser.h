@@ -2,6 +2,7 @@
 #ifndef CORDON_PORTALS_FILE_CHOOSER_H
 #define CORDON_PORTALS_FILE_CHOOSER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <wayland-server-core.h>
 
@@ -10,5 +11,13 @@ struct cordon_portals;
 /* What manager.get_file_chooser does: a new request object with id ID for CLIENT. */
 void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client *client,
 	struct wl_resource *manager, uint32_t id, uint32_t kind);
+
+/*
+ * Opens the chosen NAME in DIR_FD as both doors hand it over: O_NOFOLLOW (a name
+ * swapped for a symbolic link is refused), a regular file (or a folder with DIRECTORY),
+ * read-write and created for SAVE, else read-only. -1 with *reason (static text).
+ */
+int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool directory,
+	const char *token, const char **reason);
 
 #endif

@@ -102,7 +102,7 @@ struct cordon_portal_request {
 	struct wl_list link; /* cordon_portals.requests */
 	const struct cordon_portal_request_impl *impl;
 	void *data; /* the portal's own state */
-	struct wl_client *client;
+	struct wl_client *client; /* NULL: a D-Bus request without a parent window */
 	/* Copied from the client's record when the request is made (docs/sandbox-identity.md). */
 	bool tag_known;
 	struct cordon_tag tag;
@@ -122,6 +122,20 @@ struct cordon_portal_request {
 struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
 	struct wl_client *client, struct wl_resource *manager,
 	const struct cordon_portal_request_impl *impl, void *data);
+/*
+ * Who asks, for a request from the D-Bus door (portals/dbus/): the tag comes from the
+ * frontend's app id or the parent window's client, CLIENT is that window's client or NULL.
+ */
+struct cordon_portal_caller {
+	struct wl_client *client;
+	bool tag_known;
+	struct cordon_tag tag;
+	pid_t pid;
+};
+/* A new request of CALLER; NULL with *over_cap when over its caps, else out of memory. */
+struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_portals *portals,
+	const struct cordon_portal_caller *caller, const struct cordon_portal_request_impl *impl,
+	void *data, bool *over_cap);
 /* Ends the request without a response (its resource is going away): dismisses any dialog. */
 void cordon_portal_request_destroy(struct cordon_portal_request *request);
 
