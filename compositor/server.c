@@ -34,6 +34,7 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
+#include "compositor/xdg_foreign.h"
 #include "compositor/xdg_shell.h"
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
@@ -245,6 +246,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	if (!server->security_contexts) {
 		goto error;
 	}
+	server->xdg_foreign = cordon_xdg_foreign_create(server->display);
+	if (!server->xdg_foreign) {
+		goto error;
+	}
 	/* Before the portals: their D-Bus side needs it. No bus is not an error. */
 	server->session_bus = cordon_session_bus_create(server->event_loop);
 	struct cordon_portal_ui_choice portal_ui = {
@@ -383,6 +388,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 	if (server->display) {
 		wl_display_destroy(server->display);
 	}
+	cordon_xdg_foreign_destroy(server->xdg_foreign);
 	/* Last: the display's shm and dmabuf globals were the renderer's. */
 	if (server->allocator) {
 		wlr_allocator_destroy(server->allocator);

@@ -10,8 +10,10 @@
 #include <wlr/util/log.h>
 
 #include "compositor/server.h"
+#include "compositor/session_bus.h"
 #include "cordon-portal-v1-protocol.h"
 #include "portals/camera.h"
+#include "portals/dbus.h"
 #include "portals/file_chooser.h"
 #include "portals/permission_store.h"
 #include "portals/print.h"
@@ -91,6 +93,9 @@ struct cordon_portals *cordon_portals_create(struct cordon_server *server,
 		cordon_portals_destroy(portals);
 		return NULL;
 	}
+	/* The D-Bus door: nothing to serve without a session bus, not an error. */
+	portals->dbus = cordon_dbus_portal_create(portals,
+		cordon_session_bus_get(server->session_bus));
 	wlr_log(WLR_INFO, "Portal dialogs by the '%s' UI", cordon_portal_ui_name(portals->ui));
 	return portals;
 }
@@ -102,6 +107,8 @@ void cordon_portals_destroy(struct cordon_portals *portals) {
 	if (portals->manager) {
 		wl_global_destroy(portals->manager);
 	}
+	/* Its pending calls get their last answer while the bus is still there. */
+	cordon_dbus_portal_destroy(portals->dbus);
 	/* Requests of clients still connected (none once the display's clients are gone). */
 	struct cordon_portal_request *request, *tmp;
 	wl_list_for_each_safe(request, tmp, &portals->requests, link) {

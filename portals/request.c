@@ -190,7 +190,7 @@ static void fill_app(const struct cordon_portal_request *request,
 		struct cordon_portal_ui_app *app) {
 	app->known = request->tag_known;
 	app->sandboxed = request->tag.sandboxed;
-	app->engine = request->tag_known ? cordon_sandbox_engine_name(request->tag.engine) :
+	app->engine = request->tag_known ? cordon_tag_engine_name(&request->tag) :
 		"unknown";
 	app->app_id = cordon_portal_request_app_id(request);
 	app->instance = request->tag_known ? request->tag.instance : "";
@@ -216,7 +216,7 @@ static bool check_request(struct cordon_portal_request *request,
 		request->impl->portal);
 	wlr_log(WLR_INFO, "Portal %s request %s from pid %d (%s %s), permission %s",
 		request->impl->portal, request->token, (int)request->pid,
-		request->tag_known ? cordon_sandbox_engine_name(request->tag.engine) : "unknown",
+		request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown",
 		app_id[0] ? app_id : "(no app id)", cordon_permission_name(*permission));
 	*failure = CORDON_PORTAL_FAILURE_DENIED;
 	if (!policy_allows(request)) {

@@ -63,6 +63,8 @@ struct cordon_server {
 	struct cordon_security_context_manager *security_contexts;
 	/* The session D-Bus connection (session_bus.c); NULL without a session bus. */
 	struct cordon_session_bus *session_bus;
+	/* xdg-foreign-v2 exports: the parent windows of D-Bus portal requests. */
+	struct cordon_xdg_foreign *xdg_foreign;
 	struct wl_protocol_logger *global_census; /* global_filter.c */
 
 	const char *socket; /* the Wayland socket name */

@@ -8,6 +8,7 @@ struct cordon_server;
 struct cordon_portal_ui;
 struct cordon_permission_store;
 struct cordon_print_portal;
+struct cordon_dbus_portal;
 struct wlr_scene_tree;
 
 struct cordon_portals {
@@ -19,6 +20,7 @@ struct cordon_portals {
 	struct cordon_portal_ui *ui;
 	struct cordon_permission_store *store;
 	struct cordon_print_portal *print; /* portals/print.c */
+	struct cordon_dbus_portal *dbus; /* portals/dbus/: NULL without a session bus */
 	/* Keys pressed while a dialog had the keyboard: their releases are not the app's. */
 	uint32_t dialog_keys[32];
 	size_t dialog_key_count;

@@ -65,6 +65,8 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"wl_output", 4},
 	{"wp_security_context_manager_v1", 1},
 	{"cordon_portal_manager_v1", 3},
+	{"zxdg_exporter_v2", 1},
+	{"zxdg_importer_v2", 1},
 };
 
 static const WlcsIntegrationDescriptor descriptor = {

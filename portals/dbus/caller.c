@@ -1,0 +1,70 @@
+/*
+ * Who asks through the D-Bus door. xdg-desktop-portal names the app (it read the
+ * caller's /.flatpak-info); when the app also names its window ("wayland:HANDLE", an
+ * xdg-foreign export), the window's Wayland client is the caller and its tag, taken by
+ * cordon at connect, must carry the same app id: a mismatch is refused, since one of
+ * the two is lying about who asks.
+ */
+#include "portals/dbus.h"
+
+#include <string.h>
+#include <wlr/util/log.h>
+
+#include "compositor/client.h"
+#include "compositor/server.h"
+#include "compositor/xdg_foreign.h"
+#include "portals/portals.h"
+
+#define WAYLAND_PREFIX "wayland:"
+
+/* The toplevel exported as HANDLE, or NULL. */
+static struct wl_resource *find_parent(struct cordon_dbus_portal *service,
+		const char *parent_window) {
+	if (strncmp(parent_window, WAYLAND_PREFIX, strlen(WAYLAND_PREFIX)) != 0) {
+		/* "" (no window), or "x11:XID": cordon has no X server. */
+		return NULL;
+	}
+	return cordon_xdg_foreign_lookup(service->portals->server->xdg_foreign,
+		parent_window + strlen(WAYLAND_PREFIX));
+}
+
+bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *app_id,
+		const char *parent_window, struct cordon_portal_caller *caller, struct wl_resource **parent,
+		bool *mismatch) {
+	*caller = (struct cordon_portal_caller){0};
+	*mismatch = false;
+	*parent = find_parent(service, parent_window);
+	if (*parent) {
+		struct wl_client *client = wl_resource_get_client(*parent);
+		const struct cordon_client *record = cordon_client_from_wl(client);
+		const struct cordon_tag *tag = cordon_client_get_tag(record);
+		const char *tag_app_id = tag ? tag->app_id : "";
+		if (!tag || strcmp(tag_app_id, app_id) != 0) {
+			wlr_log(WLR_ERROR, "D-Bus portal: refused: the frontend says app '%s', the "
+				"parent window %s belongs to pid %d tagged '%s' (%s)", app_id, parent_window,
+				record && record->identified ? (int)record->peer.pid : 0, tag_app_id,
+				tag ? cordon_tag_engine_name(tag) : "unknown sandbox");
+			*mismatch = true;
+			*parent = NULL;
+			return false;
+		}
+		caller->client = client;
+		caller->tag_known = true;
+		caller->tag = *tag;
+		caller->pid = record->identified ? record->peer.pid : 0;
+		return true;
+	}
+	if (strlen(app_id) >= sizeof(caller->tag.app_id)) {
+		return false;
+	}
+	/*
+	 * No window: the frontend's app id is all there is. The engine is the frontend's
+	 * word, not a tag cordon took; an app id means a sandbox (fail closed).
+	 */
+	caller->tag_known = true;
+	caller->tag.engine = CORDON_SANDBOX_OTHER;
+	snprintf(caller->tag.engine_name, sizeof(caller->tag.engine_name), "xdg-desktop-portal");
+	snprintf(caller->tag.app_id, sizeof(caller->tag.app_id), "%s", app_id);
+	caller->tag.sandboxed = app_id[0] != '\0';
+	return true;
+}

@@ -1,0 +1,544 @@
+/*
+ * org.freedesktop.impl.portal.FileChooser: OpenFile, SaveFile and SaveFiles through the
+ * same request lifecycle, dialogs and permission store as the Wayland door. The backend
+ * answers with host file:// URIs; xdg-desktop-portal exports each through the document
+ * portal for a sandboxed app and hands the app the document URI (its register_document).
+ * The chosen name is opened here as in the Wayland door (O_NOFOLLOW in the folder's fd,
+ * a regular file or a folder) before its URI is given, so a symbolic link is refused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wlr/util/log.h>
+
+#include "cordon/portal-ui.h"
+#include "portals/dbus.h"
+#include "portals/dbus_options.h"
+#include "portals/dbus_request.h"
+#include "portals/file_chooser.h"
+#include "portals/portals.h"
+#include "portals/request.h"
+
+#define MAX_FILTERS 32
+#define MAX_PATTERNS 32
+#define MAX_CHOICES 32
+#define MAX_CHOICE_OPTIONS 32
+/* As in the Wayland door: bounds what one request holds. */
+#define MAX_FILES 64
+
+enum kind { OPEN_FILE, SAVE_FILE, SAVE_FILES };
+
+struct filter {
+	char *name;
+	char *patterns[MAX_PATTERNS];
+	size_t pattern_count;
+	char *mime_types[MAX_PATTERNS];
+	size_t mime_type_count;
+};
+
+struct choice {
+	char *id, *value; /* the app's default: no cordon dialog shows choices */
+};
+
+struct chooser {
+	struct cordon_dbus_portal *service;
+	struct cordon_dbus_request *dbus; /* NULL once answered */
+	struct cordon_portal_request *request;
+	enum kind kind;
+	bool multiple, directory;
+	char *title, *current_name, *current_folder, *current_file;
+	struct filter filters[MAX_FILTERS];
+	size_t filter_count;
+	struct choice choices[MAX_CHOICES];
+	size_t choice_count;
+	char *names[MAX_FILES]; /* SaveFiles: the files to save in the chosen folder */
+	size_t name_count;
+	char *uris[MAX_FILES + 1]; /* NULL after the last, for sd_bus_message_append_strv */
+	size_t uri_count;
+};
+
+static void free_chooser(void *data) {
+	struct chooser *chooser = data;
+	cordon_portal_request_destroy(chooser->request);
+	for (size_t i = 0; i < chooser->filter_count; i++) {
+		struct filter *filter = &chooser->filters[i];
+		free(filter->name);
+		for (size_t j = 0; j < filter->pattern_count; j++) {
+			free(filter->patterns[j]);
+		}
+		for (size_t j = 0; j < filter->mime_type_count; j++) {
+			free(filter->mime_types[j]);
+		}
+	}
+	for (size_t i = 0; i < chooser->choice_count; i++) {
+		free(chooser->choices[i].id);
+		free(chooser->choices[i].value);
+	}
+	for (size_t i = 0; i < chooser->name_count; i++) {
+		free(chooser->names[i]);
+	}
+	for (size_t i = 0; i < chooser->uri_count; i++) {
+		free(chooser->uris[i]);
+	}
+	free(chooser->title);
+	free(chooser->current_name);
+	free(chooser->current_folder);
+	free(chooser->current_file);
+	free(chooser);
+}
+
+/* Close, or the frontend left: the dialog goes, nothing is answered. */
+static void dismiss(void *data) {
+	free_chooser(data);
+}
+
+static int read_bool(sd_bus_message *m, bool *out) {
+	int value;
+	int r = sd_bus_message_read(m, "b", &value);
+	*out = value;
+	return r;
+}
+
+static int read_multiple(sd_bus_message *m, void *target, sd_bus_error *error) {
+	return read_bool(m, &((struct chooser *)target)->multiple);
+}
+
+static int read_directory(sd_bus_message *m, void *target, sd_bus_error *error) {
+	return read_bool(m, &((struct chooser *)target)->directory);
+}
+
+static int read_current_name(sd_bus_message *m, void *target, sd_bus_error *error) {
+	struct chooser *chooser = target;
+	int r = cordon_dbus_read_string(m, &chooser->current_name, error);
+	if (r >= 0 && (strchr(chooser->current_name, '/') ||
+			strcmp(chooser->current_name, "..") == 0)) {
+		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
+			"current_name must be a single file name");
+	}
+	return r;
+}
+
+static int read_current_folder(sd_bus_message *m, void *target, sd_bus_error *error) {
+	return cordon_dbus_read_bytestring(m, &((struct chooser *)target)->current_folder, error);
+}
+
+static int read_current_file(sd_bus_message *m, void *target, sd_bus_error *error) {
+	return cordon_dbus_read_bytestring(m, &((struct chooser *)target)->current_file, error);
+}
+
+static int too_many(sd_bus_error *error, const char *what, int limit) {
+	return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "more than %d %s", limit, what);
+}
+
+/* a(sa(us)): (name, [(0 glob | 1 mime type, pattern)]). */
+static int read_filters(sd_bus_message *m, void *target, sd_bus_error *error) {
+	struct chooser *chooser = target;
+	int r = sd_bus_message_enter_container(m, 'a', "(sa(us))");
+	while (r >= 0 && (r = sd_bus_message_enter_container(m, 'r', "sa(us)")) > 0) {
+		if (chooser->filter_count == MAX_FILTERS) {
+			return too_many(error, "filters", MAX_FILTERS);
+		}
+		struct filter *filter = &chooser->filters[chooser->filter_count++];
+		r = cordon_dbus_read_string(m, &filter->name, error);
+		if (r >= 0) {
+			r = sd_bus_message_enter_container(m, 'a', "(us)");
+		}
+		uint32_t type;
+		const char *pattern;
+		while (r >= 0 && (r = sd_bus_message_read(m, "(us)", &type, &pattern)) > 0) {
+			if (type > 1) {
+				return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					"a filter entry's type is 0 (glob) or 1 (mime type), not %u", type);
+			}
+			char **list = type ? filter->mime_types : filter->patterns;
+			size_t *count = type ? &filter->mime_type_count : &filter->pattern_count;
+			if (*count == MAX_PATTERNS) {
+				return too_many(error, "entries in one filter", MAX_PATTERNS);
+			}
+			list[*count] = NULL;
+			r = cordon_dbus_read_string_value(pattern, &list[*count], error);
+			if (r >= 0) {
+				(*count)++;
+			}
+		}
+		if (r >= 0) {
+			r = sd_bus_message_exit_container(m);
+		}
+		if (r >= 0) {
+			r = sd_bus_message_exit_container(m);
+		}
+	}
+	return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
+/* a(ssa(ss)s): (id, label, [(option id, label)], default). */
+static int read_choices(sd_bus_message *m, void *target, sd_bus_error *error) {
+	struct chooser *chooser = target;
+	int r = sd_bus_message_enter_container(m, 'a', "(ssa(ss)s)");
+	while (r >= 0 && (r = sd_bus_message_enter_container(m, 'r', "ssa(ss)s")) > 0) {
+		if (chooser->choice_count == MAX_CHOICES) {
+			return too_many(error, "choices", MAX_CHOICES);
+		}
+		struct choice *choice = &chooser->choices[chooser->choice_count++];
+		const char *label, *value;
+		r = cordon_dbus_read_string(m, &choice->id, error);
+		if (r >= 0) {
+			r = sd_bus_message_read(m, "s", &label);
+		}
+		if (r >= 0) {
+			r = sd_bus_message_enter_container(m, 'a', "(ss)");
+		}
+		size_t options = 0;
+		const char *option_id, *option_label;
+		while (r >= 0 && (r = sd_bus_message_read(m, "(ss)", &option_id, &option_label)) > 0) {
+			if (++options > MAX_CHOICE_OPTIONS) {
+				return too_many(error, "options in one choice", MAX_CHOICE_OPTIONS);
+			}
+		}
+		if (r >= 0) {
+			r = sd_bus_message_exit_container(m);
+		}
+		if (r >= 0) {
+			r = sd_bus_message_read(m, "s", &value);
+		}
+		if (r >= 0) {
+			r = cordon_dbus_read_string_value(value, &choice->value, error);
+		}
+		if (r >= 0) {
+			r = sd_bus_message_exit_container(m);
+		}
+	}
+	return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
+/* aay: the names SaveFiles saves in the chosen folder, each a single name. */
+static int read_files(sd_bus_message *m, void *target, sd_bus_error *error) {
+	struct chooser *chooser = target;
+	int r = sd_bus_message_enter_container(m, 'a', "ay");
+	while (r >= 0 && !sd_bus_message_at_end(m, false)) {
+		if (chooser->name_count == MAX_FILES) {
+			return too_many(error, "files", MAX_FILES);
+		}
+		char **name = &chooser->names[chooser->name_count];
+		*name = NULL;
+		r = cordon_dbus_read_bytestring(m, name, error);
+		if (r < 0) {
+			break;
+		}
+		chooser->name_count++;
+		if (!(*name)[0] || strchr(*name, '/') || strcmp(*name, ".") == 0 ||
+				strcmp(*name, "..") == 0) {
+			return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
+				"each of files must be a single file name");
+		}
+	}
+	return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
+/* The keys of the 1.16 interface XML, per method; the rest are skipped. */
+static const struct cordon_dbus_option open_options[] = {
+	{"accept_label", "s", NULL},
+	{"modal", "b", NULL},
+	{"multiple", "b", read_multiple},
+	{"directory", "b", read_directory},
+	{"filters", "a(sa(us))", read_filters},
+	{"current_filter", "(sa(us))", NULL},
+	{"choices", "a(ssa(ss)s)", read_choices},
+};
+
+static const struct cordon_dbus_option save_options[] = {
+	{"accept_label", "s", NULL},
+	{"modal", "b", NULL},
+	{"filters", "a(sa(us))", read_filters},
+	{"current_filter", "(sa(us))", NULL},
+	{"choices", "a(ssa(ss)s)", read_choices},
+	{"current_name", "s", read_current_name},
+	{"current_folder", "ay", read_current_folder},
+	{"current_file", "ay", read_current_file},
+};
+
+static const struct cordon_dbus_option save_files_options[] = {
+	{"accept_label", "s", NULL},
+	{"modal", "b", NULL},
+	{"choices", "a(ssa(ss)s)", read_choices},
+	{"current_folder", "ay", read_current_folder},
+	{"files", "aay", read_files},
+};
+
+/* Appends DIR/NAME (NAME may be NULL) as a URI. */
+static bool add_uri(struct chooser *chooser, const char *dir, const char *name) {
+	char *path = NULL;
+	if (name && asprintf(&path, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", name) < 0) {
+		return false;
+	}
+	char *uri = cordon_dbus_file_uri(path ? path : dir);
+	free(path);
+	if (!uri) {
+		return false;
+	}
+	chooser->uris[chooser->uri_count++] = uri;
+	return true;
+}
+
+static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
+		const char *name, const char **reason) {
+	struct chooser *chooser = request->data;
+	if (name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
+			strcmp(name, "..") == 0) {
+		*reason = "a chosen name must be a single file name";
+		return false;
+	}
+	bool single = !chooser->multiple || chooser->kind != OPEN_FILE;
+	size_t needed = chooser->kind == SAVE_FILES ? chooser->name_count : 1;
+	if ((single && chooser->uri_count > 0) || chooser->uri_count + needed > MAX_FILES) {
+		*reason = "too many files chosen";
+		return false;
+	}
+	bool directory = chooser->directory || chooser->kind == SAVE_FILES;
+	int fd = cordon_file_chooser_open_at(dir_fd, name, chooser->kind == SAVE_FILE, directory,
+		request->token, reason);
+	if (fd < 0) {
+		return false;
+	}
+	/* The path as the kernel resolved it from the fd cordon holds, not as typed. */
+	char link[64], path[4096];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t len = readlink(link, path, sizeof(path) - 1);
+	close(fd);
+	if (len <= 0 || path[0] != '/') {
+		*reason = "the chosen file has no path";
+		return false;
+	}
+	path[len] = '\0';
+	bool added = true;
+	if (chooser->kind == SAVE_FILES) {
+		for (size_t i = 0; added && i < chooser->name_count; i++) {
+			added = add_uri(chooser, path, chooser->names[i]);
+		}
+	} else {
+		added = add_uri(chooser, path, NULL);
+	}
+	if (!added) {
+		*reason = "out of memory";
+	}
+	return added;
+}
+
+/* What the response's uris count as, for the request's log and "nothing chosen". */
+static void chooser_get_files(struct cordon_portal_request *request,
+		const struct cordon_portal_file **files, size_t *count) {
+	static const struct cordon_portal_file none[MAX_FILES];
+	struct chooser *chooser = request->data;
+	*files = none;
+	*count = chooser->uri_count;
+}
+
+static int append_results(sd_bus_message *reply, void *data) {
+	struct chooser *chooser = data;
+	int r = sd_bus_message_open_container(reply, 'e', "sv");
+	if (r >= 0) {
+		r = sd_bus_message_append(reply, "s", "uris");
+	}
+	if (r >= 0) {
+		r = sd_bus_message_open_container(reply, 'v', "as");
+	}
+	if (r >= 0) {
+		r = sd_bus_message_append_strv(reply, chooser->uris);
+	}
+	if (r >= 0) {
+		r = sd_bus_message_close_container(reply);
+	}
+	if (r >= 0) {
+		r = sd_bus_message_close_container(reply);
+	}
+	/* Opened files are read-only, as the Wayland door's fds: the document too. */
+	if (r >= 0 && chooser->kind == OPEN_FILE) {
+		r = sd_bus_message_append(reply, "{sv}", "writable", "b", 0);
+	}
+	if (r < 0 || chooser->choice_count == 0) {
+		return r;
+	}
+	r = sd_bus_message_open_container(reply, 'e', "sv");
+	if (r >= 0) {
+		r = sd_bus_message_append(reply, "s", "choices");
+	}
+	if (r >= 0) {
+		r = sd_bus_message_open_container(reply, 'v', "a(ss)");
+	}
+	if (r >= 0) {
+		r = sd_bus_message_open_container(reply, 'a', "(ss)");
+	}
+	for (size_t i = 0; r >= 0 && i < chooser->choice_count; i++) {
+		r = sd_bus_message_append(reply, "(ss)", chooser->choices[i].id,
+			chooser->choices[i].value);
+	}
+	for (int i = 0; r >= 0 && i < 3; i++) {
+		r = sd_bus_message_close_container(reply);
+	}
+	return r;
+}
+
+static void chooser_send_response(struct cordon_portal_request *request,
+		const struct cordon_portal_response *response) {
+	struct chooser *chooser = request->data;
+	uint32_t code = response->result == CORDON_PORTAL_CHOSEN ? CORDON_DBUS_RESPONSE_SUCCESS :
+		response->result == CORDON_PORTAL_CANCELLED ? CORDON_DBUS_RESPONSE_CANCELLED :
+		CORDON_DBUS_RESPONSE_OTHER;
+	if (code != CORDON_DBUS_RESPONSE_SUCCESS) {
+		for (size_t i = 0; i < chooser->uri_count; i++) {
+			free(chooser->uris[i]);
+			chooser->uris[i] = NULL;
+		}
+		chooser->uri_count = 0;
+	}
+	struct cordon_dbus_request *dbus = chooser->dbus;
+	chooser->dbus = NULL;
+	cordon_dbus_request_finish(dbus, code, append_results, chooser);
+	/* Not inside the lifecycle's own call: the request is freed from the loop. */
+	if (!cordon_dbus_portal_defer_free(chooser->service, free_chooser, chooser)) {
+		wlr_log(WLR_ERROR, "D-Bus portal: cannot free request %s", request->token);
+	}
+}
+
+static const struct cordon_portal_request_impl request_impl = {
+	.portal = "file-chooser",
+	.send_response = chooser_send_response,
+	.choose_at = chooser_choose_at,
+	.get_files = chooser_get_files,
+};
+
+/* The dialog's options from the chooser's, as the Wayland door gives them. */
+static void submit(struct chooser *chooser) {
+	struct cordon_portal_ui_filter filters[MAX_FILTERS];
+	for (size_t i = 0; i < chooser->filter_count; i++) {
+		struct filter *filter = &chooser->filters[i];
+		filters[i] = (struct cordon_portal_ui_filter){
+			.name = filter->name,
+			.patterns = (const char *const *)filter->patterns,
+			.pattern_count = filter->pattern_count,
+			.mime_types = (const char *const *)filter->mime_types,
+			.mime_type_count = filter->mime_type_count,
+		};
+	}
+	/* current_file suggests its name; its folder stays a hint, as current_folder. */
+	const char *base = chooser->current_file ? strrchr(chooser->current_file, '/') : NULL;
+	const char *current_name = chooser->current_name ? chooser->current_name :
+		base && base[1] ? base + 1 : NULL;
+	bool save = chooser->kind == SAVE_FILE;
+	const char *fallback = chooser->kind == OPEN_FILE ? "Open a file" :
+		save ? "Save a file" : "Choose a folder to save the files in";
+	struct cordon_portal_ui_request options = {
+		/* SaveFiles asks for a folder: the names are the app's. */
+		.portal = save ? CORDON_PORTAL_UI_FILE_SAVE : CORDON_PORTAL_UI_FILE_OPEN,
+		.title = chooser->title && chooser->title[0] ? chooser->title : fallback,
+		.multiple = chooser->kind == OPEN_FILE && chooser->multiple,
+		.directory = chooser->directory || chooser->kind == SAVE_FILES,
+		.current_folder = chooser->current_folder,
+		.current_name = save ? current_name : NULL,
+		.filters = filters,
+		.filter_count = chooser->filter_count,
+	};
+	cordon_portal_request_submit(chooser->request, &options);
+}
+
+static int reply_response(sd_bus_message *m, uint32_t response) {
+	return sd_bus_reply_method_return(m, "ua{sv}", response, 0);
+}
+
+static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, enum kind kind,
+		const struct cordon_dbus_option *table, size_t table_count, sd_bus_error *error) {
+	if (!cordon_dbus_portal_check_sender(service, m, error)) {
+		return -EACCES;
+	}
+	const char *handle, *app_id, *parent_window, *title;
+	int r = sd_bus_message_read(m, "osss", &handle, &app_id, &parent_window, &title);
+	if (r < 0) {
+		return r;
+	}
+	struct chooser *chooser = calloc(1, sizeof(*chooser));
+	if (!chooser) {
+		return -ENOMEM;
+	}
+	chooser->service = service;
+	chooser->kind = kind;
+	if (cordon_dbus_read_string_value(title, &chooser->title, error) < 0 ||
+			!cordon_dbus_read_options(m, table, table_count, chooser, error)) {
+		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s",
+			sd_bus_message_get_member(m), app_id, error->message);
+		free_chooser(chooser);
+		return -EINVAL;
+	}
+	if (kind == SAVE_FILES && chooser->name_count == 0) {
+		free_chooser(chooser);
+		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "SaveFiles needs files");
+	}
+	struct cordon_portal_caller caller;
+	struct wl_resource *parent;
+	bool mismatch;
+	if (!cordon_dbus_portal_caller(service, app_id, parent_window, &caller, &parent,
+			&mismatch)) {
+		free_chooser(chooser);
+		if (mismatch) {
+			/* Refused, logged with both identities: one of the two is lying. */
+			return reply_response(m, CORDON_DBUS_RESPONSE_OTHER);
+		}
+		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the app id is too long");
+	}
+	bool over_cap;
+	chooser->request = cordon_portal_request_create_for(service->portals, &caller,
+		&request_impl, chooser, &over_cap);
+	if (!chooser->request) {
+		free_chooser(chooser);
+		return over_cap ? sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+			"more than %d unanswered portal requests of this app",
+			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT) : -ENOMEM;
+	}
+	if (parent) {
+		cordon_portal_request_set_parent(chooser->request, parent);
+	}
+	chooser->dbus = cordon_dbus_request_create(service, m, handle, error);
+	if (!chooser->dbus) {
+		free_chooser(chooser);
+		return -EINVAL;
+	}
+	chooser->dbus->dismiss = dismiss;
+	chooser->dbus->data = chooser;
+	submit(chooser);
+	/* Answered later, when the dialog is (or at once, when denied). */
+	return 1;
+}
+
+static int handle_open_file(sd_bus_message *m, void *data, sd_bus_error *error) {
+	return handle_method(m, data, OPEN_FILE, open_options,
+		sizeof(open_options) / sizeof(open_options[0]), error);
+}
+
+static int handle_save_file(sd_bus_message *m, void *data, sd_bus_error *error) {
+	return handle_method(m, data, SAVE_FILE, save_options,
+		sizeof(save_options) / sizeof(save_options[0]), error);
+}
+
+static int handle_save_files(sd_bus_message *m, void *data, sd_bus_error *error) {
+	return handle_method(m, data, SAVE_FILES, save_files_options,
+		sizeof(save_files_options) / sizeof(save_files_options[0]), error);
+}
+
+static const sd_bus_vtable file_chooser_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD("OpenFile", "osssa{sv}", "ua{sv}", handle_open_file,
+		SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("SaveFile", "osssa{sv}", "ua{sv}", handle_save_file,
+		SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("SaveFiles", "osssa{sv}", "ua{sv}", handle_save_files,
+		SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END,
+};
+
+int cordon_dbus_file_chooser_add(struct cordon_dbus_portal *service) {
+	return sd_bus_add_object_vtable(service->bus, &service->file_chooser,
+		CORDON_DBUS_PORTAL_PATH, "org.freedesktop.impl.portal.FileChooser",
+		file_chooser_vtable, service);
+}

@@ -1,0 +1,235 @@
+/*
+ * dbus-portal-client: an app calling the xdg-desktop-portal frontend as GTK or Qt would,
+ * staying on the bus for the Request's Response signal (the frontend sends it to the
+ * caller alone). Prints "response N", then "uri URI" and "choice ID VALUE" lines.
+ *
+ *   dbus-portal-client [OPTIONS] OpenFile|SaveFile|SaveFiles
+ *     --parent HANDLE   the parent_window argument ("wayland:..." from xdg-foreign)
+ *     --title TITLE     --multiple      --directory      --current-name NAME
+ *     --files A,B       SaveFiles' names          --choice ID:DEFAULT
+ *     --filter NAME:GLOB
+ *     --bad-option      sends "multiple" as a string (a malformed call)
+ *     --close           closes the request once made, prints "closed" and exits
+ *     --handle-out FILE writes the request's handle there once made
+ * Exit status: 0 with a response, 1 on a D-Bus error (printed), 2 usage.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-bus.h>
+#include <time.h>
+#include <unistd.h>
+
+struct state {
+	bool done;
+	uint32_t response;
+};
+
+static int handle_response(sd_bus_message *m, void *data, sd_bus_error *error) {
+	struct state *state = data;
+	if (sd_bus_message_read(m, "u", &state->response) < 0 ||
+			sd_bus_message_enter_container(m, 'a', "{sv}") < 0) {
+		return 0;
+	}
+	while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
+		const char *key;
+		sd_bus_message_read(m, "s", &key);
+		if (strcmp(key, "uris") == 0 && sd_bus_message_enter_container(m, 'v', "as") > 0) {
+			char **uris = NULL;
+			sd_bus_message_read_strv(m, &uris);
+			for (char **u = uris; u && *u; u++) {
+				printf("uri %s\n", *u);
+				free(*u);
+			}
+			free(uris);
+			sd_bus_message_exit_container(m);
+		} else if (strcmp(key, "choices") == 0 &&
+				sd_bus_message_enter_container(m, 'v', "a(ss)") > 0) {
+			const char *id, *value;
+			sd_bus_message_enter_container(m, 'a', "(ss)");
+			while (sd_bus_message_read(m, "(ss)", &id, &value) > 0) {
+				printf("choice %s %s\n", id, value);
+			}
+			sd_bus_message_exit_container(m);
+			sd_bus_message_exit_container(m);
+		} else {
+			sd_bus_message_skip(m, "v");
+		}
+		sd_bus_message_exit_container(m);
+	}
+	state->done = true;
+	return 0;
+}
+
+static int usage(void) {
+	fprintf(stderr, "usage: dbus-portal-client [OPTIONS] OpenFile|SaveFile|SaveFiles\n");
+	return 2;
+}
+
+struct args {
+	const char *method, *parent, *title, *current_name, *files, *choice, *filter, *handle_out;
+	bool multiple, directory, bad_option, close;
+};
+
+static int append_bool(sd_bus_message *m, const char *key, bool value) {
+	return sd_bus_message_append(m, "{sv}", key, "b", value);
+}
+
+static int append_options(sd_bus_message *m, const struct args *args, const char *token) {
+	int r = sd_bus_message_open_container(m, 'a', "{sv}");
+	r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "handle_token", "s", token);
+	if (args->multiple) {
+		r = r < 0 ? r : append_bool(m, "multiple", true);
+	}
+	if (args->directory) {
+		r = r < 0 ? r : append_bool(m, "directory", true);
+	}
+	if (args->bad_option) {
+		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "multiple", "s", "yes");
+	}
+	if (args->current_name) {
+		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "current_name", "s",
+			args->current_name);
+	}
+	if (args->choice) {
+		char id[256];
+		const char *colon = strchr(args->choice, ':');
+		snprintf(id, sizeof(id), "%.*s", colon ? (int)(colon - args->choice) : 0, args->choice);
+		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "choices", "a(ssa(ss)s)", 1, id,
+			"A choice", 2, "a", "A", "b", "B", colon ? colon + 1 : "");
+	}
+	if (args->filter) {
+		char name[256];
+		const char *colon = strchr(args->filter, ':');
+		snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - args->filter) : 0,
+			args->filter);
+		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "filters", "a(sa(us))", 1, name, 1,
+			0, colon ? colon + 1 : "*");
+	}
+	if (args->files) {
+		r = r < 0 ? r : sd_bus_message_open_container(m, 'e', "sv");
+		r = r < 0 ? r : sd_bus_message_append(m, "s", "files");
+		r = r < 0 ? r : sd_bus_message_open_container(m, 'v', "aay");
+		r = r < 0 ? r : sd_bus_message_open_container(m, 'a', "ay");
+		char *copy = strdup(args->files);
+		for (char *save = NULL, *name = strtok_r(copy, ",", &save); r >= 0 && name;
+				name = strtok_r(NULL, ",", &save)) {
+			/* GLib bytestrings carry their NUL. */
+			r = sd_bus_message_append_array(m, 'y', name, strlen(name) + 1);
+		}
+		free(copy);
+		for (int i = 0; r >= 0 && i < 3; i++) {
+			r = sd_bus_message_close_container(m);
+		}
+	}
+	return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
+int main(int argc, char **argv) {
+	struct args args = {.parent = "", .title = "A title"};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **value = strcmp(a, "--parent") == 0 ? &args.parent :
+			strcmp(a, "--title") == 0 ? &args.title :
+			strcmp(a, "--current-name") == 0 ? &args.current_name :
+			strcmp(a, "--files") == 0 ? &args.files :
+			strcmp(a, "--choice") == 0 ? &args.choice :
+			strcmp(a, "--filter") == 0 ? &args.filter :
+			strcmp(a, "--handle-out") == 0 ? &args.handle_out : NULL;
+		if (value) {
+			if (++i == argc) {
+				return usage();
+			}
+			*value = argv[i];
+		} else if (strcmp(a, "--multiple") == 0) {
+			args.multiple = true;
+		} else if (strcmp(a, "--directory") == 0) {
+			args.directory = true;
+		} else if (strcmp(a, "--bad-option") == 0) {
+			args.bad_option = true;
+		} else if (strcmp(a, "--close") == 0) {
+			args.close = true;
+		} else if (a[0] != '-' && !args.method) {
+			args.method = a;
+		} else {
+			return usage();
+		}
+	}
+	if (!args.method) {
+		return usage();
+	}
+	sd_bus *bus = NULL;
+	int r = sd_bus_open_user(&bus);
+	const char *unique = NULL;
+	if (r < 0 || sd_bus_get_unique_name(bus, &unique) < 0) {
+		fprintf(stderr, "dbus-portal-client: no session bus: %s\n", strerror(-r));
+		return 1;
+	}
+	/* The frontend's handle: /org/freedesktop/portal/desktop/request/SENDER/TOKEN. */
+	char sender[256], token[64], handle[512];
+	snprintf(sender, sizeof(sender), "%s", unique + 1);
+	for (char *c = sender; *c; c++) {
+		*c = *c == '.' ? '_' : *c;
+	}
+	snprintf(token, sizeof(token), "cordon%d", (int)getpid());
+	snprintf(handle, sizeof(handle), "/org/freedesktop/portal/desktop/request/%s/%s", sender,
+		token);
+	struct state state = {0};
+	/* Subscribed before the call, so the Response cannot come first. */
+	r = sd_bus_match_signal(bus, NULL, NULL, handle, "org.freedesktop.portal.Request",
+		"Response", handle_response, &state);
+	sd_bus_message *call = NULL, *reply = NULL;
+	r = r < 0 ? r : sd_bus_message_new_method_call(bus, &call, "org.freedesktop.portal.Desktop",
+		"/org/freedesktop/portal/desktop", "org.freedesktop.portal.FileChooser", args.method);
+	r = r < 0 ? r : sd_bus_message_append(call, "ss", args.parent, args.title);
+	r = r < 0 ? r : append_options(call, &args, token);
+	if (r < 0) {
+		fprintf(stderr, "dbus-portal-client: cannot build the call: %s\n", strerror(-r));
+		return 1;
+	}
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	r = sd_bus_call(bus, call, 30 * 1000000ull, &error, &reply);
+	if (r < 0) {
+		printf("error %s %s\n", error.name ? error.name : "?", error.message ? error.message : "");
+		return 1;
+	}
+	const char *got;
+	if (sd_bus_message_read(reply, "o", &got) < 0 || strcmp(got, handle) != 0) {
+		fprintf(stderr, "dbus-portal-client: unexpected handle\n");
+		return 1;
+	}
+	if (args.handle_out) {
+		FILE *f = fopen(args.handle_out, "w");
+		if (f) {
+			fprintf(f, "%s\n", handle);
+			fclose(f);
+		}
+	}
+	if (args.close) {
+		r = sd_bus_call_method(bus, "org.freedesktop.portal.Desktop", handle,
+			"org.freedesktop.portal.Request", "Close", &error, NULL, "");
+		printf(r < 0 ? "error %s\n" : "closed\n", error.name);
+		return r < 0;
+	}
+	time_t deadline = time(NULL) + 60;
+	while (!state.done && time(NULL) < deadline) {
+		r = sd_bus_process(bus, NULL);
+		if (r < 0) {
+			fprintf(stderr, "dbus-portal-client: the bus went away\n");
+			return 1;
+		}
+		if (r == 0) {
+			sd_bus_wait(bus, 1000000);
+		}
+	}
+	if (!state.done) {
+		fprintf(stderr, "dbus-portal-client: no response\n");
+		return 1;
+	}
+	printf("response %u\n", state.response);
+	sd_bus_message_unref(reply);
+	sd_bus_message_unref(call);
+	sd_bus_flush_close_unref(bus);
+	return 0;
+}
