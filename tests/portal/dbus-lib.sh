@@ -13,8 +13,15 @@ for tool in dbus-daemon gdbus bwrap /usr/libexec/xdg-desktop-portal \
 	command -v "$tool" >/dev/null || skip "$tool is not installed"
 done
 
-# dbus_portal_start APP_ID [CORDON ARGS...]
+# dbus_portal_start APP_ID [CORDON ARGS...]: the bus, cordon and the frontend.
 dbus_portal_start() {
+	dbus_backend_start "$@"
+	# The bus starts the frontend on its first call; the Response signals come from it.
+	frontend_start
+}
+
+# dbus_backend_start APP_ID [CORDON ARGS...]: the bus and cordon, no frontend yet.
+dbus_backend_start() {
 	DBUS_APP=$1
 	shift
 	cordon_test_init
@@ -28,8 +35,7 @@ dbus_portal_start() {
 	FLATPAK_INFO="$TEST_TMP/flatpak-info"
 	printf '[Application]\nname=%s\n\n[Instance]\ninstance-id=%s\n' "$DBUS_APP" "$$" \
 		>"$FLATPAK_INFO"
-	# The bus starts the frontend on its first call; the Response signals come from it.
-	frontend_start
+	_set_in_flatpak
 }
 
 _frontend_up() {
@@ -42,20 +48,24 @@ frontend_start() {
 	FRONTEND_PID=$(gdbus call --session --dest org.freedesktop.DBus \
 		--object-path /org/freedesktop/DBus --method \
 		org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.portal.Desktop |
-		tr -dc '0-9')
-	wait_for "cordon to know the frontend" grep -q "D-Bus portal: the frontend is" "$CORDON_LOG"
+		sed 's/^(uint32 \([0-9]*\),)$/\1/')
+	wait_for "cordon to know the frontend" grep -q "D-Bus portal: the frontend is :" "$CORDON_LOG"
 }
 
 # in_flatpak CMD...: CMD as the app: in its cgroup, in a root of its own that holds
 # /.flatpak-info (what xdg-desktop-portal reads through /proc/PID/root), with the host's
 # /usr and /etc read-only and the bus, the Wayland socket and the test's folder.
+# "${IN_FLATPAK[@]}" CMD... is the same as a command (for start_client).
+_set_in_flatpak() {
+	IN_FLATPAK=("${in_sandbox[@]}" bwrap --ro-bind /usr /usr --symlink usr/bin /bin
+		--symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin
+		--ro-bind /etc /etc --proc /proc --dev /dev --bind "$XDG_RUNTIME_DIR" "$XDG_RUNTIME_DIR"
+		--bind "$TEST_TMP" "$TEST_TMP" --ro-bind "$FLATPAK_INFO" /.flatpak-info
+		--ro-bind "$CORDON_SOURCE_ROOT" "$CORDON_SOURCE_ROOT"
+		--setenv DBUS_SESSION_BUS_ADDRESS "$DBUS_SESSION_BUS_ADDRESS" --)
+}
 in_flatpak() {
-	"${in_sandbox[@]}" bwrap --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib \
-		--symlink usr/lib64 /lib64 --symlink usr/sbin /sbin --ro-bind /etc /etc \
-		--proc /proc --dev /dev --bind "$XDG_RUNTIME_DIR" "$XDG_RUNTIME_DIR" \
-		--bind "$TEST_TMP" "$TEST_TMP" --ro-bind "$FLATPAK_INFO" /.flatpak-info \
-		--ro-bind "$CORDON_SOURCE_ROOT" "$CORDON_SOURCE_ROOT" \
-		--setenv DBUS_SESSION_BUS_ADDRESS "$DBUS_SESSION_BUS_ADDRESS" -- "$@"
+	"${IN_FLATPAK[@]}" "$@"
 }
 
 # portal_request METHOD [CLIENT ARGS...]: calls org.freedesktop.portal.FileChooser.METHOD
@@ -82,4 +92,9 @@ app_view() {
 	"$XDG_RUNTIME_DIR/doc/"*) printf '%s\n' "$XDG_RUNTIME_DIR/doc/by-app/$DBUS_APP/${1#"$XDG_RUNTIME_DIR/doc/"}" ;;
 	*) fail "'$1' is not in the document portal" ;;
 	esac
+}
+
+# pending N: true when cordon has N requests waiting for the user.
+pending() {
+	[[ "$(ctl --json portal-requests | jq length)" == "$1" ]]
 }

@@ -11,6 +11,10 @@
  *     --bad-option      sends "multiple" as a string (a malformed call)
  *     --close           closes the request once made, prints "closed" and exits
  *     --handle-out FILE writes the request's handle there once made
+ *   As the frontend itself (owns org.freedesktop.portal.Desktop and calls the backend, as
+ *   xdg-desktop-portal would, for what the frontend would never let through):
+ *     --backend APP_ID  calls org.freedesktop.impl.portal.desktop.cordon directly
+ *     --bad-filters     filters of the wrong type     --long-name: a 5000-byte current_name
  * Exit status: 0 with a response, 1 on a D-Bus error (printed), 2 usage.
  */
 #include <stdbool.h>
@@ -26,8 +30,7 @@ struct state {
 	uint32_t response;
 };
 
-static int handle_response(sd_bus_message *m, void *data, sd_bus_error *error) {
-	struct state *state = data;
+static int read_results(sd_bus_message *m, struct state *state) {
 	if (sd_bus_message_read(m, "u", &state->response) < 0 ||
 			sd_bus_message_enter_container(m, 'a', "{sv}") < 0) {
 		return 0;
@@ -62,6 +65,10 @@ static int handle_response(sd_bus_message *m, void *data, sd_bus_error *error) {
 	return 0;
 }
 
+static int handle_response(sd_bus_message *m, void *data, sd_bus_error *error) {
+	return read_results(m, data);
+}
+
 static int usage(void) {
 	fprintf(stderr, "usage: dbus-portal-client [OPTIONS] OpenFile|SaveFile|SaveFiles\n");
 	return 2;
@@ -69,7 +76,8 @@ static int usage(void) {
 
 struct args {
 	const char *method, *parent, *title, *current_name, *files, *choice, *filter, *handle_out;
-	bool multiple, directory, bad_option, close;
+	const char *backend;
+	bool multiple, directory, bad_option, close, bad_filters, long_name;
 };
 
 static int append_bool(sd_bus_message *m, const char *key, bool value) {
@@ -87,6 +95,15 @@ static int append_options(sd_bus_message *m, const struct args *args, const char
 	}
 	if (args->bad_option) {
 		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "multiple", "s", "yes");
+	}
+	if (args->bad_filters) {
+		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "filters", "a(ss)", 1, "x", "*.x");
+	}
+	if (args->long_name) {
+		char name[5001];
+		memset(name, 'n', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "current_name", "s", name);
 	}
 	if (args->current_name) {
 		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "current_name", "s",
@@ -126,6 +143,42 @@ static int append_options(sd_bus_message *m, const struct args *args, const char
 	return r < 0 ? r : sd_bus_message_close_container(m);
 }
 
+static int print_error(const sd_bus_error *error) {
+	printf("error %s %s\n", error->name ? error->name : "?", error->message ? error->message : "");
+	return 1;
+}
+
+/* As the frontend: the backend's reply is the response itself. */
+static int call_backend(sd_bus *bus, const struct args *args, const char *handle,
+		const char *token) {
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	int r = sd_bus_request_name(bus, "org.freedesktop.portal.Desktop", 0);
+	if (r < 0) {
+		fprintf(stderr, "dbus-portal-client: cannot own the frontend's name: %s\n",
+			strerror(-r));
+		return 1;
+	}
+	sd_bus_message *call = NULL, *reply = NULL;
+	r = sd_bus_message_new_method_call(bus, &call, "org.freedesktop.impl.portal.desktop.cordon",
+		"/org/freedesktop/portal/desktop", "org.freedesktop.impl.portal.FileChooser",
+		args->method);
+	r = r < 0 ? r : sd_bus_message_append(call, "osss", handle, args->backend, args->parent,
+		args->title);
+	r = r < 0 ? r : append_options(call, args, token);
+	if (r < 0) {
+		fprintf(stderr, "dbus-portal-client: cannot build the call: %s\n", strerror(-r));
+		return 1;
+	}
+	r = sd_bus_call(bus, call, 30 * 1000000ull, &error, &reply);
+	if (r < 0) {
+		return print_error(&error);
+	}
+	struct state state = {0};
+	read_results(reply, &state);
+	printf("response %u\n", state.response);
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	struct args args = {.parent = "", .title = "A title"};
 	for (int i = 1; i < argc; i++) {
@@ -136,7 +189,8 @@ int main(int argc, char **argv) {
 			strcmp(a, "--files") == 0 ? &args.files :
 			strcmp(a, "--choice") == 0 ? &args.choice :
 			strcmp(a, "--filter") == 0 ? &args.filter :
-			strcmp(a, "--handle-out") == 0 ? &args.handle_out : NULL;
+			strcmp(a, "--handle-out") == 0 ? &args.handle_out :
+			strcmp(a, "--backend") == 0 ? &args.backend : NULL;
 		if (value) {
 			if (++i == argc) {
 				return usage();
@@ -148,6 +202,10 @@ int main(int argc, char **argv) {
 			args.directory = true;
 		} else if (strcmp(a, "--bad-option") == 0) {
 			args.bad_option = true;
+		} else if (strcmp(a, "--bad-filters") == 0) {
+			args.bad_filters = true;
+		} else if (strcmp(a, "--long-name") == 0) {
+			args.long_name = true;
 		} else if (strcmp(a, "--close") == 0) {
 			args.close = true;
 		} else if (a[0] != '-' && !args.method) {
@@ -176,6 +234,10 @@ int main(int argc, char **argv) {
 	snprintf(handle, sizeof(handle), "/org/freedesktop/portal/desktop/request/%s/%s", sender,
 		token);
 	struct state state = {0};
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	if (args.backend) {
+		return call_backend(bus, &args, handle, token);
+	}
 	/* Subscribed before the call, so the Response cannot come first. */
 	r = sd_bus_match_signal(bus, NULL, NULL, handle, "org.freedesktop.portal.Request",
 		"Response", handle_response, &state);
@@ -188,11 +250,9 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "dbus-portal-client: cannot build the call: %s\n", strerror(-r));
 		return 1;
 	}
-	sd_bus_error error = SD_BUS_ERROR_NULL;
 	r = sd_bus_call(bus, call, 30 * 1000000ull, &error, &reply);
 	if (r < 0) {
-		printf("error %s %s\n", error.name ? error.name : "?", error.message ? error.message : "");
-		return 1;
+		return print_error(&error);
 	}
 	const char *got;
 	if (sd_bus_message_read(reply, "o", &got) < 0 || strcmp(got, handle) != 0) {
