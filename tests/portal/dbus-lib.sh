@@ -77,6 +77,9 @@ portal_request() {
 	RESPONSE_CODE=$(sed -n 's/^response //p' <<<"$OUT")
 	DBUS_ERROR=$(sed -n 's/^error //p' <<<"$OUT")
 	URIS=$(sed -n 's/^uri //p' <<<"$OUT")
+	if [[ -z "$RESPONSE_CODE$DBUS_ERROR" && "$OUT" != closed ]]; then
+		cat "$TEST_TMP/client.err" >&2
+	fi
 }
 
 # uri_path URI: the path of a file:// URI, decoded.

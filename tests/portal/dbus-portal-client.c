@@ -170,17 +170,23 @@ static int call_backend(sd_bus *bus, const struct args *args, const char *handle
 		return 1;
 	}
 	r = sd_bus_call(bus, call, 30 * 1000000ull, &error, &reply);
-	if (r < 0) {
-		return print_error(&error);
-	}
 	struct state state = {0};
-	read_results(reply, &state);
-	printf("response %u\n", state.response);
-	return 0;
+	if (r < 0) {
+		print_error(&error);
+	} else {
+		read_results(reply, &state);
+		printf("response %u\n", state.response);
+	}
+	sd_bus_error_free(&error);
+	sd_bus_message_unref(call);
+	sd_bus_message_unref(reply);
+	return r < 0;
 }
 
 int main(int argc, char **argv) {
 	struct args args = {.parent = "", .title = "A title"};
+	/* Each line out at once: a sanitizer's exit must not lose what was printed. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char **value = strcmp(a, "--parent") == 0 ? &args.parent :
@@ -236,7 +242,9 @@ int main(int argc, char **argv) {
 	struct state state = {0};
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	if (args.backend) {
-		return call_backend(bus, &args, handle, token);
+		r = call_backend(bus, &args, handle, token);
+		sd_bus_flush_close_unref(bus);
+		return r;
 	}
 	/* Subscribed before the call, so the Response cannot come first. */
 	r = sd_bus_match_signal(bus, NULL, NULL, handle, "org.freedesktop.portal.Request",
@@ -251,8 +259,12 @@ int main(int argc, char **argv) {
 		return 1;
 	}
 	r = sd_bus_call(bus, call, 30 * 1000000ull, &error, &reply);
+	sd_bus_message_unref(call);
 	if (r < 0) {
-		return print_error(&error);
+		print_error(&error);
+		sd_bus_error_free(&error);
+		sd_bus_flush_close_unref(bus);
+		return 1;
 	}
 	const char *got;
 	if (sd_bus_message_read(reply, "o", &got) < 0 || strcmp(got, handle) != 0) {
@@ -270,6 +282,9 @@ int main(int argc, char **argv) {
 		r = sd_bus_call_method(bus, "org.freedesktop.portal.Desktop", handle,
 			"org.freedesktop.portal.Request", "Close", &error, NULL, "");
 		printf(r < 0 ? "error %s\n" : "closed\n", error.name);
+		sd_bus_error_free(&error);
+		sd_bus_message_unref(reply);
+		sd_bus_flush_close_unref(bus);
 		return r < 0;
 	}
 	time_t deadline = time(NULL) + 60;
@@ -289,7 +304,6 @@ int main(int argc, char **argv) {
 	}
 	printf("response %u\n", state.response);
 	sd_bus_message_unref(reply);
-	sd_bus_message_unref(call);
 	sd_bus_flush_close_unref(bus);
 	return 0;
 }
