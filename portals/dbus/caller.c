@@ -48,10 +48,13 @@ bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *a
 			*parent = NULL;
 			return false;
 		}
+		wlr_log(WLR_INFO, "D-Bus portal: '%s' asks over its window %s (pid %d, %s)", app_id,
+			parent_window, record && record->identified ? (int)record->peer.pid : 0,
+			cordon_tag_engine_name(tag));
 		caller->client = client;
 		caller->tag_known = true;
 		caller->tag = *tag;
-		caller->pid = record->identified ? record->peer.pid : 0;
+		caller->pid = record && record->identified ? record->peer.pid : 0;
 		return true;
 	}
 	if (strlen(app_id) >= sizeof(caller->tag.app_id)) {
