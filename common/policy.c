@@ -49,6 +49,8 @@ static const char *const global_words[] = {
 	"zwlr_output_manager_v1",
 	"org_kde_kwin_idle",
 	"wp_security_context_manager_v1",
+	/* Parents the app's surfaces to another client's exported window. */
+	"zxdg_importer_v2",
 	NULL,
 };
 static const char *const portal_words[] = {"file-chooser", "camera", "print", NULL};
