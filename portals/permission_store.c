@@ -470,6 +470,11 @@ bool cordon_permission_store_add_folder(struct cordon_permission_store *store,
 			found = i;
 		}
 	}
+	if (found == 0 && entry->folder_count > 0) {
+		/* Already the most recent: nothing changes, nothing to save (an fsync per answer). */
+		free(copy);
+		return true;
+	}
 	if (found == entry->folder_count && found == CORDON_PERMISSION_MAX_FOLDERS) {
 		found--;
 	}

@@ -11,6 +11,8 @@
  *     --bad-option      sends "multiple" as a string (a malformed call)
  *     --close           closes the request once made, prints "closed" and exits
  *     --handle-out FILE writes the request's handle there once made
+ *     --repeat N        N requests one after the other (bench/portal-dbus); prints
+ *                       "bench N chosen C mean_us US", the mean round trip
  *   As the frontend itself (owns org.freedesktop.portal.Desktop and calls the backend, as
  *   xdg-desktop-portal would, for what the frontend would never let through):
  *     --backend APP_ID  calls org.freedesktop.impl.portal.desktop.cordon directly
@@ -30,6 +32,9 @@ struct state {
 	uint32_t response;
 };
 
+/* --repeat: nothing printed per request. */
+static bool quiet;
+
 static int read_results(sd_bus_message *m, struct state *state) {
 	if (sd_bus_message_read(m, "u", &state->response) < 0 ||
 			sd_bus_message_enter_container(m, 'a', "{sv}") < 0) {
@@ -42,7 +47,9 @@ static int read_results(sd_bus_message *m, struct state *state) {
 			char **uris = NULL;
 			sd_bus_message_read_strv(m, &uris);
 			for (char **u = uris; u && *u; u++) {
-				printf("uri %s\n", *u);
+				if (!quiet) {
+					printf("uri %s\n", *u);
+				}
 				free(*u);
 			}
 			free(uris);
@@ -51,7 +58,7 @@ static int read_results(sd_bus_message *m, struct state *state) {
 				sd_bus_message_enter_container(m, 'v', "a(ss)") > 0) {
 			const char *id, *value;
 			sd_bus_message_enter_container(m, 'a', "(ss)");
-			while (sd_bus_message_read(m, "(ss)", &id, &value) > 0) {
+			while (sd_bus_message_read(m, "(ss)", &id, &value) > 0 && !quiet) {
 				printf("choice %s %s\n", id, value);
 			}
 			sd_bus_message_exit_container(m);
@@ -76,7 +83,7 @@ static int usage(void) {
 
 struct args {
 	const char *method, *parent, *title, *current_name, *files, *choice, *filter, *handle_out;
-	const char *backend;
+	const char *backend, *repeat;
 	bool multiple, directory, bad_option, close, bad_filters, long_name;
 };
 
@@ -183,6 +190,49 @@ static int call_backend(sd_bus *bus, const struct args *args, const char *handle
 	return r < 0;
 }
 
+/* N OpenFile requests one after the other, each waited for, as bench/portal-dbus measures. */
+static int bench(sd_bus *bus, const struct args *args, const char *sender, int count) {
+	quiet = true;
+	int chosen = 0;
+	struct timespec start, end;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (int i = 0; i < count; i++) {
+		char token[64], handle[512];
+		snprintf(token, sizeof(token), "bench%d_%d", (int)getpid(), i);
+		snprintf(handle, sizeof(handle), "/org/freedesktop/portal/desktop/request/%s/%s",
+			sender, token);
+		struct state state = {0};
+		sd_bus_slot *slot = NULL;
+		sd_bus_message *call = NULL;
+		int r = sd_bus_match_signal(bus, &slot, NULL, handle, "org.freedesktop.portal.Request",
+			"Response", handle_response, &state);
+		r = r < 0 ? r : sd_bus_message_new_method_call(bus, &call,
+			"org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
+			"org.freedesktop.portal.FileChooser", args->method);
+		r = r < 0 ? r : sd_bus_message_append(call, "ss", args->parent, args->title);
+		r = r < 0 ? r : append_options(call, args, token);
+		r = r < 0 ? r : sd_bus_call(bus, call, 30 * 1000000ull, NULL, NULL);
+		sd_bus_message_unref(call);
+		while (r >= 0 && !state.done) {
+			r = sd_bus_process(bus, NULL);
+			if (r == 0) {
+				r = sd_bus_wait(bus, 30 * 1000000ull);
+			}
+		}
+		sd_bus_slot_unref(slot);
+		if (r < 0) {
+			fprintf(stderr, "dbus-portal-client: request %d failed: %s\n", i, strerror(-r));
+			return 1;
+		}
+		chosen += state.response == 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	double us = ((double)(end.tv_sec - start.tv_sec) * 1e9 +
+		(double)(end.tv_nsec - start.tv_nsec)) / 1e3 / count;
+	printf("bench %d chosen %d mean_us %.1f\n", count, chosen, us);
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	struct args args = {.parent = "", .title = "A title"};
 	/* Each line out at once: a sanitizer's exit must not lose what was printed. */
@@ -196,7 +246,8 @@ int main(int argc, char **argv) {
 			strcmp(a, "--choice") == 0 ? &args.choice :
 			strcmp(a, "--filter") == 0 ? &args.filter :
 			strcmp(a, "--handle-out") == 0 ? &args.handle_out :
-			strcmp(a, "--backend") == 0 ? &args.backend : NULL;
+			strcmp(a, "--backend") == 0 ? &args.backend :
+			strcmp(a, "--repeat") == 0 ? &args.repeat : NULL;
 		if (value) {
 			if (++i == argc) {
 				return usage();
@@ -241,6 +292,11 @@ int main(int argc, char **argv) {
 		token);
 	struct state state = {0};
 	sd_bus_error error = SD_BUS_ERROR_NULL;
+	if (args.repeat) {
+		r = bench(bus, &args, sender, atoi(args.repeat) > 0 ? atoi(args.repeat) : 1);
+		sd_bus_flush_close_unref(bus);
+		return r;
+	}
 	if (args.backend) {
 		r = call_backend(bus, &args, handle, token);
 		sd_bus_flush_close_unref(bus);

@@ -9,6 +9,8 @@
  *   portal-client hoard    answered requests never destroyed, past the object cap
  *   portal-client late     set_title after submit
  *   portal-client kind     an unknown file chooser kind
+ *   portal-client bench N  N open requests one after the other (for bench/portal-dbus):
+ *                          prints "bench N chosen C mean_us US", the mean round trip
  */
 #include <errno.h>
 #include <poll.h>
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
 
@@ -86,6 +89,60 @@ static struct cordon_portal_file_chooser_v1 *make_request(const char *label,
 	return chooser;
 }
 
+static int bench_answered, bench_chosen;
+
+static void bench_file(void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd,
+		const char *name) {
+	close(fd);
+}
+
+static void bench_done(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
+	bench_answered++;
+	bench_chosen++;
+}
+
+static void bench_cancelled(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
+	bench_answered++;
+}
+
+static void bench_failed(void *data, struct cordon_portal_file_chooser_v1 *chooser,
+		uint32_t failure, const char *reason) {
+	bench_answered++;
+}
+
+static const struct cordon_portal_file_chooser_v1_listener bench_listener = {
+	.file = bench_file,
+	.done = bench_done,
+	.cancelled = bench_cancelled,
+	.failed = bench_failed,
+};
+
+/* The same request as the D-Bus bench's OpenFile, answered by the auto UI, N times. */
+static int bench(struct wl_display *display, int count) {
+	struct timespec start, end;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (int i = 0; i < count; i++) {
+		struct cordon_portal_file_chooser_v1 *chooser =
+			cordon_portal_manager_v1_get_file_chooser(manager,
+				CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN);
+		cordon_portal_file_chooser_v1_add_listener(chooser, &bench_listener, NULL);
+		cordon_portal_file_chooser_v1_set_title(chooser, "A title");
+		cordon_portal_file_chooser_v1_submit(chooser);
+		int before = bench_answered;
+		while (bench_answered == before) {
+			if (wl_display_dispatch(display) < 0) {
+				return 1;
+			}
+		}
+		cordon_portal_file_chooser_v1_destroy(chooser);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	double us = ((double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec)) /
+		1e3 / count;
+	printf("bench %d chosen %d mean_us %.1f\n", count, bench_chosen, us);
+	return 0;
+}
+
 static void handle_signal(int sig) {
 	char c = 1;
 	(void)!write(signal_pipe[1], &c, 1);
@@ -147,8 +204,8 @@ static void run(struct wl_display *display, struct xdg_toplevel **toplevel,
 }
 
 int main(int argc, char *argv[]) {
-	if (argc != 2) {
-		fprintf(stderr, "usage: portal-client parent|hold|cap|late|kind\n");
+	if (argc != 2 && !(argc == 3 && strcmp(argv[1], "bench") == 0)) {
+		fprintf(stderr, "usage: portal-client parent|hold|cap|late|kind|bench N\n");
 		return 2;
 	}
 	const char *mode = argv[1];
@@ -171,6 +228,10 @@ int main(int argc, char *argv[]) {
 	struct wl_surface *surface = NULL;
 	struct xdg_surface *xdg_surface = NULL;
 	struct xdg_toplevel *toplevel = NULL;
+	if (strcmp(mode, "bench") == 0) {
+		int count = atoi(argv[2]);
+		return count > 0 ? bench(display, count) : 2;
+	}
 	if (strcmp(mode, "parent") == 0) {
 		surface = wl_compositor_create_surface(compositor);
 		xdg_surface = xdg_wm_base_get_xdg_surface(wm_base, surface);
