@@ -77,9 +77,11 @@ struct cordon_print_portal {
 	uint64_t max_size;
 };
 
-struct print {
+struct cordon_print {
 	struct wl_list link; /* cordon_print_portal.prints */
-	struct wl_resource *resource;
+	struct wl_resource *resource; /* NULL: the D-Bus door's, answered through answer */
+	cordon_print_answer_func answer;
+	void *answer_data;
 	struct cordon_portal_request *request;
 	struct cordon_print_portal *portal;
 	bool prepare;
@@ -203,12 +205,12 @@ static bool valid_setting(const char *key, const char *value, const char **why) 
 	return ok;
 }
 
-static struct print *print_from_resource(struct wl_resource *resource) {
+static struct cordon_print *print_from_resource(struct wl_resource *resource) {
 	return wl_resource_get_user_data(resource);
 }
 
 /* Stops reading and sending; called once the request is answered or goes away. */
-static void release_transient(struct print *print) {
+static void release_transient(struct cordon_print *print) {
 	if (print->pipe_source) {
 		wl_event_source_remove(print->pipe_source);
 		print->pipe_source = NULL;
@@ -226,8 +228,7 @@ static void release_transient(struct print *print) {
 	print->task = NULL;
 }
 
-static void handle_resource_destroy(struct wl_resource *resource) {
-	struct print *print = print_from_resource(resource);
+void cordon_print_destroy(struct cordon_print *print) {
 	/* Closes the dialog first: it points into the printers and settings freed below. */
 	cordon_portal_request_destroy(print->request);
 	release_transient(print);
@@ -241,7 +242,11 @@ static void handle_resource_destroy(struct wl_resource *resource) {
 	free(print);
 }
 
-static bool check_configuring(struct print *print) {
+static void handle_resource_destroy(struct wl_resource *resource) {
+	cordon_print_destroy(print_from_resource(resource));
+}
+
+static bool check_configuring(struct cordon_print *print) {
 	if (!print->submitted && print->request->state == CORDON_PORTAL_REQUEST_CONFIGURING) {
 		return true;
 	}
@@ -250,7 +255,7 @@ static bool check_configuring(struct print *print) {
 	return false;
 }
 
-static bool check_print_only(struct print *print, const char *option) {
+static bool check_print_only(struct cordon_print *print, const char *option) {
 	if (!print->prepare) {
 		return true;
 	}
@@ -265,7 +270,7 @@ static void handle_destroy(struct wl_client *client, struct wl_resource *resourc
 
 static void handle_set_title(struct wl_client *client, struct wl_resource *resource,
 		const char *title) {
-	struct print *print = print_from_resource(resource);
+	struct cordon_print *print = print_from_resource(resource);
 	if (!check_configuring(print)) {
 		return;
 	}
@@ -285,14 +290,14 @@ static void handle_set_title(struct wl_client *client, struct wl_resource *resou
 
 static void handle_set_parent(struct wl_client *client, struct wl_resource *resource,
 		struct wl_resource *parent) {
-	struct print *print = print_from_resource(resource);
+	struct cordon_print *print = print_from_resource(resource);
 	if (check_configuring(print) && !cordon_portal_request_set_parent(print->request, parent)) {
 		wl_resource_post_error(resource, CORDON_PORTAL_PRINT_V1_ERROR_BAD_PARENT,
 			"the parent toplevel is not the client's own");
 	}
 }
 
-static void suggest(struct print *print, const char *key, const char *value) {
+static void suggest(struct cordon_print *print, const char *key, const char *value) {
 	const char *why;
 	if (!check_configuring(print)) {
 		return;
@@ -324,7 +329,7 @@ static void handle_set_page_setup(struct wl_client *client, struct wl_resource *
 
 static void handle_set_modal(struct wl_client *client, struct wl_resource *resource,
 		uint32_t modal) {
-	struct print *print = print_from_resource(resource);
+	struct cordon_print *print = print_from_resource(resource);
 	if (!check_configuring(print) || !check_print_only(print, "modal")) {
 		return;
 	}
@@ -338,7 +343,7 @@ static void handle_set_modal(struct wl_client *client, struct wl_resource *resou
 
 static void handle_set_token(struct wl_client *client, struct wl_resource *resource,
 		const char *token) {
-	struct print *print = print_from_resource(resource);
+	struct cordon_print *print = print_from_resource(resource);
 	if (!check_configuring(print) || !check_print_only(print, "a token")) {
 		return;
 	}
@@ -358,7 +363,7 @@ static void handle_set_token(struct wl_client *client, struct wl_resource *resou
 
 static void handle_set_document(struct wl_client *client, struct wl_resource *resource,
 		int32_t fd, const char *mime_type) {
-	struct print *print = print_from_resource(resource);
+	struct cordon_print *print = print_from_resource(resource);
 	if (!check_configuring(print) || !check_print_only(print, "a document")) {
 		close(fd);
 		return;
@@ -378,13 +383,13 @@ static void handle_set_document(struct wl_client *client, struct wl_resource *re
 	print->mime_type = copy;
 }
 
-static void fail(struct print *print, uint32_t failure, const char *reason) {
+static void fail(struct cordon_print *print, uint32_t failure, const char *reason) {
 	/* The print failures extend the shared ones (cordon-portal-v1.xml keeps 0-3 alike). */
 	cordon_portal_request_fail(print->request, (enum cordon_portal_failure)failure, reason);
 }
 
 static void handle_job_done(void *data, const struct cordon_cups_result *result) {
-	struct print *print = data;
+	struct cordon_print *print = data;
 	print->task = NULL;
 	if (result->error) {
 		wlr_log(WLR_ERROR, "Print request %s: %s", print->request->token, result->error);
@@ -399,7 +404,7 @@ static void handle_job_done(void *data, const struct cordon_cups_result *result)
 }
 
 /* Sends the job once both the document and the settings are there. */
-static void maybe_start_job(struct print *print) {
+static void maybe_start_job(struct cordon_print *print) {
 	if (!print->confirmed || !print->doc_ready || print->task ||
 			print->request->state == CORDON_PORTAL_REQUEST_ANSWERED) {
 		return;
@@ -442,9 +447,9 @@ static bool same_app(const struct cordon_portal_request *a, const struct cordon_
  * them, or 8 requests on each of many connections could hold many times the limit
  * (SECURITY-NOTES: per-client caps).
  */
-static uint64_t app_buffered(struct print *print) {
+static uint64_t app_buffered(struct cordon_print *print) {
 	uint64_t total = 0;
-	struct print *other;
+	struct cordon_print *other;
 	wl_list_for_each(other, &print->portal->prints, link) {
 		if (other->memfd >= 0 && same_app(other->request, print->request)) {
 			total += other->doc_size;
@@ -454,7 +459,7 @@ static uint64_t app_buffered(struct print *print) {
 }
 
 static int handle_pipe_readable(int fd, uint32_t mask, void *data) {
-	struct print *print = data;
+	struct cordon_print *print = data;
 	char buffer[PIPE_CHUNK];
 	for (int i = 0; i < PIPE_READS_PER_WAKE; i++) {
 		ssize_t n = read(fd, buffer, sizeof(buffer));
@@ -508,7 +513,7 @@ static int handle_pipe_readable(int fd, uint32_t mask, void *data) {
 }
 
 /* Checks the document's fd and starts reading a pipe; false after failing the request. */
-static bool setup_document(struct print *print) {
+static bool setup_document(struct cordon_print *print) {
 	bool printable = false;
 	for (size_t i = 0; i < sizeof(printable_types) / sizeof(printable_types[0]); i++) {
 		printable = printable || strcmp(print->mime_type, printable_types[i]) == 0;
@@ -573,7 +578,7 @@ static void expire_tokens(struct cordon_print_portal *portal) {
 }
 
 /* Takes the token if it is the same app's and recent: its settings become the choice. */
-static bool use_token(struct print *print) {
+static bool use_token(struct cordon_print *print) {
 	struct cordon_print_portal *portal = print->portal;
 	expire_tokens(portal);
 	const struct cordon_portal_request *request = print->request;
@@ -600,7 +605,7 @@ static bool use_token(struct print *print) {
 }
 
 static void handle_printers_listed(void *data, const struct cordon_cups_result *result) {
-	struct print *print = data;
+	struct cordon_print *print = data;
 	print->task = NULL;
 	if (result->error) {
 		wlr_log(WLR_ERROR, "Print request %s: %s", print->request->token, result->error);
@@ -629,16 +634,7 @@ static void handle_printers_listed(void *data, const struct cordon_cups_result *
 	cordon_portal_request_submit(print->request, &options);
 }
 
-static void handle_submit(struct wl_client *client, struct wl_resource *resource) {
-	struct print *print = print_from_resource(resource);
-	if (!check_configuring(print)) {
-		return;
-	}
-	if (!print->prepare && print->doc_fd < 0) {
-		wl_resource_post_error(resource, CORDON_PORTAL_PRINT_V1_ERROR_NO_DOCUMENT,
-			"a print request needs set_document before submit");
-		return;
-	}
+void cordon_print_submit(struct cordon_print *print) {
 	print->submitted = true;
 	enum cordon_portal_failure failure;
 	const char *reason;
@@ -664,6 +660,19 @@ static void handle_submit(struct wl_client *client, struct wl_resource *resource
 	}
 }
 
+static void handle_submit(struct wl_client *client, struct wl_resource *resource) {
+	struct cordon_print *print = print_from_resource(resource);
+	if (!check_configuring(print)) {
+		return;
+	}
+	if (!print->prepare && print->doc_fd < 0) {
+		wl_resource_post_error(resource, CORDON_PORTAL_PRINT_V1_ERROR_NO_DOCUMENT,
+			"a print request needs set_document before submit");
+		return;
+	}
+	cordon_print_submit(print);
+}
+
 static const struct cordon_portal_print_v1_interface print_impl = {
 	.destroy = handle_destroy,
 	.set_title = handle_set_title,
@@ -676,7 +685,7 @@ static const struct cordon_portal_print_v1_interface print_impl = {
 	.submit = handle_submit,
 };
 
-static const struct cordon_portal_ui_printer *find_printer(struct print *print,
+static const struct cordon_portal_ui_printer *find_printer(struct cordon_print *print,
 		const char *name) {
 	for (size_t i = 0; print->printers && i < print->printers->count; i++) {
 		if (strcmp(print->printers->printers[i].name, name) == 0) {
@@ -688,7 +697,7 @@ static const struct cordon_portal_ui_printer *find_printer(struct print *print,
 
 static bool print_set_setting(struct cordon_portal_request *request, const char *key,
 		const char *value, const char **reason) {
-	struct print *print = request->data;
+	struct cordon_print *print = request->data;
 	if (!valid_setting(key, value, reason)) {
 		return false;
 	}
@@ -703,7 +712,7 @@ static bool print_set_setting(struct cordon_portal_request *request, const char 
 	return true;
 }
 
-static bool save_token(struct print *print) {
+static bool save_token(struct cordon_print *print) {
 	const char *app_id = cordon_portal_request_app_id(print->request);
 	if (!cordon_portal_make_token(print->new_token)) {
 		return false;
@@ -731,7 +740,7 @@ static bool save_token(struct print *print) {
 }
 
 static void print_confirmed(struct cordon_portal_request *request) {
-	struct print *print = request->data;
+	struct cordon_print *print = request->data;
 	if (!settings_get(&print->chosen, "printer")) {
 		/* The user took the default: CUPS's default queue, else the first. */
 		const struct cordon_portal_ui_printer *printer = &print->printers->printers[0];
@@ -760,10 +769,31 @@ static void print_confirmed(struct cordon_portal_request *request) {
 	maybe_start_job(print);
 }
 
+/* The D-Bus door's answer: the same facts the protocol's events carry. */
+static void answer_door(struct cordon_print *print, const struct cordon_portal_response *response) {
+	const char *keys[MAX_SETTINGS], *values[MAX_SETTINGS];
+	struct cordon_print_answer answer = {.response = response, .keys = keys, .values = values};
+	if (response->result == CORDON_PORTAL_CHOSEN && print->prepare) {
+		for (size_t i = 0; i < print->chosen.count; i++) {
+			keys[i] = print->chosen.items[i].key;
+			values[i] = print->chosen.items[i].value;
+		}
+		answer.count = print->chosen.count;
+		answer.token = print->new_token;
+	}
+	answer.job_id = print->job_id;
+	print->answer(print->answer_data, &answer);
+}
+
 static void print_send_response(struct cordon_portal_request *request,
 		const struct cordon_portal_response *response) {
-	struct print *print = request->data;
+	struct cordon_print *print = request->data;
 	struct wl_resource *resource = print->resource;
+	if (!resource) {
+		answer_door(print, response);
+		release_transient(print);
+		return;
+	}
 	switch (response->result) {
 	case CORDON_PORTAL_CHOSEN:
 		if (print->prepare) {
@@ -801,7 +831,7 @@ void cordon_print_create(struct cordon_portals *portals, struct wl_client *clien
 			"unknown print kind %u", kind);
 		return;
 	}
-	struct print *print = calloc(1, sizeof(*print));
+	struct cordon_print *print = calloc(1, sizeof(*print));
 	if (!print) {
 		wl_client_post_no_memory(client);
 		return;
@@ -828,6 +858,66 @@ void cordon_print_create(struct cordon_portals *portals, struct wl_client *clien
 	wl_resource_set_implementation(print->resource, &print_impl, print,
 		handle_resource_destroy);
 	wl_list_insert(&print->portal->prints, &print->link);
+}
+
+struct cordon_print *cordon_print_create_for(struct cordon_portals *portals,
+		const struct cordon_portal_caller *caller, bool prepare, cordon_print_answer_func answer,
+		void *data, bool *over_cap) {
+	struct cordon_print *print = calloc(1, sizeof(*print));
+	*over_cap = false;
+	if (!print) {
+		return NULL;
+	}
+	print->portal = portals->print;
+	print->prepare = prepare;
+	print->doc_fd = -1;
+	print->memfd = -1;
+	print->answer = answer;
+	print->answer_data = data;
+	print->request = cordon_portal_request_create_for(portals, caller, &request_impl, print,
+		over_cap);
+	if (!print->request) {
+		free(print);
+		return NULL;
+	}
+	wl_list_insert(&print->portal->prints, &print->link);
+	return print;
+}
+
+struct cordon_portal_request *cordon_print_request(struct cordon_print *print) {
+	return print->request;
+}
+
+bool cordon_print_suggest(struct cordon_print *print, const char *key, const char *value,
+		const char **why) {
+	if (!valid_setting(key, value, why)) {
+		return false;
+	}
+	if (!settings_set(&print->suggested, key, value)) {
+		*why = "out of memory";
+		return false;
+	}
+	return true;
+}
+
+bool cordon_print_set_options(struct cordon_print *print, const char *title, bool modal,
+		const char *token) {
+	if (strlen(title) >= MAX_TITLE || (token && strlen(token) > CORDON_PORTAL_TOKEN_LEN)) {
+		return false;
+	}
+	print->title = title[0] ? strdup(title) : NULL;
+	print->token = token ? strdup(token) : NULL;
+	print->modal = modal;
+	return (!title[0] || print->title) && (!token || print->token);
+}
+
+bool cordon_print_set_document(struct cordon_print *print, int fd, const char *mime_type) {
+	if (strlen(mime_type) >= MAX_VALUE || !(print->mime_type = strdup(mime_type))) {
+		close(fd);
+		return false;
+	}
+	print->doc_fd = fd;
+	return true;
 }
 
 struct cordon_print_portal *cordon_print_portal_create(struct cordon_portals *portals) {

@@ -21,7 +21,8 @@ struct cordon_dbus_portal {
 	sd_bus_slot *name_request;
 	sd_bus_slot *owner_match; /* NameOwnerChanged of the frontend */
 	sd_bus_slot *owner_query;
-	sd_bus_slot *file_chooser, *access;
+	sd_bus_slot *file_chooser, *access, *print;
+	struct wl_list print_tokens; /* the frontend's uint32 tokens (portals/dbus/print.c) */
 	char *frontend; /* the frontend's unique name, NULL while it has none */
 	struct wl_list requests; /* cordon_dbus_request.link */
 	/* Answered calls' state, freed from an idle callback (never inside the answer). */
@@ -57,5 +58,8 @@ bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *a
 /* The D-Bus interfaces, one file each. */
 int cordon_dbus_file_chooser_add(struct cordon_dbus_portal *service);
 int cordon_dbus_access_add(struct cordon_dbus_portal *service);
+int cordon_dbus_print_add(struct cordon_dbus_portal *service);
+/* Frees the print tokens. */
+void cordon_dbus_print_finish(struct cordon_dbus_portal *service);
 
 #endif

@@ -150,6 +150,7 @@ struct cordon_dbus_portal *cordon_dbus_portal_create(struct cordon_portals *port
 	service->bus = sd_bus_ref(bus);
 	wl_list_init(&service->requests);
 	wl_list_init(&service->reaped);
+	wl_list_init(&service->print_tokens);
 	int r = sd_bus_match_signal_async(bus, &service->owner_match, "org.freedesktop.DBus",
 		"/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged",
 		handle_owner_changed, NULL, service);
@@ -163,6 +164,9 @@ struct cordon_dbus_portal *cordon_dbus_portal_create(struct cordon_portals *port
 	}
 	if (r >= 0) {
 		r = cordon_dbus_access_add(service);
+	}
+	if (r >= 0) {
+		r = cordon_dbus_print_add(service);
 	}
 	if (r >= 0) {
 		r = sd_bus_request_name_async(bus, &service->name_request, CORDON_DBUS_PORTAL_NAME, 0,
@@ -193,6 +197,8 @@ void cordon_dbus_portal_destroy(struct cordon_dbus_portal *service) {
 	reap_all(service);
 	sd_bus_slot_unref(service->file_chooser);
 	sd_bus_slot_unref(service->access);
+	sd_bus_slot_unref(service->print);
+	cordon_dbus_print_finish(service);
 	sd_bus_slot_unref(service->name_request);
 	sd_bus_slot_unref(service->owner_match);
 	sd_bus_slot_unref(service->owner_query);

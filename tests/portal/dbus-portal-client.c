@@ -3,7 +3,10 @@
  * staying on the bus for the Request's Response signal (the frontend sends it to the
  * caller alone). Prints "response N", then "uri URI" and "choice ID VALUE" lines.
  *
- *   dbus-portal-client [OPTIONS] OpenFile|SaveFile|SaveFiles
+ *   dbus-portal-client [OPTIONS] OpenFile|SaveFile|SaveFiles|PreparePrint|Print
+ *     --settings K=V,.. PreparePrint's GtkPrintSettings (string values)
+ *     --document FILE   Print's document (its fd)      --token N: a prepare's token
+ *   PreparePrint prints "setting KEY VALUE", "page-setup KEY VALUE" and "token N".
  *     --parent HANDLE   the parent_window argument ("wayland:..." from xdg-foreign)
  *     --title TITLE     --multiple      --directory      --current-name NAME
  *     --files A,B       SaveFiles' names          --choice ID:DEFAULT
@@ -19,6 +22,8 @@
  *     --bad-filters     filters of the wrong type     --long-name: a 5000-byte current_name
  * Exit status: 0 with a response, 1 on a D-Bus error (printed), 2 usage.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +59,27 @@ static int read_results(sd_bus_message *m, struct state *state) {
 			}
 			free(uris);
 			sd_bus_message_exit_container(m);
+		} else if ((strcmp(key, "settings") == 0 || strcmp(key, "page-setup") == 0) &&
+				sd_bus_message_enter_container(m, 'v', "a{sv}") > 0) {
+			const char *k, *v;
+			sd_bus_message_enter_container(m, 'a', "{sv}");
+			while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
+				sd_bus_message_read(m, "s", &k);
+				if (sd_bus_message_read(m, "v", "s", &v) > 0) {
+					printf("%s %s %s\n", strcmp(key, "settings") == 0 ? "setting" : "page-setup",
+						k, v);
+				} else {
+					sd_bus_message_skip(m, "v");
+				}
+				sd_bus_message_exit_container(m);
+			}
+			sd_bus_message_exit_container(m);
+			sd_bus_message_exit_container(m);
+		} else if (strcmp(key, "token") == 0 && sd_bus_message_enter_container(m, 'v', "u") > 0) {
+			uint32_t token;
+			sd_bus_message_read(m, "u", &token);
+			printf("token %u\n", token);
+			sd_bus_message_exit_container(m);
 		} else if (strcmp(key, "choices") == 0 &&
 				sd_bus_message_enter_container(m, 'v', "a(ss)") > 0) {
 			const char *id, *value;
@@ -83,7 +109,7 @@ static int usage(void) {
 
 struct args {
 	const char *method, *parent, *title, *current_name, *files, *choice, *filter, *handle_out;
-	const char *backend, *repeat;
+	const char *backend, *repeat, *settings, *document, *token;
 	bool multiple, directory, bad_option, close, bad_filters, long_name;
 };
 
@@ -131,6 +157,10 @@ static int append_options(sd_bus_message *m, const struct args *args, const char
 		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "filters", "a(sa(us))", 1, name, 1,
 			0, colon ? colon + 1 : "*");
 	}
+	if (args->token) {
+		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "token", "u",
+			(uint32_t)strtoul(args->token, NULL, 10));
+	}
 	if (args->files) {
 		r = r < 0 ? r : sd_bus_message_open_container(m, 'e', "sv");
 		r = r < 0 ? r : sd_bus_message_append(m, "s", "files");
@@ -148,6 +178,45 @@ static int append_options(sd_bus_message *m, const struct args *args, const char
 		}
 	}
 	return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
+/* PreparePrint's settings, then an empty page setup. */
+static int append_print_settings(sd_bus_message *m, const struct args *args) {
+	int r = sd_bus_message_open_container(m, 'a', "{sv}");
+	char *copy = strdup(args->settings ? args->settings : "");
+	for (char *save = NULL, *kv = strtok_r(copy, ",", &save); r >= 0 && kv;
+			kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		if (eq) {
+			*eq = '\0';
+			r = sd_bus_message_append(m, "{sv}", kv, "s", eq + 1);
+		}
+	}
+	free(copy);
+	r = r < 0 ? r : sd_bus_message_close_container(m);
+	return r < 0 ? r : sd_bus_message_append(m, "a{sv}", 0);
+}
+
+/* The method's arguments after parent_window and title, before the options. */
+static int append_middle(sd_bus_message *m, const struct args *args) {
+	if (strcmp(args->method, "PreparePrint") == 0) {
+		return append_print_settings(m, args);
+	}
+	if (strcmp(args->method, "Print") == 0) {
+		int fd = open(args->document ? args->document : "/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			return -errno;
+		}
+		int r = sd_bus_message_append(m, "h", fd);
+		close(fd);
+		return r;
+	}
+	return 0;
+}
+
+static const char *interface_of(const char *method) {
+	return strstr(method, "Print") ? "org.freedesktop.portal.Print" :
+		"org.freedesktop.portal.FileChooser";
 }
 
 static int print_error(const sd_bus_error *error) {
@@ -247,7 +316,10 @@ int main(int argc, char **argv) {
 			strcmp(a, "--filter") == 0 ? &args.filter :
 			strcmp(a, "--handle-out") == 0 ? &args.handle_out :
 			strcmp(a, "--backend") == 0 ? &args.backend :
-			strcmp(a, "--repeat") == 0 ? &args.repeat : NULL;
+			strcmp(a, "--repeat") == 0 ? &args.repeat :
+			strcmp(a, "--settings") == 0 ? &args.settings :
+			strcmp(a, "--document") == 0 ? &args.document :
+			strcmp(a, "--token") == 0 ? &args.token : NULL;
 		if (value) {
 			if (++i == argc) {
 				return usage();
@@ -307,8 +379,9 @@ int main(int argc, char **argv) {
 		"Response", handle_response, &state);
 	sd_bus_message *call = NULL, *reply = NULL;
 	r = r < 0 ? r : sd_bus_message_new_method_call(bus, &call, "org.freedesktop.portal.Desktop",
-		"/org/freedesktop/portal/desktop", "org.freedesktop.portal.FileChooser", args.method);
+		"/org/freedesktop/portal/desktop", interface_of(args.method), args.method);
 	r = r < 0 ? r : sd_bus_message_append(call, "ss", args.parent, args.title);
+	r = r < 0 ? r : append_middle(call, &args);
 	r = r < 0 ? r : append_options(call, &args, token);
 	if (r < 0) {
 		fprintf(stderr, "dbus-portal-client: cannot build the call: %s\n", strerror(-r));
