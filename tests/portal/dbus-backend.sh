@@ -41,3 +41,23 @@ assert_eq 0 "$(ctl --json portal-requests | jq length)" "requests left by malfor
 backend OpenFile
 assert_eq 0 "$RESPONSE_CODE" "a call after the malformed ones"
 echo "malformed options: InvalidArgs, nothing left pending, cordon serves"
+
+# Access.AccessDialog (what the frontend asks before the camera): cordon's camera consent
+# dialog and its "camera" permission.
+echo "camera-stream=allow" >"$ANSWER"
+backend AccessDialog --title "Allow the camera?"
+assert_eq 0 "$RESPONSE_CODE" "AccessDialog granted ($OUT)"
+grep -q "auto: request .* from '$app' (xdg-desktop-portal): camera stream$" "$CORDON_LOG" ||
+	fail "no camera consent dialog"
+: >"$ANSWER"
+backend AccessDialog
+assert_eq 1 "$RESPONSE_CODE" "AccessDialog refused in the dialog"
+ctl permissions deny "$app" camera >/dev/null
+before=$(grep -c "camera stream" "$CORDON_LOG")
+backend AccessDialog
+assert_eq 2 "$RESPONSE_CODE" "AccessDialog for a denied app"
+ctl permissions grant "$app" camera >/dev/null
+backend AccessDialog
+assert_eq 0 "$RESPONSE_CODE" "AccessDialog for an allowed app"
+assert_eq "$before" "$(grep -c "camera stream" "$CORDON_LOG")" "dialogs for deny and allow"
+echo "AccessDialog: the camera consent dialog; deny and allow from the store, no dialog"

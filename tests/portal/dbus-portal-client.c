@@ -19,6 +19,7 @@
  *   As the frontend itself (owns org.freedesktop.portal.Desktop and calls the backend, as
  *   xdg-desktop-portal would, for what the frontend would never let through):
  *     --backend APP_ID  calls org.freedesktop.impl.portal.desktop.cordon directly
+ *                       (METHOD may also be AccessDialog)
  *     --bad-filters     filters of the wrong type     --long-name: a 5000-byte current_name
  * Exit status: 0 with a response, 1 on a D-Bus error (printed), 2 usage.
  */
@@ -235,11 +236,15 @@ static int call_backend(sd_bus *bus, const struct args *args, const char *handle
 		return 1;
 	}
 	sd_bus_message *call = NULL, *reply = NULL;
+	bool access = strcmp(args->method, "AccessDialog") == 0;
 	r = sd_bus_message_new_method_call(bus, &call, "org.freedesktop.impl.portal.desktop.cordon",
-		"/org/freedesktop/portal/desktop", "org.freedesktop.impl.portal.FileChooser",
-		args->method);
+		"/org/freedesktop/portal/desktop", access ? "org.freedesktop.impl.portal.Access" :
+		"org.freedesktop.impl.portal.FileChooser", args->method);
 	r = r < 0 ? r : sd_bus_message_append(call, "osss", handle, args->backend, args->parent,
 		args->title);
+	if (access) {
+		r = r < 0 ? r : sd_bus_message_append(call, "ss", "Use the camera?", "");
+	}
 	r = r < 0 ? r : append_options(call, args, token);
 	if (r < 0) {
 		fprintf(stderr, "dbus-portal-client: cannot build the call: %s\n", strerror(-r));
