@@ -491,6 +491,9 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 	chooser->request = cordon_portal_request_create_for(service->portals, &caller,
 		&request_impl, chooser, &over_cap);
 	if (!chooser->request) {
+		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s %d", sd_bus_message_get_member(m),
+			app_id, over_cap ? "more than" : "out of memory at",
+			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT);
 		free_chooser(chooser);
 		return over_cap ? sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
 			"more than %d unanswered portal requests of this app",

@@ -3,7 +3,8 @@
 # pending request dismisses cordon's dialog; the frontend killed mid-request leaves
 # cordon serving (Wayland clients, its control socket), its requests dismissed, and the
 # restarted frontend is served again. A D-Bus caller that is not the frontend cannot
-# use the backend (it could name any app id), and malformed options get a D-Bus error.
+# use the backend (it could name any app id), malformed options get a D-Bus error, and
+# one app has at most 8 unanswered requests.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/dbus-lib.sh"
@@ -59,3 +60,21 @@ portal_request OpenFile --bad-option
 portal_request OpenFile
 assert_eq 0 "$RESPONSE_CODE" "a request after the malformed one"
 echo "malformed options through the frontend: $DBUS_ERROR"
+
+# The per-app cap (SECURITY-NOTES): 8 unanswered requests of one app, the 9th refused.
+rm -f "$ANSWER"
+for i in 1 2 3 4 5 6 7 8; do
+	start_client "held$i" "${IN_FLATPAK[@]}" "$CORDON_TEST_DBUS_PORTAL_CLIENT" OpenFile
+done
+wait_for "eight pending requests" pending 8
+portal_request OpenFile
+[[ "$RESPONSE_CODE" == 2 || -n "$DBUS_ERROR" ]] ||
+	fail "the ninth request was not refused: $OUT"
+grep -q "D-Bus portal: OpenFile from '$app' refused: more than 8$" "$CORDON_LOG" ||
+	fail "the refusal was not logged"
+pending 8 || fail "the refused request is pending"
+for i in 1 2 3 4 5 6 7 8; do
+	stop_client "held$i"
+done
+wait_for "the held requests to go with their callers" pending 0
+echo "per-app cap: the ninth of one app refused, the held ones go with their callers"
