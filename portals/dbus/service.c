@@ -151,9 +151,11 @@ struct cordon_dbus_portal *cordon_dbus_portal_create(struct cordon_portals *port
 	wl_list_init(&service->requests);
 	wl_list_init(&service->reaped);
 	wl_list_init(&service->print_tokens);
-	int r = sd_bus_match_signal_async(bus, &service->owner_match, "org.freedesktop.DBus",
-		"/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged",
-		handle_owner_changed, NULL, service);
+	/* Only the frontend's name: not a wake-up for every client of the bus. */
+	int r = sd_bus_add_match_async(bus, &service->owner_match,
+		"type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+		"interface='org.freedesktop.DBus',member='NameOwnerChanged',"
+		"arg0='" CORDON_DBUS_FRONTEND_NAME "'", handle_owner_changed, NULL, service);
 	if (r >= 0) {
 		r = sd_bus_call_method_async(bus, &service->owner_query, "org.freedesktop.DBus",
 			"/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
