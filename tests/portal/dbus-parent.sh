@@ -25,6 +25,16 @@ window_handle() {
 	sed -n 's/^handle //p' "$TEST_TMP/$1.log" | head -n 1
 }
 
+# A sandboxed client sees the exporter (to name its window), not the importer.
+if command -v wayland-info >/dev/null; then
+	globals=$("${in_sandbox[@]}" wayland-info | sed -n "s/^interface: '\([^']*\)'.*/\1/p")
+	grep -qx zxdg_exporter_v2 <<<"$globals" || fail "the sandbox does not see the exporter"
+	! grep -qx zxdg_importer_v2 <<<"$globals" || fail "the sandbox sees the importer"
+	grep -qx zxdg_importer_v2 <<<"$(wayland-info | sed -n "s/^interface: '\([^']*\)'.*/\1/p")" ||
+		fail "the host does not see the importer"
+	echo "globals: the sandbox sees the exporter, not the importer"
+fi
+
 # The app's own window, in its cgroup: tagged flatpak org.example.Flat by cordon.
 start_client appwin "${in_sandbox[@]}" "$exporter" --app-id "$app"
 handle=$(window_handle appwin)
