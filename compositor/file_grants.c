@@ -41,6 +41,12 @@
  */
 #define ADD_FLAG_REUSE_EXISTING 1u
 #define ID_MAX 64
+/*
+ * The most fds in one AddFull: dbus-daemon's default max_message_unix_fds is 16, and a
+ * message with more makes it drop the whole connection (cordon's one session bus
+ * connection, shared with the portals). Longer lists go in several calls.
+ */
+#define FDS_PER_CALL 16
 
 struct cordon_file_grants {
 	struct cordon_session_bus *session_bus;
@@ -52,6 +58,13 @@ struct cordon_file_grants {
 };
 
 struct request;
+
+/* One AddFull call of an export: file entries first .. first + count - 1. */
+struct batch {
+	struct request *request;
+	size_t first, count;
+	sd_bus_slot *slot;
+};
 
 /* One Info call of a translation. */
 struct lookup {
@@ -76,14 +89,18 @@ struct request {
 	size_t *file_index;
 	char **file_names;
 	size_t file_count;
-	sd_bus_slot *add_slot;
+	struct batch *batches;
+	size_t batch_count;
 	struct lookup *lookups;
 	size_t lookup_count;
 };
 
 static void request_free(struct request *request) {
 	wl_list_remove(&request->link);
-	sd_bus_slot_unref(request->add_slot);
+	for (size_t i = 0; i < request->batch_count; i++) {
+		sd_bus_slot_unref(request->batches[i].slot);
+	}
+	free(request->batches);
 	for (size_t i = 0; i < request->lookup_count; i++) {
 		sd_bus_slot_unref(request->lookups[i].slot);
 	}
@@ -219,8 +236,9 @@ static int open_file(const char *path, char **name, const char **reason) {
 }
 
 static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *error) {
-	struct request *request = data;
-	request->add_slot = sd_bus_slot_unref(request->add_slot);
+	struct batch *batch = data;
+	struct request *request = batch->request;
+	batch->slot = sd_bus_slot_unref(batch->slot);
 	const sd_bus_error *e = sd_bus_message_get_error(reply);
 	char **ids = NULL;
 	size_t count = 0;
@@ -234,17 +252,17 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *err
 	for (char **p = ids; p && *p; p++) {
 		count++;
 	}
-	if (ids && count == request->file_count) {
-		for (size_t k = 0; k < count; k++) {
+	if (ids && count == batch->count) {
+		for (size_t j = 0; j < count; j++) {
+			size_t k = batch->first + j;
 			size_t i = request->file_index[k];
-			char doc_id[ID_MAX];
-			/* The document id comes from the portal: still, only letters and digits go in a path. */
-			snprintf(doc_id, sizeof(doc_id), "%s", ids[k]);
-			if (!doc_id[0] || doc_id[strspn(doc_id, "abcdefghijklmnopqrstuvwxyz"
+			/* The id comes from the portal: still, only letters and digits go in a path. */
+			if (!ids[j][0] || strlen(ids[j]) >= ID_MAX || ids[j][strspn(ids[j],
+					"abcdefghijklmnopqrstuvwxyz"
 					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")] != '\0') {
 				continue;
 			}
-			if (asprintf(&request->out[i], "%s/%s/%s", request->grants->sandbox_root, doc_id,
+			if (asprintf(&request->out[i], "%s/%s/%s", request->grants->sandbox_root, ids[j],
 					request->file_names[k]) < 0) {
 				request->out[i] = NULL;
 			}
@@ -255,12 +273,15 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *err
 		free(*p);
 	}
 	free(ids);
-	request_finish(request);
+	if (--request->pending == 0) {
+		request_finish(request);
+	}
 	return 0;
 }
 
-/* The AddFull call: the fds, REUSE_EXISTING, the app, read access. */
-static int send_add(struct request *request, const int *fds) {
+/* One AddFull call: the batch's fds, REUSE_EXISTING, the app, read access. */
+static int send_add(struct batch *batch, const int *fds) {
+	struct request *request = batch->request;
 	sd_bus *bus = cordon_session_bus_get(request->grants->session_bus);
 	sd_bus_message *m = NULL;
 	int r = sd_bus_message_new_method_call(bus, &m, PORTAL_NAME, PORTAL_PATH, PORTAL_INTERFACE,
@@ -268,9 +289,9 @@ static int send_add(struct request *request, const int *fds) {
 	if (r >= 0) {
 		r = sd_bus_message_open_container(m, 'a', "h");
 	}
-	for (size_t k = 0; r >= 0 && k < request->file_count; k++) {
+	for (size_t j = 0; r >= 0 && j < batch->count; j++) {
 		/* sd-bus keeps a duplicate of each fd in the message. */
-		r = sd_bus_message_append_basic(m, 'h', &fds[k]);
+		r = sd_bus_message_append_basic(m, 'h', &fds[batch->first + j]);
 	}
 	if (r >= 0) {
 		r = sd_bus_message_close_container(m);
@@ -282,13 +303,36 @@ static int send_add(struct request *request, const int *fds) {
 		r = sd_bus_message_append_strv(m, (char *[]){"read", NULL});
 	}
 	if (r >= 0) {
-		r = sd_bus_call_async(bus, &request->add_slot, m, handle_add_reply, request, 0);
+		r = sd_bus_call_async(bus, &batch->slot, m, handle_add_reply, batch, 0);
 	}
 	sd_bus_message_unref(m);
-	if (r >= 0) {
-		cordon_session_bus_changed(request->grants->session_bus);
-	}
 	return r;
+}
+
+/* Sends the AddFull calls for the files opened; false when none could be sent. */
+static bool send_batches(struct request *request, const int *fds) {
+	size_t n = (request->file_count + FDS_PER_CALL - 1) / FDS_PER_CALL;
+	request->batches = calloc(n, sizeof(*request->batches));
+	if (!request->batches) {
+		return false;
+	}
+	for (size_t b = 0; b < n; b++) {
+		struct batch *batch = &request->batches[request->batch_count];
+		batch->request = request;
+		batch->first = b * FDS_PER_CALL;
+		batch->count = request->file_count - batch->first < FDS_PER_CALL ?
+			request->file_count - batch->first : FDS_PER_CALL;
+		int r = send_add(batch, fds);
+		if (r < 0) {
+			wlr_log(WLR_ERROR, "File grants for %s: cannot ask the document portal: %s",
+				request->app_id, strerror(-r));
+			continue;
+		}
+		request->batch_count++;
+		request->pending++;
+	}
+	cordon_session_bus_changed(request->grants->session_bus);
+	return request->pending > 0;
 }
 
 void cordon_file_grants_export(struct cordon_file_grants *grants, const char *app_id,
@@ -328,14 +372,12 @@ void cordon_file_grants_export(struct cordon_file_grants *grants, const char *ap
 		request->file_index[k] = i;
 		request->file_names[k] = name;
 	}
-	int r = request->file_count > 0 ? send_add(request, fds) : 0;
+	bool sent = request->file_count > 0 && send_batches(request, fds);
 	for (size_t k = 0; k < request->file_count; k++) {
 		close(fds[k]);
 	}
 	free(fds);
-	if (r < 0) {
-		wlr_log(WLR_ERROR, "File grants for %s: cannot ask the document portal: %s", app_id,
-			strerror(-r));
+	if (request->file_count > 0 && !sent) {
 		request_free(request);
 		done(data, id, NULL, 0, 0);
 		return;

@@ -161,6 +161,26 @@ wait_for "the third paste" log_count_above reader '^pasted bytes=' "$pastes"
 assert_eq "pasted bytes=0" "$(log_last reader '^pasted bytes=')" "what a symlink alone gave"
 wait_for "the refusal to be logged" transfer_logged \
 	".mime_type == \"text/uri-list\" and .decision == \"refused\" and .bytes == 0"
+
+# Many files at once: more than dbus-daemon takes in one message (16 fds), which would
+# cost cordon its session bus connection if sent as one call. All arrive, and the bus
+# keeps serving (the drag below needs it).
+mkdir -p "$host/many"
+many=""
+for ((i = 0; i < 40; i++)); do
+	echo "file $i of $$" >"$host/many/f$i.txt"
+	many+="$(file_uri "$host/many/f$i.txt")"$'\r\n'
+done
+stop_client copy
+start_client copy wl-copy --foreground --type text/uri-list -- "$many"
+wait_for "the host to see the long list" host_list_has "f39.txt"
+pastes=$(log_count reader '^pasted bytes=')
+ctl key click a >/dev/null
+wait_for "the long list's paste" log_count_above reader '^pasted bytes=' "$pastes"
+assert_eq 40 "$(grep -c "^file://$doc_inside/[A-Za-z0-9]*/f[0-9]*\.txt"$'\r'"\$" "$app_data/list")" \
+	"documents for the 40 files"
+last=$(uri_path "$(tail -n 1 "$app_data/list" | tr -d '\r')")
+assert_eq "file 39 of $$" "$(run_in "$app" cat "$last")" "the 40th file inside"
 stop_client copy
 stop_client reader
 
