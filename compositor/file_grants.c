@@ -9,7 +9,9 @@
  * can write (its data dir on the host): each file is opened with no symlink allowed on the
  * whole way (openat2 RESOLVE_NO_SYMLINKS, the last component too; O_PATH) and must be a
  * regular file; the portal gets that fd, never the path, so a file swapped after the check
- * is not the one granted. Every D-Bus call is asynchronous on cordon's one session bus connection.
+ * is not the one granted. Nothing waits: the files are opened on a thread (a hung network
+ * or FUSE file system must not stall cordon), and every D-Bus call is asynchronous on
+ * cordon's one session bus connection.
  */
 #include "compositor/file_grants.h"
 
@@ -17,9 +19,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,6 +53,7 @@
 #define FDS_PER_CALL 16
 
 struct cordon_file_grants {
+	struct wl_event_loop *loop;
 	struct cordon_session_bus *session_bus;
 	sd_bus_slot *probe;
 	bool ready;
@@ -58,6 +63,24 @@ struct cordon_file_grants {
 };
 
 struct request;
+
+/*
+ * The opening of one export's files, by a thread of its own: opening a host path can block
+ * on a network or FUSE file system that hangs (the document portal's own among them), and
+ * cordon's loop never waits on another process. Shared by the thread and the request until
+ * both let go (refs), so that a request that goes first (its reader left) leaves the
+ * thread nothing freed under it.
+ */
+struct opening {
+	int refs;
+	size_t count;
+	char **paths; /* in */
+	int *fds; /* out: the O_PATH fd, or -1 */
+	char **names; /* out: the file's own name */
+	int *errors; /* out: errno of a failed open, or 0 with reasons set */
+	const char **reasons; /* out: why a file was refused, when not an errno */
+	int event_fd; /* written once the thread is done */
+};
 
 /* One AddFull call of an export: file entries first .. first + count - 1. */
 struct batch {
@@ -91,12 +114,44 @@ struct request {
 	size_t file_count;
 	struct batch *batches;
 	size_t batch_count;
+	struct opening *opening; /* while the files are being opened */
+	size_t *opening_index; /* the list entry of each path being opened */
+	struct wl_event_source *opened;
 	struct lookup *lookups;
 	size_t lookup_count;
 };
 
+static void opening_unref(struct opening *opening) {
+	if (__atomic_sub_fetch(&opening->refs, 1, __ATOMIC_ACQ_REL) > 0) {
+		return;
+	}
+	for (size_t i = 0; i < opening->count; i++) {
+		if (opening->fds && opening->fds[i] >= 0) {
+			close(opening->fds[i]);
+		}
+		free(opening->paths ? opening->paths[i] : NULL);
+		free(opening->names ? opening->names[i] : NULL);
+	}
+	if (opening->event_fd >= 0) {
+		close(opening->event_fd);
+	}
+	free(opening->paths);
+	free(opening->fds);
+	free(opening->names);
+	free(opening->errors);
+	free(opening->reasons);
+	free(opening);
+}
+
 static void request_free(struct request *request) {
 	wl_list_remove(&request->link);
+	if (request->opened) {
+		wl_event_source_remove(request->opened);
+	}
+	if (request->opening) {
+		opening_unref(request->opening);
+	}
+	free(request->opening_index);
 	for (size_t i = 0; i < request->batch_count; i++) {
 		sd_bus_slot_unref(request->batches[i].slot);
 	}
@@ -194,11 +249,11 @@ static struct request *request_create(struct cordon_file_grants *grants, const c
 /* Host to sandbox */
 
 /*
- * Opens a host file for a grant: no symlink anywhere on the way (a directory the app can
- * write could be swapped for one), a regular file only. Returns the O_PATH fd and the
- * file's name as the kernel has it, or -1 with *reason.
+ * Opens a host file for a grant (on the opening thread): no symlink anywhere on the way (a
+ * directory the app can write could be swapped for one), a regular file only. Returns the
+ * O_PATH fd and the file's name as the kernel has it, or -1 with *error or *reason.
  */
-static int open_file(const char *path, char **name, const char **reason) {
+static int open_file(const char *path, char **name, int *error, const char **reason) {
 	/*
 	 * RESOLVE_NO_SYMLINKS refuses a symlink in any component, the last one included. Not
 	 * O_NOFOLLOW: the portal refuses O_PATH fds opened so (they could be the link itself).
@@ -209,7 +264,8 @@ static int open_file(const char *path, char **name, const char **reason) {
 	};
 	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
 	if (fd < 0) {
-		*reason = errno == ELOOP ? "a symlink on the way (refused)" : strerror(errno);
+		*error = errno == ELOOP ? 0 : errno;
+		*reason = "a symlink on the way (refused)";
 		return -1;
 	}
 	struct stat st;
@@ -335,6 +391,120 @@ static bool send_batches(struct request *request, const int *fds) {
 	return request->pending > 0;
 }
 
+static void *open_files(void *data) {
+	struct opening *opening = data;
+	for (size_t i = 0; i < opening->count; i++) {
+		opening->fds[i] = open_file(opening->paths[i], &opening->names[i],
+			&opening->errors[i], &opening->reasons[i]);
+	}
+	uint64_t one = 1;
+	if (write(opening->event_fd, &one, sizeof(one)) < 0) {
+		/* Cannot happen with a fresh eventfd; the request then stalls and its transfer ends. */
+	}
+	opening_unref(opening);
+	return NULL;
+}
+
+/* The files are open: what could be opened is granted, the rest is left out. */
+static int handle_opened(int fd, uint32_t mask, void *data) {
+	struct request *request = data;
+	wl_event_source_remove(request->opened);
+	request->opened = NULL;
+	struct opening *opening = request->opening;
+	for (size_t j = 0; j < opening->count; j++) {
+		size_t i = request->opening_index[j];
+		if (opening->fds[j] < 0) {
+			wlr_log(WLR_INFO, "File grants for %s: %s not granted: %s", request->app_id,
+				request->list.uris[i].text, opening->errors[j] ?
+				strerror(opening->errors[j]) : opening->reasons[j]);
+			continue;
+		}
+		size_t k = request->file_count++;
+		request->file_index[k] = i;
+		/* Taken from the opening: its fd is closed once the calls hold copies. */
+		request->file_names[k] = opening->names[j];
+		opening->names[j] = NULL;
+		opening->fds[k] = opening->fds[j];
+		if (k != j) {
+			opening->fds[j] = -1;
+		}
+	}
+	bool sent = request->file_count > 0 && send_batches(request, opening->fds);
+	request->opening = NULL;
+	opening_unref(opening);
+	if (request->file_count > 0 && !sent) {
+		cordon_file_grants_done_fn done = request->done;
+		void *done_data = request->data;
+		uint64_t id = request->id;
+		request_free(request);
+		done(done_data, id, NULL, 0, 0);
+		return 0;
+	}
+	if (request->file_count == 0) {
+		request_finish(request);
+	}
+	return 0;
+}
+
+/* Hands the request's file paths to an opening thread. */
+static bool start_opening(struct request *request) {
+	struct opening *opening = calloc(1, sizeof(*opening));
+	size_t n = request->list.count;
+	request->opening_index = calloc(n + 1, sizeof(*request->opening_index));
+	if (!opening || !request->opening_index) {
+		free(opening);
+		return false;
+	}
+	opening->refs = 1;
+	opening->event_fd = -1;
+	request->opening = opening;
+	opening->paths = calloc(n + 1, sizeof(*opening->paths));
+	opening->fds = calloc(n + 1, sizeof(*opening->fds));
+	opening->names = calloc(n + 1, sizeof(*opening->names));
+	opening->errors = calloc(n + 1, sizeof(*opening->errors));
+	opening->reasons = calloc(n + 1, sizeof(*opening->reasons));
+	if (!opening->paths || !opening->fds || !opening->names || !opening->errors ||
+			!opening->reasons) {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (request->list.uris[i].kind != CORDON_URI_FILE) {
+			continue;
+		}
+		size_t j = opening->count;
+		opening->fds[j] = -1;
+		opening->paths[j] = strdup(request->list.uris[i].text);
+		if (!opening->paths[j]) {
+			return false;
+		}
+		request->opening_index[j] = i;
+		opening->count++;
+	}
+	opening->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (opening->event_fd < 0) {
+		return false;
+	}
+	request->opened = wl_event_loop_add_fd(request->grants->loop, opening->event_fd,
+		WL_EVENT_READABLE, handle_opened, request);
+	if (!request->opened) {
+		return false;
+	}
+	pthread_attr_t attr;
+	pthread_t thread;
+	if (pthread_attr_init(&attr) != 0) {
+		return false;
+	}
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* The thread's reference, taken before it can run. */
+	opening->refs++;
+	bool started = pthread_create(&thread, &attr, open_files, opening) == 0;
+	pthread_attr_destroy(&attr);
+	if (!started) {
+		opening->refs--;
+	}
+	return started;
+}
+
 void cordon_file_grants_export(struct cordon_file_grants *grants, const char *app_id,
 		const char *list, size_t len, cordon_file_grants_done_fn done, void *data,
 		uint64_t id) {
@@ -345,46 +515,21 @@ void cordon_file_grants_export(struct cordon_file_grants *grants, const char *ap
 		return;
 	}
 	size_t n = request->list.count;
-	int *fds = calloc(n + 1, sizeof(*fds));
-	request->file_index = calloc(n + 1, sizeof(*request->file_index));
-	request->file_names = calloc(n + 1, sizeof(*request->file_names));
-	if (!fds || !request->file_index || !request->file_names) {
-		free(fds);
-		request_free(request);
-		done(data, id, NULL, 0, 0);
-		return;
-	}
+	size_t files = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct cordon_uri *uri = &request->list.uris[i];
-		if (uri->kind != CORDON_URI_FILE) {
-			continue;
-		}
-		const char *reason = NULL;
-		char *name = NULL;
-		int fd = open_file(uri->text, &name, &reason);
-		if (fd < 0) {
-			wlr_log(WLR_INFO, "File grants for %s: %s not granted: %s", app_id, uri->text,
-				reason);
-			continue;
-		}
-		size_t k = request->file_count++;
-		fds[k] = fd;
-		request->file_index[k] = i;
-		request->file_names[k] = name;
+		files += request->list.uris[i].kind == CORDON_URI_FILE;
 	}
-	bool sent = request->file_count > 0 && send_batches(request, fds);
-	for (size_t k = 0; k < request->file_count; k++) {
-		close(fds[k]);
-	}
-	free(fds);
-	if (request->file_count > 0 && !sent) {
-		request_free(request);
-		done(data, id, NULL, 0, 0);
-		return;
-	}
-	if (request->file_count == 0) {
+	if (files == 0) {
 		/* Nothing to grant: the links (if any) go on at once. */
 		request_finish(request);
+		return;
+	}
+	request->file_index = calloc(n + 1, sizeof(*request->file_index));
+	request->file_names = calloc(n + 1, sizeof(*request->file_names));
+	if (!request->file_index || !request->file_names || !start_opening(request)) {
+		wlr_log(WLR_ERROR, "File grants for %s: cannot open the files", app_id);
+		request_free(request);
+		done(data, id, NULL, 0, 0);
 	}
 }
 
@@ -516,11 +661,13 @@ static int handle_mount_point(sd_bus_message *reply, void *data, sd_bus_error *e
 	return 0;
 }
 
-struct cordon_file_grants *cordon_file_grants_create(struct cordon_session_bus *bus) {
+struct cordon_file_grants *cordon_file_grants_create(struct wl_event_loop *loop,
+		struct cordon_session_bus *bus) {
 	struct cordon_file_grants *grants = calloc(1, sizeof(*grants));
 	if (!grants) {
 		return NULL;
 	}
+	grants->loop = loop;
 	wl_list_init(&grants->requests);
 	grants->session_bus = bus;
 	/* Where cordon-run (and Flatpak) bind the app's own documents. */

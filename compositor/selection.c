@@ -977,7 +977,8 @@ static void slot_init(struct cordon_selection *selection, struct slot *slot,
 static void handle_grants_idle(void *data) {
 	struct cordon_selection *selection = data;
 	selection->grants_idle = NULL;
-	selection->grants = cordon_file_grants_create(selection->server->session_bus);
+	selection->grants = cordon_file_grants_create(selection->server->event_loop,
+		selection->server->session_bus);
 }
 
 struct cordon_selection *cordon_selection_create(struct cordon_server *server,

@@ -8,6 +8,7 @@
 
 struct cordon_session_bus;
 struct cordon_file_grants;
+struct wl_event_loop;
 
 /*
  * The rewritten uri-list for the transfer id (malloc'd, the callee takes it), or NULL when
@@ -21,7 +22,8 @@ typedef void (*cordon_file_grants_done_fn)(void *data, uint64_t id, char *list, 
  * mount point, without waiting. bus NULL, or no portal answering: file grants stay off, and
  * that is logged once. Returns NULL only when out of memory.
  */
-struct cordon_file_grants *cordon_file_grants_create(struct cordon_session_bus *bus);
+struct cordon_file_grants *cordon_file_grants_create(struct wl_event_loop *loop,
+	struct cordon_session_bus *bus);
 /* Pending requests are dropped: their callbacks are not called. */
 void cordon_file_grants_destroy(struct cordon_file_grants *grants);
 
@@ -29,10 +31,10 @@ void cordon_file_grants_destroy(struct cordon_file_grants *grants);
 bool cordon_file_grants_ready(const struct cordon_file_grants *grants);
 
 /*
- * Host to sandbox: opens every file:// path of list (never following a symlink), grants
- * app_id read access to each through the document portal (AddFull) and calls done with a
- * uri-list of the paths the app sees (/run/user/UID/doc/DOC_ID/NAME); http(s) links pass,
- * the rest is dropped. done may be called before this returns.
+ * Host to sandbox: opens every file:// path of list (never following a symlink, on a thread
+ * of its own), grants app_id read access to each through the document portal (AddFull) and
+ * calls done with a uri-list of the paths the app sees (/run/user/UID/doc/DOC_ID/NAME);
+ * http(s) links pass, the rest is dropped. done may be called before this returns.
  */
 void cordon_file_grants_export(struct cordon_file_grants *grants, const char *app_id,
 	const char *list, size_t len, cordon_file_grants_done_fn done, void *data, uint64_t id);
