@@ -82,6 +82,7 @@ static const struct policy_key policy_keys[] = {
 	{"clipboard-size-limit", POLICY_SIZE, NULL, false},
 	{"clipboard-primary", POLICY_BOOL, NULL, false},
 	{"clipboard-explicit", POLICY_BOOL, NULL, false},
+	{"clipboard-files", POLICY_BOOL, NULL, false},
 	/* cordon (docs/freeze.md): freezing hidden apps, boosting the focused one. */
 	{"freeze", POLICY_BOOL, NULL, false},
 	{"freeze-delay", POLICY_DURATION, NULL, false},

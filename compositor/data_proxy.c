@@ -37,6 +37,13 @@ struct transfer {
 	size_t buffered, buffer_offset;
 	/* to_event is NULL for a reader's fd that epoll cannot watch (a regular file). */
 	struct wl_event_source *from_event, *to_event, *timer;
+	/* Transformed transfers: collect the source's bytes, wait for them changed, deliver. */
+	cordon_transfer_transform_fn transform;
+	void *transform_data;
+	enum { STREAM, COLLECT, TRANSFORM, DELIVER } stage;
+	char *collected;
+	size_t collected_len;
+	uint64_t collect_limit;
 };
 
 struct cordon_data_proxy {
@@ -50,19 +57,24 @@ struct cordon_data_proxy {
 static void transfer_end(struct transfer *transfer, enum cordon_transfer_end end) {
 	struct cordon_data_proxy *proxy = transfer->proxy;
 	wl_list_remove(&transfer->link);
-	wl_event_source_remove(transfer->from_event);
+	if (transfer->from_event) {
+		wl_event_source_remove(transfer->from_event);
+	}
 	if (transfer->to_event) {
 		wl_event_source_remove(transfer->to_event);
 	}
 	wl_event_source_remove(transfer->timer);
 	/* Closing the reader's fd is its end of file: at the limit, a clean end. */
-	close(transfer->from);
+	if (transfer->from >= 0) {
+		close(transfer->from);
+	}
 	close(transfer->to);
 	wlr_log(WLR_DEBUG, "Transfer %llu ended (%s) after %llu bytes",
 		(unsigned long long)transfer->id, cordon_transfer_end_name(end),
 		(unsigned long long)transfer->bytes);
 	proxy->done(proxy->data, transfer->id, transfer->bytes, end);
 	free(transfer->buffer);
+	free(transfer->collected);
 	free(transfer);
 }
 
@@ -70,10 +82,14 @@ static void transfer_end(struct transfer *transfer, enum cordon_transfer_end end
 static void transfer_wait(struct transfer *transfer, bool want_write) {
 	if (!transfer->to_event) {
 		/* A regular file is always ready: only the source is waited for. */
-		wl_event_source_fd_update(transfer->from_event, WL_EVENT_READABLE);
+		if (transfer->from_event) {
+			wl_event_source_fd_update(transfer->from_event, WL_EVENT_READABLE);
+		}
 		return;
 	}
-	wl_event_source_fd_update(transfer->from_event, want_write ? 0 : WL_EVENT_READABLE);
+	if (transfer->from_event) {
+		wl_event_source_fd_update(transfer->from_event, want_write ? 0 : WL_EVENT_READABLE);
+	}
 	wl_event_source_fd_update(transfer->to_event, want_write ? WL_EVENT_WRITABLE : 0);
 }
 
@@ -105,6 +121,11 @@ static bool buffered_step(struct transfer *transfer) {
 		transfer->buffer_offset += (size_t)n;
 		transfer_progress(transfer, (size_t)n);
 		return true;
+	}
+	if (transfer->stage == DELIVER) {
+		/* The transformed bytes are all written: that is the whole transfer. */
+		transfer_end(transfer, CORDON_TRANSFER_COMPLETE);
+		return false;
 	}
 	size_t room = transfer_room(transfer);
 	if (room == 0) {
@@ -166,14 +187,72 @@ static bool splice_step(struct transfer *transfer) {
 	return false;
 }
 
+/* The source is done (or failed): its bytes go to the transform, which answers later. */
+static void collect_done(struct transfer *transfer) {
+	wl_event_source_remove(transfer->from_event);
+	transfer->from_event = NULL;
+	close(transfer->from);
+	transfer->from = -1;
+	transfer->stage = TRANSFORM;
+	/* The reader's fd is still watched (mask 0) for a reader that goes meanwhile. */
+	transfer->transform(transfer->transform_data, transfer->id,
+		transfer->collected ? transfer->collected : "", transfer->collected_len);
+}
+
+/* One read of a transformed transfer's source. Returns false once it must wait or stop. */
+static bool collect_step(struct transfer *transfer) {
+	if (!transfer->collected) {
+		transfer->collected = malloc(transfer->collect_limit + 1);
+		if (!transfer->collected) {
+			transfer_end(transfer, CORDON_TRANSFER_FAILED);
+			return false;
+		}
+	}
+	/* One byte more than the limit: a source that fills it wrote too much. */
+	size_t room = transfer->collect_limit + 1 - transfer->collected_len;
+	ssize_t n = read(transfer->from, transfer->collected + transfer->collected_len,
+		room < BUFFER_SIZE ? room : BUFFER_SIZE);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		return false;
+	}
+	if (n < 0) {
+		transfer_end(transfer, CORDON_TRANSFER_FAILED);
+		return false;
+	}
+	if (n == 0) {
+		collect_done(transfer);
+		return false;
+	}
+	transfer->collected_len += (size_t)n;
+	wl_event_source_timer_update(transfer->timer, transfer->proxy->idle_timeout_ms);
+	if (transfer->collected_len > transfer->collect_limit) {
+		transfer_end(transfer, CORDON_TRANSFER_TOO_LARGE);
+		return false;
+	}
+	return true;
+}
+
 static void transfer_pump(struct transfer *transfer) {
 	for (int i = 0; i < MAX_STEPS_PER_WAKE; i++) {
+		if (transfer->stage == TRANSFORM) {
+			return;
+		}
+		if (transfer->stage == COLLECT) {
+			if (!collect_step(transfer)) {
+				return;
+			}
+			continue;
+		}
 		bool more = transfer->use_buffer ? buffered_step(transfer) : splice_step(transfer);
 		if (!more) {
 			return;
 		}
 	}
 	/* Still busy: level-triggered events bring us back on the next loop iteration. */
+	if (transfer->stage == DELIVER) {
+		/* No source to wake us: the reader's readiness does. */
+		transfer_wait(transfer, true);
+	}
 }
 
 static int handle_from_event(int fd, uint32_t mask, void *data) {
@@ -202,8 +281,8 @@ static bool set_nonblocking(int fd) {
 		fcntl(fd, F_SETFD, FD_CLOEXEC) == 0;
 }
 
-bool cordon_data_proxy_start(struct cordon_data_proxy *proxy, int from, int to, uint64_t limit,
-		const void *source, const void *reader, uint64_t id) {
+static struct transfer *transfer_start(struct cordon_data_proxy *proxy, int from, int to,
+		uint64_t limit, const void *source, const void *reader, uint64_t id) {
 	struct transfer *transfer = calloc(1, sizeof(*transfer));
 	if (!transfer || !set_nonblocking(from) || !set_nonblocking(to)) {
 		goto fail;
@@ -243,13 +322,60 @@ bool cordon_data_proxy_start(struct cordon_data_proxy *proxy, int from, int to, 
 	}
 	wl_event_source_timer_update(transfer->timer, proxy->idle_timeout_ms);
 	wl_list_insert(&proxy->transfers, &transfer->link);
-	return true;
+	return transfer;
 
 fail:
 	free(transfer);
 	close(from);
 	close(to);
-	return false;
+	return NULL;
+}
+
+bool cordon_data_proxy_start(struct cordon_data_proxy *proxy, int from, int to, uint64_t limit,
+		const void *source, const void *reader, uint64_t id) {
+	return transfer_start(proxy, from, to, limit, source, reader, id) != NULL;
+}
+
+bool cordon_data_proxy_start_transformed(struct cordon_data_proxy *proxy, int from, int to,
+		uint64_t collect_limit, const void *source, const void *reader, uint64_t id,
+		cordon_transfer_transform_fn transform, void *transform_data) {
+	struct transfer *transfer = transfer_start(proxy, from, to, UINT64_MAX, source, reader, id);
+	if (!transfer) {
+		return false;
+	}
+	transfer->stage = COLLECT;
+	transfer->collect_limit = collect_limit;
+	transfer->transform = transform;
+	transfer->transform_data = transform_data;
+	return true;
+}
+
+void cordon_data_proxy_deliver(struct cordon_data_proxy *proxy, uint64_t id, char *bytes,
+		size_t len) {
+	struct transfer *transfer, *found = NULL;
+	wl_list_for_each(transfer, &proxy->transfers, link) {
+		if (transfer->id == id && transfer->stage == TRANSFORM) {
+			found = transfer;
+			break;
+		}
+	}
+	if (!found) {
+		free(bytes);
+		return;
+	}
+	if (!bytes) {
+		transfer_end(found, CORDON_TRANSFER_REFUSED);
+		return;
+	}
+	/* Written as the buffered path writes, so a slow reader is waited for the same way. */
+	found->stage = DELIVER;
+	found->use_buffer = true;
+	free(found->buffer);
+	found->buffer = bytes;
+	found->buffered = len;
+	found->buffer_offset = 0;
+	wl_event_source_timer_update(found->timer, proxy->idle_timeout_ms);
+	transfer_pump(found);
 }
 
 int cordon_data_proxy_count(const struct cordon_data_proxy *proxy, const void *client) {
@@ -326,6 +452,10 @@ const char *cordon_transfer_end_name(enum cordon_transfer_end end) {
 		return "failed";
 	case CORDON_TRANSFER_SHUTDOWN:
 		return "shutdown";
+	case CORDON_TRANSFER_TOO_LARGE:
+		return "too-large";
+	case CORDON_TRANSFER_REFUSED:
+		return "refused";
 	}
 	return "?";
 }

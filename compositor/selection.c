@@ -23,9 +23,11 @@
 
 #include "compositor/client.h"
 #include "compositor/data_proxy.h"
+#include "compositor/file_grants.h"
 #include "compositor/freeze.h"
 #include "compositor/mediation_notice.h"
 #include "compositor/server.h"
+#include "compositor/uri_list.h"
 
 #define SERIAL_RING 16
 
@@ -116,8 +118,20 @@ struct cordon_selection {
 	struct wl_protocol_logger *logger;
 	struct drag_proxy *drag; /* the drag in progress, if it has a source */
 	struct cordon_mediation_notice *notice;
+	struct cordon_file_grants *grants; /* NULL until grants_idle ran */
+	struct wl_event_source *grants_idle;
+	struct wl_list file_transfers; /* file_transfer.link */
 
 	struct wl_listener keyboard_focus_change;
+};
+
+/* A uri-list on its way across: granted (host to sandbox) or translated back (to the host). */
+struct file_transfer {
+	struct wl_list link; /* cordon_selection.file_transfers */
+	struct cordon_selection *selection;
+	uint64_t id;
+	bool to_host;
+	char app_id[CORDON_TAG_APP_ID_MAX]; /* the sandboxed side's */
 };
 
 /* With no keyboard focus, only data-control clients (a host-only global) read the seat. */
@@ -138,6 +152,10 @@ static const struct cordon_tag *client_tag(struct wl_client *client) {
 static void rules_between(struct cordon_selection *selection, const struct cordon_tag *a,
 		const struct cordon_tag *b, struct cordon_selection_rules *rules) {
 	cordon_selection_rules_between(rules, selection->server->policy, a, b);
+	/* Without a document portal there is nothing to grant files through: they do not cross. */
+	if (!cordon_file_grants_ready(selection->grants)) {
+		rules->files_cross = false;
+	}
 }
 
 static void tag_name(const struct cordon_tag *tag, char *out, size_t size) {
@@ -245,6 +263,79 @@ static enum cordon_offer_mode mode_for_other_reader(struct slot *slot, struct wl
 	return decision.mode;
 }
 
+static void handle_grants_done(void *data, uint64_t id, char *list, size_t len, size_t files) {
+	struct cordon_selection *selection = data;
+	wlr_log(WLR_DEBUG, "Transfer %llu: %zu file(s) across", (unsigned long long)id, files);
+	cordon_data_proxy_deliver(selection->proxy, id, list, len);
+}
+
+/* The source's whole uri-list is in: grant its files, or translate them back for the host. */
+static void handle_file_transform(void *data, uint64_t id, const char *bytes, size_t len) {
+	struct file_transfer *transfer = data;
+	struct cordon_selection *selection = transfer->selection;
+	if (transfer->to_host) {
+		cordon_file_grants_translate(selection->grants, transfer->app_id, bytes, len,
+			handle_grants_done, selection, id);
+	} else {
+		cordon_file_grants_export(selection->grants, transfer->app_id, bytes, len,
+			handle_grants_done, selection, id);
+	}
+}
+
+static struct file_transfer *find_file_transfer(struct cordon_selection *selection,
+		uint64_t id) {
+	struct file_transfer *transfer;
+	wl_list_for_each(transfer, &selection->file_transfers, link) {
+		if (transfer->id == id) {
+			return transfer;
+		}
+	}
+	return NULL;
+}
+
+static const char *proxied_decision(const char *mime_type) {
+	return cordon_selection_type_is_files(mime_type) ? "granting" : "proxying";
+}
+
+/*
+ * Copies from cordon's pipe (from) to the reader (to). A uri-list is read whole instead
+ * (at most CORDON_URI_LIST_MAX), its files granted or translated (file_grants.c), and
+ * the rewritten list written to the reader. Files cross only between the host and a
+ * known app (rules.files_cross): both tags are then known.
+ */
+static void start_transfer(struct cordon_selection *selection, int from, int to,
+		const struct cordon_selection_rules *rules, const char *mime_type,
+		const void *source, const struct cordon_tag *source_tag, const void *reader,
+		const struct cordon_tag *reader_tag, uint64_t id) {
+	if (!cordon_selection_type_is_files(mime_type)) {
+		cordon_data_proxy_start(selection->proxy, from, to, rules->size_limit, source, reader,
+			id);
+		return;
+	}
+	struct file_transfer *transfer = calloc(1, sizeof(*transfer));
+	if (!transfer || !source_tag || !reader_tag) {
+		free(transfer);
+		close(from);
+		close(to);
+		cordon_transfer_log_finish(&selection->log, id, 0, "failed");
+		return;
+	}
+	transfer->selection = selection;
+	transfer->id = id;
+	transfer->to_host = !reader_tag->sandboxed;
+	snprintf(transfer->app_id, sizeof(transfer->app_id), "%s",
+		transfer->to_host ? source_tag->app_id : reader_tag->app_id);
+	uint64_t limit = rules->size_limit < CORDON_URI_LIST_MAX ? rules->size_limit :
+		CORDON_URI_LIST_MAX;
+	wl_list_insert(&selection->file_transfers, &transfer->link);
+	if (!cordon_data_proxy_start_transformed(selection->proxy, from, to, limit, source, reader,
+			id, handle_file_transform, transfer)) {
+		wl_list_remove(&transfer->link);
+		free(transfer);
+		cordon_transfer_log_finish(&selection->log, id, 0, "failed");
+	}
+}
+
 static void view_send(struct view_info *info, const char *mime_type, int fd) {
 	struct slot *slot = info->slot;
 	if (!slot || !slot->source) {
@@ -295,18 +386,24 @@ static void view_send(struct view_info *info, const char *mime_type, int fd) {
 		return;
 	}
 	uint64_t id = cordon_transfer_log_add(&selection->log, kind_name(slot), source_name,
-		reader_name, mime_type, "proxying");
+		reader_name, mime_type, proxied_decision(mime_type));
 	/* The source gets cordon's pipe, never the reader's fd. */
 	ask_source_to_send(slot, mime_type, pipe_fds[1]);
-	cordon_data_proxy_start(selection->proxy, pipe_fds[0], fd, rules.size_limit,
-		slot->owner, reader, id);
+	start_transfer(selection, pipe_fds[0], fd, &rules, mime_type, slot->owner, slot_tag(slot),
+		reader, client_tag(reader), id);
 }
 
 static void handle_transfer_done(void *data, uint64_t id, uint64_t bytes,
 		enum cordon_transfer_end end) {
 	struct cordon_selection *selection = data;
+	struct file_transfer *files = find_file_transfer(selection, id);
+	const char *complete = files ? "granted" : "proxied";
+	if (files) {
+		wl_list_remove(&files->link);
+		free(files);
+	}
 	cordon_transfer_log_finish(&selection->log, id, bytes,
-		end == CORDON_TRANSFER_COMPLETE ? "proxied" : cordon_transfer_end_name(end));
+		end == CORDON_TRANSFER_COMPLETE ? complete : cordon_transfer_end_name(end));
 }
 
 static void clipboard_view_send(struct wlr_data_source *source, const char *mime_type,
@@ -603,10 +700,10 @@ static void drag_send(struct wlr_data_source *base, const char *mime_type, int32
 		return;
 	}
 	uint64_t id = cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name,
-		mime_type, "proxying");
+		mime_type, proxied_decision(mime_type));
 	ask_drag_source_to_send(drag, mime_type, pipe_fds[1]);
-	cordon_data_proxy_start(selection->proxy, pipe_fds[0], fd, rules.size_limit, drag->owner,
-		reader, id);
+	start_transfer(selection, pipe_fds[0], fd, &rules, mime_type, drag->owner, drag_tag(drag),
+		reader, reader_tag, id);
 }
 
 static void drag_accept(struct wlr_data_source *base, uint32_t serial, const char *mime_type) {
@@ -877,6 +974,13 @@ static void slot_init(struct cordon_selection *selection, struct slot *slot,
 	wl_list_init(&slot->source_destroy.link);
 }
 
+static void handle_grants_idle(void *data) {
+	struct cordon_selection *selection = data;
+	selection->grants_idle = NULL;
+	selection->grants = cordon_file_grants_create(selection->server->event_loop,
+		selection->server->session_bus);
+}
+
 struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 		struct wlr_seat *wlr_seat) {
 	struct cordon_selection *selection = calloc(1, sizeof(*selection));
@@ -895,10 +999,18 @@ struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 	selection->logger = wl_display_add_protocol_logger(server->display,
 		handle_protocol_message, selection);
 	selection->notice = cordon_mediation_notice_create(server);
-	if (!selection->logger || !selection->notice) {
+	wl_list_init(&selection->file_transfers);
+	/* The session bus is made after the seat: file grants start on the loop's first turn. */
+	selection->grants_idle = wl_event_loop_add_idle(server->event_loop, handle_grants_idle,
+		selection);
+	if (!selection->logger || !selection->notice || !selection->grants_idle) {
 		if (selection->logger) {
 			wl_protocol_logger_destroy(selection->logger);
 		}
+		if (selection->grants_idle) {
+			wl_event_source_remove(selection->grants_idle);
+		}
+		cordon_mediation_notice_destroy(selection->notice);
 		cordon_data_proxy_destroy(selection->proxy);
 		free(selection);
 		return NULL;
@@ -927,7 +1039,12 @@ void cordon_selection_destroy(struct cordon_selection *selection) {
 	slot_forget_source(&selection->primary);
 	slot_set_view(&selection->clipboard, NULL);
 	slot_set_view(&selection->primary, NULL);
+	/* Ends the transfers in flight (their file_transfer records go with them), then grants. */
 	cordon_data_proxy_destroy(selection->proxy);
+	if (selection->grants_idle) {
+		wl_event_source_remove(selection->grants_idle);
+	}
+	cordon_file_grants_destroy(selection->grants);
 	cordon_mediation_notice_destroy(selection->notice);
 	free(selection);
 }

@@ -35,6 +35,7 @@ void cordon_selection_rules_init(struct cordon_selection_rules *rules) {
 	rules->size_limit = CORDON_SELECTION_DEFAULT_SIZE_LIMIT;
 	rules->input_age_ms = CORDON_SELECTION_DEFAULT_INPUT_AGE_MS;
 	rules->transfers_per_client = CORDON_SELECTION_DEFAULT_TRANSFERS_PER_CLIENT;
+	rules->files_cross = true;
 }
 
 /* Replaces the allowed types with a comma-separated list from policy.ini. */
@@ -73,6 +74,8 @@ void cordon_selection_rules_for_app(struct cordon_selection_rules *rules,
 		rules->primary_crosses);
 	rules->explicit_paste = cordon_policy_get_bool(policy, app_id, NULL, "clipboard-explicit",
 		rules->explicit_paste);
+	rules->files_cross = cordon_policy_get_bool(policy, app_id, NULL, "clipboard-files",
+		rules->files_cross);
 }
 
 void cordon_selection_rules_narrow(struct cordon_selection_rules *rules,
@@ -98,6 +101,7 @@ void cordon_selection_rules_narrow(struct cordon_selection_rules *rules,
 		rules->transfers_per_client = other->transfers_per_client;
 	}
 	rules->primary_crosses = rules->primary_crosses && other->primary_crosses;
+	rules->files_cross = rules->files_cross && other->files_cross;
 	rules->explicit_paste = rules->explicit_paste || other->explicit_paste;
 }
 
@@ -122,6 +126,17 @@ void cordon_selection_rules_between(struct cordon_selection_rules *rules,
 	}
 	if (!have) {
 		cordon_selection_rules_for_app(rules, policy, NULL);
+	}
+	/*
+	 * A grant is made to one app id, from the host's files or back to them: nothing to
+	 * grant to an unknown sandbox, and between two sandboxes files do not cross.
+	 */
+	bool a_app = a && a->sandboxed && a->app_id[0];
+	bool b_app = b && b->sandboxed && b->app_id[0];
+	bool a_host = a && !a->sandboxed;
+	bool b_host = b && !b->sandboxed;
+	if (!((a_host && b_app) || (a_app && b_host))) {
+		rules->files_cross = false;
 	}
 }
 
@@ -164,9 +179,19 @@ static bool same_type(const char *a, const char *b) {
 	}
 }
 
+bool cordon_selection_type_is_files(const char *mime_type) {
+	return mime_type && same_type(mime_type, "text/uri-list");
+}
+
 bool cordon_selection_type_allowed(const struct cordon_selection_rules *rules,
 		const char *mime_type) {
 	if (!mime_type || strlen(mime_type) > 255) {
+		return false;
+	}
+	if (cordon_selection_type_is_files(mime_type)) {
+		return rules->files_cross;
+	}
+	if (same_type(mime_type, "application/vnd.portal.filetransfer")) {
 		return false;
 	}
 	for (size_t i = 0; i < rules->allowed_type_count; i++) {

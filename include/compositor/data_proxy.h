@@ -15,6 +15,8 @@ enum cordon_transfer_end {
 	CORDON_TRANSFER_STALLED, /* no progress for the idle timeout: one side is stuck */
 	CORDON_TRANSFER_FAILED, /* a read or write error */
 	CORDON_TRANSFER_SHUTDOWN, /* cordon is going away */
+	CORDON_TRANSFER_TOO_LARGE, /* a transformed transfer's source wrote more than it may */
+	CORDON_TRANSFER_REFUSED, /* the transform gave nothing to deliver */
 };
 
 /* Called once when a transfer ends, with the bytes that reached the reader. */
@@ -41,6 +43,27 @@ int cordon_data_proxy_count(const struct cordon_data_proxy *proxy, const void *c
  */
 bool cordon_data_proxy_start(struct cordon_data_proxy *proxy, int from, int to, uint64_t limit,
 	const void *source, const void *reader, uint64_t id);
+
+/*
+ * A transfer whose data is changed on the way (file grants rewrite a uri-list): the
+ * source's output is read whole, at most collect_limit bytes, then handed to transform,
+ * which answers later (or at once) with cordon_data_proxy_deliver(). Called at most once.
+ */
+typedef void (*cordon_transfer_transform_fn)(void *data, uint64_t id, const char *bytes,
+	size_t len);
+
+/* As cordon_data_proxy_start, for a transformed transfer (transform_data is passed back). */
+bool cordon_data_proxy_start_transformed(struct cordon_data_proxy *proxy, int from, int to,
+	uint64_t collect_limit, const void *source, const void *reader, uint64_t id,
+	cordon_transfer_transform_fn transform, void *transform_data);
+
+/*
+ * The transformed bytes for transfer id, written to its reader without blocking; takes
+ * bytes (malloc'd). NULL ends the transfer as CORDON_TRANSFER_REFUSED. A transfer that
+ * already ended (its reader went, it stalled) is ignored.
+ */
+void cordon_data_proxy_deliver(struct cordon_data_proxy *proxy, uint64_t id, char *bytes,
+	size_t len);
 
 const char *cordon_transfer_end_name(enum cordon_transfer_end end);
 

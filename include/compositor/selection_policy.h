@@ -34,6 +34,12 @@ struct cordon_selection_rules {
 	/* Explicit (Qubes-like) mode: nothing crosses into this app but by the paste shortcut. */
 	bool explicit_paste;
 	int transfers_per_client;
+	/*
+	 * Files (text/uri-list) cross as document grants: only between the host and one
+	 * known sandboxed app, where the app's clipboard-files allows it (the default), and
+	 * only while file grants work (selection.c clears it without a document portal).
+	 */
+	bool files_cross;
 };
 
 /* Text in its usual spellings and common image types, 64 MiB, no primary. */
@@ -62,7 +68,15 @@ void cordon_selection_rules_between(struct cordon_selection_rules *rules,
  */
 bool cordon_selection_crosses(const struct cordon_tag *from, const struct cordon_tag *to);
 
-/* Whether a mime type may be offered across a boundary under these rules. */
+/* text/uri-list in its spellings: the type that crosses as file grants, never as bytes. */
+bool cordon_selection_type_is_files(const char *mime_type);
+
+/*
+ * Whether a mime type may be offered across a boundary under these rules. The file
+ * types follow files_cross whatever clipboard-types says (a host path passed as text
+ * would leak it); application/vnd.portal.filetransfer never crosses (its key is only of
+ * use on the session bus, which a sandbox does not have).
+ */
 bool cordon_selection_type_allowed(const struct cordon_selection_rules *rules,
 	const char *mime_type);
 

@@ -245,7 +245,7 @@ static void undo_host_state(void *data) {
 
 static void close_launch_fds(struct cordon_launch *launch) {
 	int *fds[] = {&launch->app_fd, &launch->usr_fd, &launch->data_fd, &launch->config_fd,
-		&launch->cache_fd, &launch->parent_alive_fd};
+		&launch->cache_fd, &launch->documents_fd, &launch->parent_alive_fd};
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
@@ -310,6 +310,7 @@ int main(int argc, char **argv) {
 		.data_fd = -1,
 		.config_fd = -1,
 		.cache_fd = -1,
+		.documents_fd = -1,
 		.image_mount_fd = -1,
 		.fuse_fd = -1,
 		.fuse_ready_read = -1,
@@ -343,6 +344,7 @@ int main(int argc, char **argv) {
 
 	cordon_die_set_cleanup(undo_host_state, &launch);
 	cordon_launch_open_dirs(&launch);
+	cordon_launch_open_documents(&launch);
 	cordon_launch_mount_image(&launch);
 	cordon_launch_wayland_listen(&launch);
 	cordon_launch_create_scope(&launch);

@@ -12,7 +12,8 @@
  *	/dev            null zero full random urandom tty, a new devpts, shm; /dev/dri and
  *	                /dev/video* only when the profile's devices list them
  *	/proc           a new proc for the new pid namespace, /proc/sys & co read-only
- *	/run/user/UID   private tmpfs: XDG_RUNTIME_DIR, holding only wayland-0
+ *	/run/user/UID   private tmpfs: XDG_RUNTIME_DIR, holding only wayland-0 and, with the
+ *	                host's document portal, doc (the app's own documents, documents.c)
  *	/home/USER      private tmpfs: HOME, with the per-app data, config and cache dirs at
  *	                .local/share, .config and .cache
  *
@@ -335,6 +336,12 @@ static void setup_runtime_dir(const struct cordon_launch *launch) {
 		make_file(socket);
 		bind_fd(launch->wayland_socket_fd, socket, false);
 	}
+	if (launch->documents_fd >= 0) {
+		/* Writable (the portal checks each document's permissions), nosuid, nodev. */
+		cleanup_free char *doc = cordon_strdup_printf("%s/doc", dir);
+		make_dir(doc, 0700);
+		bind_fd(launch->documents_fd, doc, false);
+	}
 }
 
 /* Turns the new root into / and drops the host's root from the namespace. */
@@ -365,6 +372,7 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	reopen_here(&launch->config_fd, "the app's config dir");
 	reopen_here(&launch->cache_fd, "the app's cache dir");
 	reopen_here(&launch->wayland_socket_fd, "the app's Wayland socket");
+	reopen_here(&launch->documents_fd, "the app's documents");
 	if (mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") < 0) {
 		cordon_die_errno("mounting the sandbox's root tmpfs");
 	}

@@ -36,8 +36,9 @@ to=$(visible_point dnd-target)
 ctl pointer move $from
 ctl pointer button left press
 wait_log source '^drag-started'
-# Over the target: the offer has only the allowed type (no text/uri-list: a host path
-# would name a file the sandbox cannot open, and no file grants exist yet).
+# Over the target: the offer has only the allowed type (no text/uri-list: without a
+# session bus there are no file grants, and a host path must not cross as text;
+# mediation-files.sh drags files with the document portal).
 # shellcheck disable=SC2086
 ctl pointer move $to
 wait_log target '^dnd-enter types='

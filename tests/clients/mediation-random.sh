@@ -3,7 +3,8 @@
 # without a user action"): sandboxed windows beside a host window that holds the
 # clipboard; after every run, each sandboxed client's log must show every offer it got
 # arriving right before a key or button press in it, never on focus or map alone.
-# CORDON_MEDIATION_STEPS (default 150) and CORDON_MEDIATION_SEED choose the run.
+# CORDON_MEDIATION_STEPS (default 150) and CORDON_TEST_SEED (or CORDON_MEDIATION_SEED)
+# choose the run; the seed is printed first, and a failure says how to replay it.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
@@ -15,9 +16,12 @@ scope_y=$TEST_CGROUP
 in_x=("${IN_CGROUP[@]}" "$scope_x")
 in_y=("${IN_CGROUP[@]}" "$scope_y")
 steps=${CORDON_MEDIATION_STEPS:-150}
-seed=${CORDON_MEDIATION_SEED:-$$}
+seed=${CORDON_TEST_SEED:-${CORDON_MEDIATION_SEED:-$$}}
+[[ "$seed" =~ ^[0-9]+$ ]] || fail "CORDON_TEST_SEED must be a number, not '$seed'"
 RANDOM=$seed
-echo "seed $seed, $steps steps"
+# On stderr too: meson shows it beside a failure's logs.
+echo "seed $seed, $steps steps" | tee /dev/stderr
+replay="CORDON_TEST_SEED=$seed CORDON_MEDIATION_STEPS=$steps meson test clients-mediation-random"
 
 cordon_start
 
@@ -92,7 +96,8 @@ offers=0
 for name in "${sandboxed[@]}"; do
 	offers=$((offers + $(log_count "$name" '^selection types=')))
 	if ! lines=$(offer_without_press "$TEST_TMP/$name.log"); then
-		fail "seed $seed: $name was offered the host's clipboard with no press (log lines $lines)"
+		fail "seed $seed: $name was offered the host's clipboard with no press (log lines" \
+			"$lines); replay with: $replay"
 	fi
 done
 echo "$steps random steps, $offers offers to sandboxed windows, each right before a press"

@@ -7,7 +7,7 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
 cordon_test_init
-MOUNTS_BEFORE=$(wc -l </proc/self/mountinfo)
+MOUNTS_BEFORE=$(host_mounts)
 
 # --help names every option cordon-run accepts: the list comes from main.c's option table, so
 # an option added without its help line fails here.

@@ -8,7 +8,7 @@ source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
 command -v mksquashfs >/dev/null || skip "mksquashfs not found (Debian package squashfs-tools)"
 cordon_test_init
-MOUNTS_BEFORE=$(wc -l </proc/self/mountinfo)
+MOUNTS_BEFORE=$(host_mounts)
 
 mkdir -p "$TEST_TMP/tree/bin"
 cat >"$TEST_TMP/tree/bin/hello" <<'SH'

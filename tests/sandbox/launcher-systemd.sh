@@ -15,7 +15,7 @@ done
 # A dash in the app id: the unit name carries it as it is and the tag parser must still
 # find the app id (it splits at the last dash; the instance is hex).
 APP_ID="org.cordon.Sd-Test$$"
-MOUNTS_BEFORE=$(wc -l </proc/self/mountinfo)
+MOUNTS_BEFORE=$(host_mounts)
 
 # cgroup_line OUTPUT: the "cgroup scope ... (made by ...)" line of cordon-run --verbose.
 made_by() {

@@ -11,7 +11,7 @@ for tool in weston-simple-shm wayland-info wl-copy wl-paste; do
 	command -v "$tool" >/dev/null || skip "$tool not found"
 done
 cordon_start --verbose
-MOUNTS_BEFORE=$(wc -l </proc/self/mountinfo)
+MOUNTS_BEFORE=$(host_mounts)
 
 # client_json PID: cordonctl's entry for the client of PID.
 client_json() {

@@ -208,8 +208,125 @@ static void test_shutdown(struct wl_event_loop *loop) {
 	close(reader[0]);
 }
 
+/* What a transform saw, and what it answers with (now, or later from the test). */
+struct transform {
+	struct cordon_data_proxy *proxy;
+	int calls;
+	uint64_t id;
+	char seen[64];
+	size_t len;
+	const char *answer_now; /* delivered from within the callback */
+};
+
+static void handle_transform(void *data, uint64_t id, const char *bytes, size_t len) {
+	struct transform *t = data;
+	t->calls++;
+	t->id = id;
+	t->len = len;
+	memcpy(t->seen, bytes, len < sizeof(t->seen) ? len : sizeof(t->seen));
+	if (t->answer_now) {
+		cordon_data_proxy_deliver(t->proxy, id, strdup(t->answer_now), strlen(t->answer_now));
+	}
+}
+
+static void run_until_transform(struct wl_event_loop *loop, struct transform *t) {
+	for (int waited = 0; !t->calls && waited < 2000; waited += 10) {
+		wl_event_loop_dispatch(loop, 10);
+	}
+}
+
+/* The source's bytes are read whole, changed, and the new bytes reach the reader. */
+static void test_transformed(struct wl_event_loop *loop, bool answer_now) {
+	struct outcome outcome = {0};
+	struct cordon_data_proxy *proxy = cordon_data_proxy_create(loop, handle_done, &outcome);
+	struct transform t = {.proxy = proxy, .answer_now = answer_now ? "rewritten\r\n" : NULL};
+	int source[2], reader[2];
+	make_pipes(source, reader);
+	CHECK(cordon_data_proxy_start_transformed(proxy, source[0], reader[1], 100, "src", "dst", 9,
+		handle_transform, &t));
+	CHECK(write(source[1], "file:///a\r\n", 11) == 11);
+	wl_event_loop_dispatch(loop, 10);
+	CHECK(t.calls == 0);
+	close(source[1]);
+	run_until_transform(loop, &t);
+	CHECK(t.calls == 1 && t.id == 9 && t.len == 11 && memcmp(t.seen, "file:///a\r\n", 11) == 0);
+	/* Still in flight while the transform works: it counts against the caps. */
+	CHECK(answer_now || cordon_data_proxy_count(proxy, "dst") == 1);
+	if (!answer_now) {
+		cordon_data_proxy_deliver(proxy, 9, strdup("rewritten\r\n"), 11);
+	}
+	run(loop, &outcome, 2000);
+	char got[64] = {0};
+	size_t n = drain(reader[0], got, sizeof(got));
+	CHECK(outcome.ended == 1 && outcome.end == CORDON_TRANSFER_COMPLETE && outcome.bytes == 11);
+	CHECK(n == 11 && memcmp(got, "rewritten\r\n", 11) == 0);
+	CHECK(t.calls == 1);
+	/* A late answer for a transfer that ended is dropped. */
+	cordon_data_proxy_deliver(proxy, 9, strdup("late"), 4);
+	close(reader[0]);
+	cordon_data_proxy_destroy(proxy);
+}
+
+/* Over the collect limit: no transform, the reader gets a clean empty end. */
+static void test_transform_too_large(struct wl_event_loop *loop) {
+	struct outcome outcome = {0};
+	struct cordon_data_proxy *proxy = cordon_data_proxy_create(loop, handle_done, &outcome);
+	struct transform t = {.proxy = proxy};
+	int source[2], reader[2];
+	make_pipes(source, reader);
+	fcntl(source[1], F_SETFL, O_NONBLOCK);
+	CHECK(cordon_data_proxy_start_transformed(proxy, source[0], reader[1], 100, "src", "dst", 10,
+		handle_transform, &t));
+	char block[101];
+	memset(block, 'z', sizeof(block));
+	CHECK(write(source[1], block, sizeof(block)) == (ssize_t)sizeof(block));
+	run(loop, &outcome, 2000);
+	CHECK(outcome.ended == 1 && outcome.end == CORDON_TRANSFER_TOO_LARGE && outcome.bytes == 0);
+	CHECK(t.calls == 0);
+	char c;
+	CHECK(read(reader[0], &c, 1) == 0);
+	close(source[1]);
+	close(reader[0]);
+	cordon_data_proxy_destroy(proxy);
+}
+
+/* Nothing to deliver (NULL): refused, a clean end; a reader that goes meanwhile ends it too. */
+static void test_transform_refused_and_gone(struct wl_event_loop *loop) {
+	struct outcome outcome = {0};
+	struct cordon_data_proxy *proxy = cordon_data_proxy_create(loop, handle_done, &outcome);
+	struct transform t = {.proxy = proxy};
+	int source[2], reader[2];
+	make_pipes(source, reader);
+	CHECK(cordon_data_proxy_start_transformed(proxy, source[0], reader[1], 100, "src", "dst", 11,
+		handle_transform, &t));
+	close(source[1]);
+	run_until_transform(loop, &t);
+	cordon_data_proxy_deliver(proxy, 11, NULL, 0);
+	CHECK(outcome.ended == 1 && outcome.end == CORDON_TRANSFER_REFUSED);
+	char c;
+	CHECK(read(reader[0], &c, 1) == 0);
+	close(reader[0]);
+
+	outcome = (struct outcome){0};
+	t = (struct transform){.proxy = proxy};
+	make_pipes(source, reader);
+	CHECK(cordon_data_proxy_start_transformed(proxy, source[0], reader[1], 100, "src", "dst", 12,
+		handle_transform, &t));
+	close(source[1]);
+	run_until_transform(loop, &t);
+	close(reader[0]);
+	run(loop, &outcome, 2000);
+	CHECK(outcome.ended == 1 && outcome.end == CORDON_TRANSFER_READER_GONE);
+	cordon_data_proxy_deliver(proxy, 12, strdup("late"), 4);
+	cordon_data_proxy_destroy(proxy);
+}
+
 int main(void) {
 	struct wl_event_loop *loop = wl_event_loop_create();
+	test_transformed(loop, false);
+	test_transformed(loop, true);
+	test_transform_too_large(loop);
+	test_transform_refused_and_gone(loop);
 	test_complete(loop);
 	test_limit(loop);
 	test_reader_gone(loop);

@@ -132,7 +132,10 @@ static const char policy_text[] =
 	"clipboard-size-limit = 1K\n"
 	"clipboard-primary = true\n"
 	"[app org.example.B]\n"
-	"clipboard-explicit = yes\n";
+	"clipboard-explicit = yes\n"
+	"[app org.example.C]\n"
+	"clipboard-files = false\n"
+	"clipboard-types = text/plain, text/uri-list\n";
 
 static int expect(bool ok, const char *what) {
 	if (!ok) {
@@ -172,6 +175,45 @@ static int check_app_rules(void) {
 	cordon_selection_rules_between(&rules, policy, UNKNOWN, &host);
 	failures += expect(!rules.primary_crosses && cordon_selection_type_allowed(&rules, "TEXT"),
 		"an unknown sandbox has the default profile's rules");
+	cordon_policy_destroy(policy);
+	return failures;
+}
+
+static const struct cordon_tag app_c1 = {
+	.engine = CORDON_SANDBOX_CORDON, .app_id = "org.example.C", .instance = "1", .sandboxed = true};
+
+/* Files cross as grants only between the host and one known app that allows them. */
+static int check_file_rules(void) {
+	char *error = NULL;
+	struct cordon_policy *policy = cordon_policy_load_string(policy_text, "test", &error);
+	if (!policy) {
+		printf("FAIL: policy: %s\n", error ? error : "?");
+		return 1;
+	}
+	int failures = 0;
+	struct cordon_selection_rules rules;
+	cordon_selection_rules_between(&rules, policy, &host, &app_a1);
+	failures += expect(rules.files_cross && cordon_selection_type_allowed(&rules, "text/uri-list") &&
+		cordon_selection_type_allowed(&rules, "TEXT/URI-LIST"), "host to an app: files cross");
+	failures += expect(!cordon_selection_type_allowed(&rules, "application/vnd.portal.filetransfer"),
+		"the FileTransfer key never crosses");
+	cordon_selection_rules_between(&rules, policy, &app_b1, &host_app);
+	failures += expect(rules.files_cross, "an app to the host: files cross back");
+	cordon_selection_rules_between(&rules, policy, &app_a1, &app_b1);
+	failures += expect(!rules.files_cross, "between two apps: no files");
+	cordon_selection_rules_between(&rules, policy, &app_a1, &app_a2);
+	failures += expect(!rules.files_cross, "between two instances: no files");
+	cordon_selection_rules_between(&rules, policy, UNKNOWN, &host);
+	failures += expect(!rules.files_cross, "an unknown sandbox: no app to grant to");
+	cordon_selection_rules_between(&rules, policy, &host, UNKNOWN);
+	failures += expect(!rules.files_cross, "to an unknown sandbox: no files");
+	cordon_selection_rules_between(&rules, policy, &host, &app_c1);
+	failures += expect(!rules.files_cross && !cordon_selection_type_allowed(&rules, "text/uri-list"),
+		"clipboard-files = false, even with text/uri-list in clipboard-types");
+	failures += expect(cordon_selection_type_is_files("text/uri-list") &&
+		cordon_selection_type_is_files("Text/URI-List") &&
+		!cordon_selection_type_is_files("text/uri-list2") &&
+		!cordon_selection_type_is_files("text/plain"), "the file type's spellings");
 	cordon_policy_destroy(policy);
 	return failures;
 }
@@ -218,9 +260,12 @@ int main(void) {
 			failures++;
 		}
 	}
+	/* The file type follows files_cross (check_file_rules), off here as without a portal. */
+	struct cordon_selection_rules no_files = defaults;
+	no_files.files_cross = false;
 	for (size_t i = 0; i < sizeof(type_rows) / sizeof(type_rows[0]); i++) {
 		const struct type_row *row = &type_rows[i];
-		if (cordon_selection_type_allowed(&defaults, row->type) != row->allowed) {
+		if (cordon_selection_type_allowed(&no_files, row->type) != row->allowed) {
 			printf("FAIL type: \"%s\" should be %s\n", row->type,
 				row->allowed ? "allowed" : "denied");
 			failures++;
@@ -240,6 +285,7 @@ int main(void) {
 		}
 	}
 	failures += check_app_rules();
+	failures += check_file_rules();
 	if (failures) {
 		printf("%d failures\n", failures);
 		return 1;

@@ -42,6 +42,7 @@ struct cordon_launch {
 	int data_fd;
 	int config_fd;
 	int cache_fd;
+	int documents_fd; /* documents.c: the document portal's view for this app, or -1 */
 	int image_mount_fd; /* image.c: the image as a detached mount (fsmount), or -1 */
 	char *image_path; /* the image's absolute path, for squashfuse */
 	bool image_fuse; /* the image is served by squashfuse */
@@ -70,6 +71,9 @@ void cordon_launch_apply_profile(struct cordon_launch_options *options);
 
 /* appdirs.c: the app dir, the /usr source and the per-app data dirs, as safe fds. */
 void cordon_launch_open_dirs(struct cordon_launch *launch);
+
+/* documents.c: the host's document portal view of this app, if the portal is mounted. */
+void cordon_launch_open_documents(struct cordon_launch *launch);
 
 /* image.c: --image as a detached kernel mount (root), or the FUSE fd for squashfuse. */
 void cordon_launch_mount_image(struct cordon_launch *launch);
