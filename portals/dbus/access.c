@@ -4,6 +4,11 @@
  * camera consent dialog and answers from the same permission store entry as its own
  * camera portal ("camera"): deny answers at once without a dialog, allow without one.
  * The frontend's title, subtitle and body are shown as the app's words.
+ *
+ * The frontend asks AccessDialog for other devices too (the microphone, the speakers,
+ * location), and only its icon option says which. A camera "allow" must never answer
+ * those, and cordon has no consent dialog of its own for them yet, so any AccessDialog
+ * without the camera's icon is refused without a dialog.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,11 +70,18 @@ static const struct cordon_portal_request_impl request_impl = {
 	.allowed_without_dialog = access_allowed_without_dialog,
 };
 
+/* The icon xdg-desktop-portal's camera (and device) portal asks with. */
+#define CAMERA_ICON "camera-web-symbolic"
+
+static int read_icon(sd_bus_message *m, void *target, sd_bus_error *error) {
+	return cordon_dbus_read_string(m, target, error);
+}
+
 static const struct cordon_dbus_option access_options[] = {
 	{"modal", "b", NULL},
 	{"deny_label", "s", NULL},
 	{"grant_label", "s", NULL},
-	{"icon", "s", NULL},
+	{"icon", "s", read_icon},
 	{"choices", "a(ssa(ss)s)", NULL},
 };
 
@@ -84,10 +96,20 @@ static int handle_access_dialog(sd_bus_message *m, void *data, sd_bus_error *err
 	if (r < 0) {
 		return r;
 	}
+	char *icon = NULL;
 	if (!cordon_dbus_read_options(m, access_options,
-			sizeof(access_options) / sizeof(access_options[0]), NULL, error)) {
+			sizeof(access_options) / sizeof(access_options[0]), &icon, error)) {
+		free(icon);
 		return -EINVAL;
 	}
+	bool camera = icon && strcmp(icon, CAMERA_ICON) == 0;
+	if (!camera) {
+		wlr_log(WLR_INFO, "D-Bus portal: AccessDialog for '%s' with icon '%s' refused: "
+			"cordon answers only the camera's", app_id, icon ? icon : "");
+		free(icon);
+		return sd_bus_reply_method_return(m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
+	}
+	free(icon);
 	struct access *access = calloc(1, sizeof(*access));
 	if (!access) {
 		return -ENOMEM;

@@ -43,21 +43,30 @@ assert_eq 0 "$RESPONSE_CODE" "a call after the malformed ones"
 echo "malformed options: InvalidArgs, nothing left pending, cordon serves"
 
 # Access.AccessDialog (what the frontend asks before the camera): cordon's camera consent
-# dialog and its "camera" permission.
+# dialog and its "camera" permission. The camera is known by the icon the frontend asks
+# with; an AccessDialog for anything else (a microphone) is refused, never answered by
+# the camera's "allow".
 echo "camera-stream=allow" >"$ANSWER"
-backend AccessDialog --title "Allow the camera?"
+backend AccessDialog --icon camera-web-symbolic --title "Allow the camera?"
 assert_eq 0 "$RESPONSE_CODE" "AccessDialog granted ($OUT)"
 grep -q "auto: request .* from '$app' (xdg-desktop-portal): camera stream$" "$CORDON_LOG" ||
 	fail "no camera consent dialog"
 : >"$ANSWER"
-backend AccessDialog
+backend AccessDialog --icon camera-web-symbolic
 assert_eq 1 "$RESPONSE_CODE" "AccessDialog refused in the dialog"
 ctl permissions deny "$app" camera >/dev/null
 before=$(grep -c "camera stream" "$CORDON_LOG")
-backend AccessDialog
+backend AccessDialog --icon camera-web-symbolic
 assert_eq 2 "$RESPONSE_CODE" "AccessDialog for a denied app"
 ctl permissions grant "$app" camera >/dev/null
-backend AccessDialog
+backend AccessDialog --icon camera-web-symbolic
 assert_eq 0 "$RESPONSE_CODE" "AccessDialog for an allowed app"
 assert_eq "$before" "$(grep -c "camera stream" "$CORDON_LOG")" "dialogs for deny and allow"
-echo "AccessDialog: the camera consent dialog; deny and allow from the store, no dialog"
+backend AccessDialog --icon audio-input-microphone-symbolic --title "Allow the microphone?"
+assert_eq 2 "$RESPONSE_CODE" "a microphone AccessDialog after the camera's allow"
+backend AccessDialog
+assert_eq 2 "$RESPONSE_CODE" "an AccessDialog without an icon"
+assert_eq "$before" "$(grep -c "camera stream" "$CORDON_LOG")" "dialogs for other devices"
+grep -q "AccessDialog for '$app' with icon 'audio-input-microphone-symbolic' refused" \
+	"$CORDON_LOG" || fail "the microphone refusal is not logged"
+echo "AccessDialog: the camera consent dialog; deny and allow from the store, no dialog; other devices refused"

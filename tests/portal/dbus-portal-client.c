@@ -20,6 +20,8 @@
  *   xdg-desktop-portal would, for what the frontend would never let through):
  *     --backend APP_ID  calls org.freedesktop.impl.portal.desktop.cordon directly
  *                       (METHOD may also be AccessDialog)
+ *     --icon ICON       AccessDialog's icon (the frontend's camera portal sends
+ *                       camera-web-symbolic)
  *     --bad-filters     filters of the wrong type     --long-name: a 5000-byte current_name
  * Exit status: 0 with a response, 1 on a D-Bus error (printed), 2 usage.
  */
@@ -110,7 +112,7 @@ static int usage(void) {
 
 struct args {
 	const char *method, *parent, *title, *current_name, *files, *choice, *filter, *handle_out;
-	const char *backend, *repeat, *settings, *document, *token;
+	const char *backend, *repeat, *settings, *document, *token, *icon;
 	bool multiple, directory, bad_option, close, bad_filters, long_name;
 };
 
@@ -138,6 +140,9 @@ static int append_options(sd_bus_message *m, const struct args *args, const char
 		memset(name, 'n', sizeof(name) - 1);
 		name[sizeof(name) - 1] = '\0';
 		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "current_name", "s", name);
+	}
+	if (args->icon) {
+		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "icon", "s", args->icon);
 	}
 	if (args->current_name) {
 		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "current_name", "s",
@@ -324,6 +329,7 @@ int main(int argc, char **argv) {
 			strcmp(a, "--repeat") == 0 ? &args.repeat :
 			strcmp(a, "--settings") == 0 ? &args.settings :
 			strcmp(a, "--document") == 0 ? &args.document :
+			strcmp(a, "--icon") == 0 ? &args.icon :
 			strcmp(a, "--token") == 0 ? &args.token : NULL;
 		if (value) {
 			if (++i == argc) {
