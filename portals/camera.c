@@ -5,20 +5,16 @@
  * (portals/camera_capture.c); the app gets a sealed read-only memfd and the mime
  * type, never the provider's name. The provider is told the app's id only when
  * its file asks for it (the test pattern draws it), and nothing else about who asked.
- * open_camera_stream: after consent, a read-only fd of a V4L2 capture device.
- * Both share the "camera" permission.
+ * Streams are portals/camera_stream.c. Both share the "camera" permission and the
+ * providers' limits below.
  */
 #include "portals/camera.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/videodev2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
 
@@ -35,9 +31,9 @@
 #define MAX_MIME_TYPES 16
 #define MAX_STRING 256
 #define MAX_SIZE 8192
+/* [portal] camera-timeout-ms and camera-max-bytes when the config has none. */
 #define DEFAULT_TIMEOUT_MS 10000
 #define DEFAULT_MAX_BYTES (32 * 1024 * 1024)
-#define V4L2_MAJOR 81
 
 struct photo {
 	struct wl_resource *resource;
@@ -157,6 +153,28 @@ static void handle_photo_set_parent(struct wl_client *client, struct wl_resource
 	}
 }
 
+struct cordon_camera_limits cordon_camera_get_limits(const struct cordon_config *config) {
+	struct cordon_camera_limits limits = {
+		.max_bytes = config && config->portal_camera_max_bytes > 0 ?
+			(size_t)config->portal_camera_max_bytes : DEFAULT_MAX_BYTES,
+		.timeout_ms = config && config->portal_camera_timeout_ms > 0 ?
+			config->portal_camera_timeout_ms : DEFAULT_TIMEOUT_MS,
+		.launcher = config && config->portal_camera_launcher ?
+			config->portal_camera_launcher : CORDON_RUN_PATH,
+	};
+	if (strcmp(limits.launcher, "none") == 0) {
+		limits.launcher = NULL;
+	}
+	return limits;
+}
+
+bool cordon_camera_provider_allowed(const struct cordon_policy *policy, const char *app_id,
+		const struct cordon_camera_provider *provider) {
+	const char *id = app_id[0] ? app_id : NULL;
+	return !policy || !cordon_policy_get(policy, id, NULL, "camera-providers") ||
+		cordon_policy_list_contains(policy, id, NULL, "camera-providers", provider->id);
+}
+
 /* The providers that make something the app accepts, in the registry's order. */
 static void offer_providers(struct photo *photo) {
 	static const char *const any[] = {"image/png", "image/jpeg"};
@@ -166,13 +184,10 @@ static void offer_providers(struct photo *photo) {
 	cordon_camera_providers_load_default(&photo->providers);
 	const struct cordon_policy *policy = photo->request->portals->server->policy;
 	const char *app_id = cordon_portal_request_app_id(photo->request);
-	const char *id = app_id[0] ? app_id : NULL;
-	bool pinned = policy && cordon_policy_get(policy, id, NULL, "camera-providers");
 	for (size_t i = 0; i < photo->providers.count; i++) {
 		const struct cordon_camera_provider *provider = &photo->providers.providers[i];
 		const char *mime = cordon_camera_provider_match(provider, accepted, accepted_count);
-		if (!mime || (pinned && !cordon_policy_list_contains(policy, id, NULL,
-				"camera-providers", provider->id))) {
+		if (!mime || !cordon_camera_provider_allowed(policy, app_id, provider)) {
 			continue;
 		}
 		photo->offered_provider[photo->offered_count] = provider;
@@ -213,22 +228,17 @@ static void start_capture(struct photo *photo) {
 		cordon_portal_request_cancel(request);
 		return;
 	}
-	const struct cordon_config *config = request->portals->server->config;
+	struct cordon_camera_limits limits =
+		cordon_camera_get_limits(request->portals->server->config);
 	struct cordon_camera_capture_options options = {
 		.width = photo->width,
 		.height = photo->height,
 		.mime_type = photo->offered[photo->chosen].mime_type,
 		.app_id = cordon_portal_request_app_id(request),
-		.max_bytes = config && config->portal_camera_max_bytes > 0 ?
-			(size_t)config->portal_camera_max_bytes : DEFAULT_MAX_BYTES,
-		.timeout_ms = config && config->portal_camera_timeout_ms > 0 ?
-			config->portal_camera_timeout_ms : DEFAULT_TIMEOUT_MS,
-		.launcher = config && config->portal_camera_launcher ?
-			config->portal_camera_launcher : CORDON_RUN_PATH,
+		.max_bytes = limits.max_bytes,
+		.timeout_ms = limits.timeout_ms,
+		.launcher = limits.launcher,
 	};
-	if (strcmp(options.launcher, "none") == 0) {
-		options.launcher = NULL;
-	}
 	const char *error = NULL;
 	wlr_log(WLR_INFO, "Portal camera request %s: provider %s", request->token,
 		photo->offered[photo->chosen].id);
@@ -352,169 +362,4 @@ void cordon_camera_photo_create(struct cordon_portals *portals, struct wl_client
 	}
 	wl_resource_set_implementation(photo->resource, &photo_impl, photo,
 		handle_photo_resource_destroy);
-}
-
-/* The stream portal. */
-
-struct stream {
-	struct wl_resource *resource;
-	struct cordon_portal_request *request;
-	struct cordon_portal_file device; /* fd -1 until opened */
-};
-
-int cordon_camera_open_device(const char **reason) {
-	for (int i = 0; i < 64; i++) {
-		char path[32];
-		snprintf(path, sizeof(path), "/dev/video%d", i);
-		/* O_NONBLOCK: a device cannot stall cordon; O_NOFOLLOW: no link planted there. */
-		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-		if (fd < 0) {
-			continue;
-		}
-		struct stat st;
-		struct v4l2_capability cap = {0};
-		bool queried = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-			major(st.st_rdev) == V4L2_MAJOR && ioctl(fd, VIDIOC_QUERYCAP, &cap) == 0;
-		uint32_t caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps :
-			cap.capabilities;
-		bool capture = queried && (caps & V4L2_CAP_VIDEO_CAPTURE);
-		if (capture) {
-			wlr_log(WLR_INFO, "Camera stream: %s (%s)", path, (const char *)cap.card);
-			return fd;
-		}
-		close(fd);
-	}
-	*reason = "no camera device (/dev/video*) can capture video";
-	return -1;
-}
-
-static struct stream *stream_from_resource(struct wl_resource *resource) {
-	return wl_resource_get_user_data(resource);
-}
-
-static void handle_stream_resource_destroy(struct wl_resource *resource) {
-	struct stream *stream = stream_from_resource(resource);
-	cordon_portal_request_destroy(stream->request);
-	if (stream->device.fd >= 0) {
-		close(stream->device.fd);
-	}
-	free(stream);
-}
-
-static bool stream_configuring(struct stream *stream) {
-	if (stream->request->state == CORDON_PORTAL_REQUEST_CONFIGURING) {
-		return true;
-	}
-	wl_resource_post_error(stream->resource,
-		CORDON_PORTAL_CAMERA_STREAM_V1_ERROR_ALREADY_SUBMITTED,
-		"set_parent and submit are only accepted before submit");
-	return false;
-}
-
-static void handle_stream_set_parent(struct wl_client *client, struct wl_resource *resource,
-		struct wl_resource *parent) {
-	struct stream *stream = stream_from_resource(resource);
-	if (stream_configuring(stream) &&
-			!cordon_portal_request_set_parent(stream->request, parent)) {
-		wl_resource_post_error(resource, CORDON_PORTAL_CAMERA_STREAM_V1_ERROR_BAD_PARENT,
-			"the parent toplevel is not the client's own");
-	}
-}
-
-static void handle_stream_submit(struct wl_client *client, struct wl_resource *resource) {
-	struct stream *stream = stream_from_resource(resource);
-	if (!stream_configuring(stream)) {
-		return;
-	}
-	struct cordon_portal_ui_request options = {
-		.portal = CORDON_PORTAL_UI_CAMERA_STREAM,
-		.title = "Use the camera",
-	};
-	cordon_portal_request_submit(stream->request, &options);
-}
-
-static const struct cordon_portal_camera_stream_v1_interface stream_impl = {
-	.destroy = handle_request_destroy,
-	.set_parent = handle_stream_set_parent,
-	.submit = handle_stream_submit,
-};
-
-static void open_stream(struct stream *stream) {
-	cordon_portal_request_close_dialog(stream->request);
-	const char *reason = NULL;
-	stream->device.fd = cordon_camera_open_device(&reason);
-	if (stream->device.fd < 0) {
-		cordon_portal_request_fail(stream->request, CORDON_PORTAL_FAILURE_UNAVAILABLE, reason);
-		return;
-	}
-	struct cordon_portal_response response = {
-		.result = CORDON_PORTAL_CHOSEN,
-		.files = &stream->device,
-		.file_count = 1,
-	};
-	cordon_portal_request_respond(stream->request, &response);
-}
-
-static void stream_confirm(struct cordon_portal_request *request) {
-	open_stream(request->data);
-}
-
-static bool stream_allowed_without_dialog(struct cordon_portal_request *request) {
-	open_stream(request->data);
-	return true;
-}
-
-static void stream_send_response(struct cordon_portal_request *request,
-		const struct cordon_portal_response *response) {
-	struct stream *stream = request->data;
-	switch (response->result) {
-	case CORDON_PORTAL_CHOSEN:
-		cordon_portal_camera_stream_v1_send_stream(stream->resource, response->files[0].fd);
-		break;
-	case CORDON_PORTAL_CANCELLED:
-		cordon_portal_camera_stream_v1_send_cancelled(stream->resource);
-		break;
-	case CORDON_PORTAL_FAILED:
-		cordon_portal_camera_stream_v1_send_failed(stream->resource, response->failure,
-			response->reason);
-		break;
-	}
-	if (stream->device.fd >= 0) {
-		close(stream->device.fd);
-		stream->device.fd = -1;
-	}
-}
-
-static const struct cordon_portal_request_impl stream_request_impl = {
-	.portal = "camera",
-	.send_response = stream_send_response,
-	.confirm = stream_confirm,
-	.allowed_without_dialog = stream_allowed_without_dialog,
-};
-
-void cordon_camera_stream_create(struct cordon_portals *portals, struct wl_client *client,
-		struct wl_resource *manager, uint32_t id) {
-	struct stream *stream = calloc(1, sizeof(*stream));
-	if (!stream) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	stream->device.fd = -1;
-	stream->device.display_name = "video";
-	stream->request = cordon_portal_request_create(portals, client, manager,
-		&stream_request_impl, stream);
-	if (!stream->request) {
-		free(stream);
-		return;
-	}
-	stream->resource = wl_resource_create(client, &cordon_portal_camera_stream_v1_interface,
-		wl_resource_get_version(manager), id);
-	if (!stream->resource) {
-		cordon_portal_request_destroy(stream->request);
-		free(stream);
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(stream->resource, &stream_impl, stream,
-		handle_stream_resource_destroy);
 }

@@ -8,6 +8,7 @@
  *	Exec = /usr/libexec/cordon/cordon-camera-pattern
  *	AppId = true
  *	Device = none
+ *	Stream = true
  *
  * The files are the user's and the system's, trusted as much as a .desktop
  * file; still, each is parsed strictly and a malformed one is skipped with
@@ -33,7 +34,7 @@
 struct parser {
 	struct cordon_camera_provider *provider;
 	bool in_section, seen_section;
-	bool seen_name, seen_exec, seen_mime, seen_icon, seen_app_id, seen_device;
+	bool seen_name, seen_exec, seen_mime, seen_icon, seen_app_id, seen_device, seen_stream;
 };
 
 static bool refuse(char **reason, const char *fmt, const char *what) {
@@ -125,9 +126,11 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 		seen = &parser->seen_app_id;
 	} else if (strcmp(key, "Device") == 0) {
 		seen = &parser->seen_device;
+	} else if (strcmp(key, "Stream") == 0) {
+		seen = &parser->seen_stream;
 	} else {
-		return refuse(reason, "unknown key '%s' (Name, Icon, MimeTypes, Exec, AppId, Device)",
-			key);
+		return refuse(reason, "unknown key '%s' (Name, Icon, MimeTypes, Exec, AppId, Device, "
+			"Stream)", key);
 	}
 	if (*seen) {
 		return refuse(reason, "%s is set twice", key);
@@ -184,6 +187,12 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 	if (strcmp(key, "AppId") == 0) {
 		if (!parse_bool(value, &provider->wants_app_id)) {
 			return refuse(reason, "AppId must be true or false, got '%s'", value);
+		}
+		return true;
+	}
+	if (strcmp(key, "Stream") == 0) {
+		if (!parse_bool(value, &provider->can_stream)) {
+			return refuse(reason, "Stream must be true or false, got '%s'", value);
 		}
 		return true;
 	}

@@ -10,6 +10,7 @@
 #include <xkbcommon/xkbcommon.h>
 
 #include "cordon/portal-ui.h"
+#include "portals/camera_indicator.h"
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
 
@@ -74,10 +75,23 @@ bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboa
 }
 
 bool cordon_portals_handle_motion(struct cordon_portals *portals, double lx, double ly) {
-	return portals && cordon_portal_ui_send_motion(portals->ui, lx, ly);
+	if (!portals) {
+		return false;
+	}
+	/* Both see the motion: a dialog's hover ends when the pointer moves onto the indicator. */
+	bool dialog = cordon_portal_ui_send_motion(portals->ui, lx, ly);
+	return cordon_camera_indicator_handle_motion(portals->camera_indicator, lx, ly) || dialog;
 }
 
 bool cordon_portals_handle_button(struct cordon_portals *portals, double lx, double ly,
 		uint32_t button, bool pressed) {
-	return portals && cordon_portal_ui_send_button(portals->ui, lx, ly, button, pressed);
+	if (!portals) {
+		return false;
+	}
+	/* The indicator is drawn over any dialog, so it is asked first. */
+	if (cordon_camera_indicator_handle_button(portals->camera_indicator, lx, ly, button,
+			pressed)) {
+		return true;
+	}
+	return cordon_portal_ui_send_button(portals->ui, lx, ly, button, pressed);
 }

@@ -22,6 +22,8 @@
 
 /* Bigger than any output cordon drives; bounds what a plugin can make cordon allocate. */
 #define MAX_SIZE 8192
+/* Between a corner-placed surface and the output's edges. */
+#define PLACEMENT_MARGIN 8
 
 struct pixel_buffer {
 	struct wlr_buffer base;
@@ -35,6 +37,7 @@ struct cordon_portal_dialog_surface {
 	pixman_image_t *image;
 	struct wlr_scene_buffer *node;
 	int x, y;
+	enum cordon_portal_dialog_placement placement;
 };
 
 static void pixel_buffer_destroy(struct wlr_buffer *wlr_buffer) {
@@ -82,6 +85,11 @@ void cordon_portal_dialog_surface_destroy(struct cordon_portal_dialog_surface *s
 		pixman_image_unref(surface->image);
 	}
 	free(surface);
+}
+
+void cordon_portal_dialog_surface_set_placement(struct cordon_portal_dialog_surface *surface,
+		enum cordon_portal_dialog_placement placement) {
+	surface->placement = placement;
 }
 
 pixman_image_t *cordon_portal_dialog_surface_get_image(
@@ -153,8 +161,13 @@ void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *su
 			wl_container_of(server->outputs.next, output, link);
 		cordon_output_get_box(output, &box);
 	}
-	surface->x = box.x + (box.width - width) / 2;
-	surface->y = box.y + (box.height - height) / 2;
+	if (surface->placement == CORDON_PORTAL_DIALOG_TOP_RIGHT) {
+		surface->x = box.x + box.width - width - PLACEMENT_MARGIN;
+		surface->y = box.y + PLACEMENT_MARGIN;
+	} else {
+		surface->x = box.x + (box.width - width) / 2;
+		surface->y = box.y + (box.height - height) / 2;
+	}
 	wlr_scene_node_set_position(&node->node, surface->x, surface->y);
 	wlr_scene_node_raise_to_top(surface->layer);
 }

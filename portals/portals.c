@@ -6,6 +6,7 @@
 #include "portals/portals.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
@@ -13,6 +14,8 @@
 #include "compositor/session_bus.h"
 #include "cordon-portal-v1-protocol.h"
 #include "portals/camera.h"
+#include "portals/camera_indicator.h"
+#include "portals/camera_stream.h"
 #include "portals/dbus.h"
 #include "portals/file_chooser.h"
 #include "portals/permission_store.h"
@@ -20,7 +23,7 @@
 #include "portals/request.h"
 #include "portals/ui_plugin.h"
 
-#define MANAGER_VERSION 3
+#define MANAGER_VERSION 4
 
 static void handle_manager_destroy(struct wl_client *client, struct wl_resource *resource) {
 	wl_resource_destroy(resource);
@@ -74,6 +77,7 @@ struct cordon_portals *cordon_portals_create(struct cordon_server *server,
 	}
 	portals->server = server;
 	wl_list_init(&portals->requests);
+	wl_list_init(&portals->camera_streams);
 	/* Created after every other layer, so it is drawn above all of them. */
 	portals->layer = wlr_scene_tree_create(&server->scene->node);
 	char *path = cordon_permission_store_default_path();
@@ -85,10 +89,11 @@ struct cordon_portals *cordon_portals_create(struct cordon_server *server,
 	free(path);
 	portals->ui = cordon_portal_ui_create(portals, choice);
 	portals->print = cordon_print_portal_create(portals);
+	portals->camera_indicator = cordon_camera_indicator_create(portals);
 	portals->manager = wl_global_create(server->display, &cordon_portal_manager_v1_interface,
 		MANAGER_VERSION, portals, bind_manager);
 	if (!portals->layer || !portals->store || !portals->ui || !portals->print ||
-			!portals->manager) {
+			!portals->camera_indicator || !portals->manager) {
 		wlr_log(WLR_ERROR, "Cannot create the portal host");
 		cordon_portals_destroy(portals);
 		return NULL;
@@ -116,10 +121,26 @@ void cordon_portals_destroy(struct cordon_portals *portals) {
 	}
 	/* After the requests: waits for jobs still being sent. */
 	cordon_print_portal_destroy(portals->print);
+	cordon_camera_indicator_destroy(portals->camera_indicator);
 	cordon_portal_ui_destroy(portals->ui);
 	cordon_permission_store_destroy(portals->store);
 	if (portals->layer) {
 		wlr_scene_node_destroy(&portals->layer->node);
 	}
 	free(portals);
+}
+
+bool cordon_portals_set_permission(struct cordon_portals *portals, const char *app_id,
+		const char *portal, enum cordon_permission permission, char **error) {
+	if (!cordon_permission_store_set(portals->store, app_id, portal, permission, error)) {
+		return false;
+	}
+	/* A stream consented to once, or under allow, ends with the consent. */
+	if (permission != CORDON_PERMISSION_ALLOW && strcmp(portal, "camera") == 0) {
+		size_t count = cordon_camera_streams_revoke(portals, app_id);
+		if (count) {
+			wlr_log(WLR_INFO, "Camera revoked for '%s': %zu streams ended", app_id, count);
+		}
+	}
+	return true;
 }

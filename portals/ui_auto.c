@@ -6,8 +6,9 @@
  * who has not answered yet (until the app or its window goes away).
  *
  * Camera requests read the same file: a line "camera-provider=ID" takes a photo
- * with the provider of that id, "camera-stream=allow" consents to a stream; a
- * file without the line for the request cancels it. File chooser requests skip
+ * with the provider of that id, "camera-stream=allow" consents to a stream (with
+ * the provider a "camera-provider=ID" line names, else the first); a file without
+ * the line for the request cancels it. File chooser requests skip
  * "camera-" lines, so one file can answer both.
  *
  * Print requests are answered with the file's "print.KEY=VALUE" lines (such as
@@ -65,29 +66,35 @@ static void answer_camera(const struct cordon_portal_ui_host *host,
 	size_t size = 0;
 	ssize_t len;
 	bool accepted = false;
+	bool stream = request->portal == CORDON_PORTAL_UI_CAMERA_STREAM;
+	bool consented = false;
 	while (!accepted && (len = getline(&line, &size, file)) > 0) {
 		if (line[len - 1] == '\n') {
 			line[--len] = '\0';
 		}
-		if (request->portal == CORDON_PORTAL_UI_CAMERA_STREAM) {
-			accepted = strcmp(line, STREAM_LINE) == 0;
+		if (stream && strcmp(line, STREAM_LINE) == 0) {
+			consented = true;
 			continue;
 		}
 		if (strncmp(line, PROVIDER_KEY, strlen(PROVIDER_KEY)) != 0) {
 			continue;
 		}
 		const char *id = line + strlen(PROVIDER_KEY);
+		bool chosen = false;
 		for (size_t i = 0; i < request->provider_count; i++) {
 			if (strcmp(request->providers[i].id, id) == 0) {
-				accepted = host->choose_provider(dialog, i);
+				chosen = host->choose_provider(dialog, i);
 			}
 		}
-		if (!accepted) {
+		/* A stream reads on for its consent; a photo is taken with the first fit. */
+		accepted = chosen && !stream;
+		if (!chosen) {
 			host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: request %s: no provider '%s' "
 				"among the %zu offered", request->token, id, request->provider_count);
 		}
 	}
 	free(line);
+	accepted = accepted || consented;
 	host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: request %s from '%s' (%s): camera %s%s",
 		request->token, request->app.app_id, request->app.engine,
 		request->portal == CORDON_PORTAL_UI_CAMERA_STREAM ? "stream" : "photo",

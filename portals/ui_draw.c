@@ -13,17 +13,31 @@ struct cordon_ui_font {
 	struct fcft_font *font;
 };
 
+/*
+ * fcft's state is the process's, and fcft_fini() ends it for every font: it runs
+ * when the last font goes (the dialogs' and the camera indicator's come and go
+ * apart). The count mirrors that library state; nothing else is kept here.
+ */
+static size_t live_fonts;
+
+static void font_unref(void) {
+	if (--live_fonts == 0) {
+		fcft_fini();
+	}
+}
+
 struct cordon_ui_font *cordon_ui_font_load(const char *name) {
-	/* fcft keeps its own state; initialising it twice is harmless. */
-	fcft_init(FCFT_LOG_COLORIZE_NEVER, false, FCFT_LOG_CLASS_ERROR);
+	if (live_fonts++ == 0) {
+		fcft_init(FCFT_LOG_COLORIZE_NEVER, false, FCFT_LOG_CLASS_ERROR);
+	}
 	const char *names[] = {name, "sans-serif"};
 	struct fcft_font *font = fcft_from_name(2, names, NULL);
-	if (!font) {
-		return NULL;
-	}
-	struct cordon_ui_font *ui_font = calloc(1, sizeof(*ui_font));
+	struct cordon_ui_font *ui_font = font ? calloc(1, sizeof(*ui_font)) : NULL;
 	if (!ui_font) {
-		fcft_destroy(font);
+		if (font) {
+			fcft_destroy(font);
+		}
+		font_unref();
 		return NULL;
 	}
 	ui_font->font = font;
@@ -36,7 +50,7 @@ void cordon_ui_font_destroy(struct cordon_ui_font *font) {
 	}
 	fcft_destroy(font->font);
 	free(font);
-	fcft_fini();
+	font_unref();
 }
 
 int cordon_ui_font_height(const struct cordon_ui_font *font) {

@@ -37,6 +37,7 @@ static void print_clients(struct json_object *result);
 static void print_screenshot(struct json_object *result);
 static void print_permissions(struct json_object *result);
 static void print_portal_requests(struct json_object *result);
+static void print_camera_streams(struct json_object *result);
 static void print_transfers(struct json_object *result);
 static void print_apps(struct json_object *result);
 
@@ -63,6 +64,8 @@ static const struct command commands[] = {
 		print_permissions},
 	{"portal-requests", "", "list the portal requests waiting for the user", 0, 0,
 		print_portal_requests},
+	{"camera-streams", "", "list the open camera streams and where their indicator is", 0, 0,
+		print_camera_streams},
 	{"quit", "", "make cordon exit", 0, 0, NULL},
 	{"apps", "", "list the apps: tag, cgroup, frozen, boosted, since when", 0, 0, print_apps},
 	{"freeze", "APP", "freeze an app (its app id, or ENGINE/APP_ID/INSTANCE)", 1, 1, print_apps},
@@ -456,6 +459,26 @@ static void print_portal_request(struct json_object *obj) {
 
 static void print_portal_requests(struct json_object *result) {
 	print_each(result, print_portal_request);
+}
+
+static void print_camera_stream(struct json_object *obj) {
+	const char *app_id = get_string(obj, "app_id", "");
+	printf("%s provider=%s pid=%" PRId64 " %" PRId64 "x%" PRId64 " frames=%" PRId64
+		" dropped=%" PRId64 " bytes=%" PRId64 "\n", app_id[0] ? app_id : "-",
+		get_string(obj, "provider", "?"), get_int(obj, "pid"), get_int(obj, "width"),
+		get_int(obj, "height"), get_int(obj, "frames"), get_int(obj, "dropped"),
+		get_int(obj, "bytes"));
+}
+
+static void print_camera_streams(struct json_object *result) {
+	struct json_object *streams = NULL, *close_box = NULL;
+	json_object_object_get_ex(result, "streams", &streams);
+	print_each(streams, print_camera_stream);
+	if (json_object_object_get_ex(result, "indicator_close", &close_box) && close_box) {
+		printf("indicator close button at %" PRId64 ",%" PRId64 " %" PRId64 "x%" PRId64
+			"\n", get_int(close_box, "x"), get_int(close_box, "y"),
+			get_int(close_box, "width"), get_int(close_box, "height"));
+	}
 }
 
 /* "frozen 12s" style: how long ago an epoch-milliseconds time was. */

@@ -24,6 +24,7 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"screenshot", cordon_ipc_screenshot},
 	{"permissions", cordon_ipc_permissions},
 	{"portal-requests", cordon_ipc_portal_requests},
+	{"camera-streams", cordon_ipc_camera_streams},
 	{"quit", cordon_ipc_quit},
 	{"apps", cordon_ipc_apps},
 	{"freeze", cordon_ipc_freeze},

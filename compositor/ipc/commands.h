@@ -23,6 +23,7 @@ CORDON_IPC_HANDLER(cordon_ipc_key);
 /* portal_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_permissions);
 CORDON_IPC_HANDLER(cordon_ipc_portal_requests);
+CORDON_IPC_HANDLER(cordon_ipc_camera_streams);
 /* transfer_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_transfers);
 /* app_commands.c */

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "compositor/server.h"
+#include "portals/camera_indicator.h"
+#include "portals/camera_stream.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
 #include "portals/request.h"
@@ -50,7 +52,8 @@ CORDON_IPC_HANDLER(cordon_ipc_permissions) {
 		return cordon_ipc_fail(error, "%s", usage);
 	}
 	char *reason = NULL;
-	if (!cordon_permission_store_set(store, argv[1], argv[2], permission, &reason)) {
+	if (!cordon_portals_set_permission(server->portals, argv[1], argv[2], permission,
+			&reason)) {
 		bool ok = cordon_ipc_fail(error, "%s", reason ? reason : "out of memory");
 		free(reason);
 		return ok;
@@ -85,5 +88,42 @@ CORDON_IPC_HANDLER(cordon_ipc_portal_requests) {
 			json_object_new_boolean(request->tag.sandboxed));
 		json_object_array_add(*result, object);
 	}
+	return true;
+}
+
+static void add_stream(void *data, const struct cordon_camera_stream_info *info) {
+	struct json_object *array = data;
+	struct json_object *object = json_object_new_object();
+	json_object_object_add(object, "app_id", json_object_new_string(info->app_id));
+	json_object_object_add(object, "provider", json_object_new_string(info->provider));
+	json_object_object_add(object, "pid", json_object_new_int64(info->pid));
+	json_object_object_add(object, "frames", json_object_new_int64((int64_t)info->frames));
+	json_object_object_add(object, "dropped", json_object_new_int64((int64_t)info->dropped));
+	json_object_object_add(object, "bytes", json_object_new_int64((int64_t)info->bytes));
+	json_object_object_add(object, "width", json_object_new_int64(info->width));
+	json_object_object_add(object, "height", json_object_new_int64(info->height));
+	json_object_array_add(array, object);
+}
+
+/* The open camera streams, and where the indicator's close button is (null: hidden). */
+CORDON_IPC_HANDLER(cordon_ipc_camera_streams) {
+	if (argc != 0) {
+		return cordon_ipc_fail(error, "usage: camera-streams");
+	}
+	struct json_object *streams = json_object_new_array();
+	cordon_camera_streams_for_each(server->portals, add_stream, streams);
+	struct json_object *close_box = NULL;
+	int x, y, width, height;
+	if (cordon_camera_indicator_get_close_box(server->portals->camera_indicator, &x, &y,
+			&width, &height)) {
+		close_box = json_object_new_object();
+		json_object_object_add(close_box, "x", json_object_new_int(x));
+		json_object_object_add(close_box, "y", json_object_new_int(y));
+		json_object_object_add(close_box, "width", json_object_new_int(width));
+		json_object_object_add(close_box, "height", json_object_new_int(height));
+	}
+	*result = json_object_new_object();
+	json_object_object_add(*result, "streams", streams);
+	json_object_object_add(*result, "indicator_close", close_box);
 	return true;
 }

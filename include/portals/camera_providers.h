@@ -19,6 +19,7 @@ struct cordon_camera_provider {
 	size_t argc;
 	bool wants_app_id; /* AppId = true: told the requesting app's id */
 	bool needs_video; /* Device = video: a V4L2 device in its sandbox */
+	bool can_stream; /* Stream = true: it takes --stream (include/cordon/camera-frame.h) */
 };
 
 struct cordon_camera_providers {

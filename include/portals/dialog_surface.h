@@ -12,10 +12,18 @@ struct cordon_portal_dialog_surface;
 struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
 	struct cordon_server *server, struct wlr_scene_node *layer);
 void cordon_portal_dialog_surface_destroy(struct cordon_portal_dialog_surface *surface);
+
+enum cordon_portal_dialog_placement {
+	CORDON_PORTAL_DIALOG_CENTRED, /* dialogs */
+	CORDON_PORTAL_DIALOG_TOP_RIGHT, /* indicators, out of the way of the app */
+};
+/* Where the next commits place it on the first output: centred unless told. */
+void cordon_portal_dialog_surface_set_placement(struct cordon_portal_dialog_surface *surface,
+	enum cordon_portal_dialog_placement placement);
 /* The image to paint, resized (and cleared) when the size changes; NULL on a bad size. */
 pixman_image_t *cordon_portal_dialog_surface_get_image(
 	struct cordon_portal_dialog_surface *surface, int width, int height);
-/* Shows the image as painted now, centred on the first output, above every app surface. */
+/* Shows the image as painted now, on the first output, above every app surface. */
 void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *surface);
 /* Where the dialog is, in layout coordinates; false when it is not shown. */
 bool cordon_portal_dialog_surface_get_box(const struct cordon_portal_dialog_surface *surface,

@@ -2,6 +2,7 @@
 #ifndef CORDON_PORTALS_PORTALS_H
 #define CORDON_PORTALS_PORTALS_H
 
+#include <stdbool.h>
 #include <wayland-server-core.h>
 
 struct cordon_server;
@@ -9,6 +10,7 @@ struct cordon_portal_ui;
 struct cordon_permission_store;
 struct cordon_print_portal;
 struct cordon_dbus_portal;
+struct cordon_camera_indicator;
 struct wlr_scene_tree;
 
 struct cordon_portals {
@@ -21,6 +23,8 @@ struct cordon_portals {
 	struct cordon_permission_store *store;
 	struct cordon_print_portal *print; /* portals/print.c */
 	struct cordon_dbus_portal *dbus; /* portals/dbus/: NULL without a session bus */
+	struct wl_list camera_streams; /* open ones, oldest first (portals/camera_stream.c) */
+	struct cordon_camera_indicator *camera_indicator;
 	/* Keys pressed while a dialog had the keyboard: their releases are not the app's. */
 	uint32_t dialog_keys[32];
 	size_t dialog_key_count;
@@ -32,5 +36,14 @@ struct cordon_portals *cordon_portals_create(struct cordon_server *server,
 	const struct cordon_portal_ui_choice *choice);
 /* After the clients are gone. */
 void cordon_portals_destroy(struct cordon_portals *portals);
+
+/*
+ * The user changed what APP_ID may do with PORTAL (cordonctl permissions): sets it
+ * in the store, and takes back what is open under the old answer (camera streams).
+ * False with *error (malloc'ed) as cordon_permission_store_set.
+ */
+enum cordon_permission;
+bool cordon_portals_set_permission(struct cordon_portals *portals, const char *app_id,
+	const char *portal, enum cordon_permission permission, char **error);
 
 #endif

@@ -39,7 +39,7 @@ int cordon_portal_cli_wait(struct wl_display *display, struct cordon_portal_cli_
 }
 
 struct binding {
-	uint32_t version;
+	uint32_t min_version, max_version;
 	struct cordon_portal_manager_v1 *manager;
 };
 
@@ -47,9 +47,11 @@ static void handle_global(void *data, struct wl_registry *registry, uint32_t nam
 		const char *interface, uint32_t version) {
 	struct binding *binding = data;
 	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 &&
-			version >= binding->version && !binding->manager) {
+			version >= binding->min_version && !binding->manager) {
+		/* Never above what this client was written for: newer versions may mean more. */
+		uint32_t bind = version < binding->max_version ? version : binding->max_version;
 		binding->manager = wl_registry_bind(registry, name,
-			&cordon_portal_manager_v1_interface, binding->version);
+			&cordon_portal_manager_v1_interface, bind);
 	}
 }
 
@@ -63,12 +65,17 @@ static const struct wl_registry_listener registry_listener = {
 
 struct cordon_portal_manager_v1 *cordon_portal_cli_connect(
 		struct wl_display **display, uint32_t version, const char *what) {
+	return cordon_portal_cli_connect_range(display, version, version, what);
+}
+
+struct cordon_portal_manager_v1 *cordon_portal_cli_connect_range(struct wl_display **display,
+		uint32_t min_version, uint32_t max_version, const char *what) {
 	*display = wl_display_connect(NULL);
 	if (!*display) {
 		fprintf(stderr, "cordon-portal: cannot connect to the Wayland display\n");
 		return NULL;
 	}
-	struct binding binding = {.version = version};
+	struct binding binding = {.min_version = min_version, .max_version = max_version};
 	struct wl_registry *registry = wl_display_get_registry(*display);
 	wl_registry_add_listener(registry, &registry_listener, &binding);
 	wl_display_roundtrip(*display);

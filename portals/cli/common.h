@@ -43,5 +43,11 @@ int cordon_portal_cli_wait(struct wl_display *display, struct cordon_portal_cli_
  */
 struct cordon_portal_manager_v1 *cordon_portal_cli_connect(
 	struct wl_display **display, uint32_t version, const char *what);
+/*
+ * The same, binding the highest version from min_version to max_version that the
+ * compositor offers (cordon_portal_manager_v1_get_version says which).
+ */
+struct cordon_portal_manager_v1 *cordon_portal_cli_connect_range(struct wl_display **display,
+	uint32_t min_version, uint32_t max_version, const char *what);
 
 #endif

@@ -5,7 +5,7 @@
  *   cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...
  *                           [--title TITLE] --output DIR
  *   cordon-portal save-file --name NAME [--title TITLE] < DATA
- *   cordon-portal take-photo ... --output FILE, camera-stream (camera.c)
+ *   cordon-portal take-photo ... --output FILE, camera-stream ... (camera.c)
  *   cordon-portal print FILE|- [--printer NAME] [--copies N] ...   (cli/print.c)
  *   cordon-portal prepare-print [--printer NAME] ...
  *
@@ -83,14 +83,16 @@ static int usage(FILE *out, int status) {
 		"       cordon-portal save-file --name NAME [--title TITLE] < DATA\n"
 		"       cordon-portal take-photo [--width W --height H] [--mime-type TYPE]...\n"
 		"                                --output FILE\n"
-		"       cordon-portal camera-stream\n"
+		"       cordon-portal camera-stream [--width W --height H] [--frames N]\n"
+		"                                   [--save-frame FILE]\n"
 		"       cordon-portal print FILE|- [--printer NAME] [--copies N] [--pages RANGE]\n"
 		"                           [--set KEY=VALUE]... [--token TOKEN] [--modal]\n"
 		"       cordon-portal prepare-print [--printer NAME] [--copies N] [--set KEY=VALUE]...\n"
 		"\n"
 		"open-file copies each chosen file into DIR (a chosen directory's files into\n"
 		"DIR/NAME/) and prints the names; save-file writes standard input to the chosen file.\n"
-		"Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal.\n");
+		"Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal;\n"
+		"camera-stream's once its stream is open: cordon-portal camera-stream --help.\n");
 	return status;
 }
 

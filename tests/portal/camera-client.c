@@ -9,6 +9,11 @@
  *   camera-client mime      a malformed mime type
  *   camera-client mimes     17 mime types
  *   camera-client parent    a photo for a toplevel, which goes on SIGUSR1
+ *   camera-client streams   five streams at once, never read: one more than the cap
+ *   camera-client old-stream  a stream asked for on a version 3 manager
+ *   camera-client stream-size  a stream of size 0
+ *
+ * Streams print "stream", "ended REASON MESSAGE", or failed as photos do.
  */
 #include <errno.h>
 #include <poll.h>
@@ -26,11 +31,15 @@ static int signal_pipe[2];
 static struct cordon_portal_manager_v1 *manager;
 static struct wl_compositor *compositor;
 static struct xdg_wm_base *wm_base;
+/* 4: streams are relayed pipes; old-stream binds 3 to see that refused. */
+static uint32_t manager_version = 4;
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
 		const char *interface, uint32_t version) {
-	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 && version >= 2) {
-		manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 2);
+	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 &&
+			version >= manager_version) {
+		manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface,
+			manager_version);
 	} else if (strcmp(interface, wl_compositor_interface.name) == 0) {
 		compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 1);
 	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
@@ -73,6 +82,40 @@ static struct cordon_portal_camera_photo_v1 *make_photo(void) {
 	return photo;
 }
 
+static void handle_stream(void *data, struct cordon_portal_camera_stream_v1 *stream,
+		int32_t fd) {
+	/* Kept open and never read: a reader that falls behind for good. */
+	printf("stream\n");
+}
+
+static void handle_stream_cancelled(void *data, struct cordon_portal_camera_stream_v1 *stream) {
+	printf("cancelled\n");
+}
+
+static void handle_stream_failed(void *data, struct cordon_portal_camera_stream_v1 *stream,
+		uint32_t failure, const char *reason) {
+	printf("failed %u %s\n", failure, reason);
+}
+
+static void handle_stream_ended(void *data, struct cordon_portal_camera_stream_v1 *stream,
+		uint32_t reason, const char *message) {
+	printf("ended %u %s\n", reason, message);
+}
+
+static const struct cordon_portal_camera_stream_v1_listener stream_listener = {
+	.stream = handle_stream,
+	.cancelled = handle_stream_cancelled,
+	.failed = handle_stream_failed,
+	.ended = handle_stream_ended,
+};
+
+static struct cordon_portal_camera_stream_v1 *make_stream(void) {
+	struct cordon_portal_camera_stream_v1 *stream =
+		cordon_portal_manager_v1_open_camera_stream(manager);
+	cordon_portal_camera_stream_v1_add_listener(stream, &stream_listener, NULL);
+	return stream;
+}
+
 static void handle_signal(int sig) {
 	char c = 1;
 	(void)!write(signal_pipe[1], &c, 1);
@@ -80,7 +123,8 @@ static void handle_signal(int sig) {
 
 int main(int argc, char *argv[]) {
 	if (argc != 2) {
-		fprintf(stderr, "usage: camera-client cap|late|size|mime|mimes|parent\n");
+		fprintf(stderr, "usage: camera-client cap|late|size|mime|mimes|parent|streams|"
+			"old-stream|stream-size\n");
 		return 2;
 	}
 	const char *mode = argv[1];
@@ -88,6 +132,9 @@ int main(int argc, char *argv[]) {
 		return 2;
 	}
 	signal(SIGUSR1, handle_signal);
+	if (strcmp(mode, "old-stream") == 0) {
+		manager_version = 3;
+	}
 	struct wl_display *display = wl_display_connect(NULL);
 	if (!display) {
 		fprintf(stderr, "camera-client: no display\n");
@@ -127,6 +174,14 @@ int main(int argc, char *argv[]) {
 		struct cordon_portal_camera_photo_v1 *photo = make_photo();
 		cordon_portal_camera_photo_v1_set_parent(photo, toplevel);
 		cordon_portal_camera_photo_v1_submit(photo);
+	} else if (strcmp(mode, "streams") == 0) {
+		for (int i = 0; i < 5; i++) {
+			cordon_portal_camera_stream_v1_submit(make_stream());
+		}
+	} else if (strcmp(mode, "old-stream") == 0) {
+		cordon_portal_camera_stream_v1_submit(make_stream());
+	} else if (strcmp(mode, "stream-size") == 0) {
+		cordon_portal_camera_stream_v1_set_size(make_stream(), 0, 10);
 	} else {
 		fprintf(stderr, "camera-client: unknown mode %s\n", mode);
 		return 2;

@@ -1,7 +1,8 @@
 /*
  * The camera provider registry and the photo check on their own: a good file,
- * the user's folder replacing the system's file of the same name, malformed files
- * refused with their line, mime type matching, and the PNG/JPEG magic.
+ * the user's folder replacing the system's file of the same name, the Stream key,
+ * malformed files refused with their line, mime type matching, and the PNG/JPEG
+ * magic.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,7 @@ int main(void) {
 	write_file(sys_dir, "pattern.provider", "# comment\n[Camera Provider]\nName = System pattern\n"
 		"MimeTypes = image/png\nExec = /usr/bin/pattern --fast\nAppId = true\n");
 	write_file(sys_dir, "cam.provider", "[Camera Provider]\nName = Cam\nIcon = camera-web\n"
-		"MimeTypes = image/jpeg image/png\nExec = /usr/bin/cam\nDevice = video\n");
+		"MimeTypes = image/jpeg image/png\nExec = /usr/bin/cam\nDevice = video\nStream = true\n");
 	write_file(user, "pattern.provider", "[Camera Provider]\nName = My pattern\n"
 		"MimeTypes = image/png\nExec = /home/me/pattern\n");
 	write_file(user, "broken.provider", "[Camera Provider]\nName = Broken\nMimeTypes = "
@@ -78,6 +79,7 @@ int main(void) {
 		CHECK_STR(cam->id, "cam");
 		CHECK_STR(cam->icon, "camera-web");
 		CHECK(cam->needs_video && !cam->wants_app_id);
+		CHECK(cam->can_stream);
 		CHECK(cam->mime_type_count == 2);
 		CHECK_STR(pattern->id, "pattern");
 		/* The user's file, whole: nothing of the system's file of that name is left. */
@@ -85,6 +87,8 @@ int main(void) {
 		CHECK_STR(pattern->argv[0], "/home/me/pattern");
 		CHECK(pattern->argc == 1 && pattern->argv[1] == NULL);
 		CHECK(!pattern->wants_app_id);
+		/* No Stream key: photos only. */
+		CHECK(!pattern->can_stream);
 		CHECK_STR(pattern->icon, "");
 		const char *png_only[] = {"image/png"};
 		const char *jpeg_first[] = {"image/webp", "image/jpeg"};
@@ -107,11 +111,16 @@ int main(void) {
 		"x.provider:2: AppId must be true or false, got 'yes'");
 	check_error("[Camera Provider]\nDevice = /dev/sda\n",
 		"x.provider:2: Device must be none or video, got '/dev/sda'");
+	check_error("[Camera Provider]\nStream = maybe\n",
+		"x.provider:2: Stream must be true or false, got 'maybe'");
+	check_error("[Camera Provider]\nStream = false\nStream = true\n",
+		"x.provider:3: Stream is set twice");
 	check_error("[Camera Provider]\nName =\n", "x.provider:2: Name is empty");
 	check_error("[Camera Provider]\nName = a\n[Camera Provider]\n",
 		"x.provider:3: expected one [Camera Provider] section");
 	check_error("[Camera Provider]\nColour = blue\n",
-		"x.provider:2: unknown key 'Colour' (Name, Icon, MimeTypes, Exec, AppId, Device)");
+		"x.provider:2: unknown key 'Colour' (Name, Icon, MimeTypes, Exec, AppId, Device, "
+		"Stream)");
 	char *error = parse_error("[Camera Provider]\nName = ok\nMimeTypes = image/png\n"
 		"Exec = /bin/x\n");
 	CHECK(error == NULL);
@@ -123,7 +132,7 @@ int main(void) {
 	 */
 	static const char good[] = "[Camera Provider]\nName = Test\nIcon = camera\n"
 		"MimeTypes = image/png, image/jpeg\nExec = /usr/bin/x --a --b\nAppId = true\n"
-		"Device = video\n";
+		"Device = video\nStream = true\n";
 	static const char insert[] = "\nExec = /bin/y  \n\n";
 	srand(1);
 	int parsed = 0, refused = 0;
