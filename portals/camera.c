@@ -24,9 +24,12 @@
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/portal-ui.h"
 #include "portals/camera_capture.h"
+#include "cordon/camera-frame.h"
 #include "portals/camera_providers.h"
+#include "portals/camera_relay.h"
 #include "portals/portals.h"
 #include "portals/request.h"
+#include "portals/ui_plugin.h"
 
 #define MAX_MIME_TYPES 16
 #define MAX_STRING 256
@@ -46,8 +49,11 @@ struct photo {
 	/* The providers that fit, as the dialog sees them. */
 	struct cordon_portal_ui_camera_provider offered[CORDON_CAMERA_MAX_PROVIDERS];
 	const struct cordon_camera_provider *offered_provider[CORDON_CAMERA_MAX_PROVIDERS];
+	bool offered_preview[CORDON_CAMERA_MAX_PROVIDERS]; /* it streams: a preview is possible */
 	size_t offered_count;
 	long chosen; /* index into offered, -1 for none yet */
+	/* The dialog's live preview: the provider streams to cordon, never to the app. */
+	struct cordon_camera_relay *preview;
 	struct cordon_camera_capture *capture;
 	struct cordon_portal_file photo_file; /* fd -1 until the provider made it */
 };
@@ -56,7 +62,13 @@ static struct photo *photo_from_resource(struct wl_resource *resource) {
 	return wl_resource_get_user_data(resource);
 }
 
+static void stop_preview(struct photo *photo) {
+	cordon_camera_relay_destroy(photo->preview);
+	photo->preview = NULL;
+}
+
 static void photo_free_state(struct photo *photo) {
+	stop_preview(photo);
 	cordon_camera_capture_destroy(photo->capture);
 	photo->capture = NULL;
 	if (photo->photo_file.fd >= 0) {
@@ -190,6 +202,7 @@ static void offer_providers(struct photo *photo) {
 		if (!mime || !cordon_camera_provider_allowed(policy, app_id, provider)) {
 			continue;
 		}
+		photo->offered_preview[photo->offered_count] = provider->can_stream;
 		photo->offered_provider[photo->offered_count] = provider;
 		photo->offered[photo->offered_count++] = (struct cordon_portal_ui_camera_provider){
 			.id = provider->id,
@@ -223,6 +236,8 @@ static void handle_capture_done(void *data, int fd, const char *error) {
 /* Consent given and a provider chosen: let it take the photo. */
 static void start_capture(struct photo *photo) {
 	struct cordon_portal_request *request = photo->request;
+	/* The shutter: the preview's provider stops, and takes the photo in its photo mode. */
+	stop_preview(photo);
 	cordon_portal_request_close_dialog(request);
 	if (photo->chosen < 0) {
 		cordon_portal_request_cancel(request);
@@ -247,6 +262,61 @@ static void start_capture(struct photo *photo) {
 	if (!photo->capture) {
 		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_IO, error);
 	}
+}
+
+static void handle_preview_frame(void *data, const struct cordon_camera_frame_header *header,
+		const unsigned char *pixels) {
+	struct photo *photo = data;
+	struct cordon_portal_ui_frame frame = {
+		.width = header->width,
+		.height = header->height,
+		.stride = header->stride,
+		.rgb = pixels,
+	};
+	if (photo->request->dialog) {
+		cordon_portal_dialog_send_preview_frame(photo->request->dialog, &frame);
+	}
+}
+
+static void handle_preview_ended(void *data, enum cordon_camera_relay_end end,
+		const char *message) {
+	struct photo *photo = data;
+	wlr_log(WLR_INFO, "Portal camera request %s: the preview stopped: %s",
+		photo->request->token, message);
+	stop_preview(photo);
+	if (photo->request->dialog) {
+		cordon_portal_dialog_send_preview_frame(photo->request->dialog, NULL);
+	}
+}
+
+static bool photo_start_preview(struct cordon_portal_request *request, size_t index,
+		uint32_t width, uint32_t height) {
+	struct photo *photo = request->data;
+	if (index >= photo->offered_count || !photo->offered_preview[index]) {
+		return false;
+	}
+	stop_preview(photo);
+	struct cordon_camera_limits limits =
+		cordon_camera_get_limits(request->portals->server->config);
+	struct cordon_camera_relay_options options = {
+		.width = width,
+		.height = height,
+		.app_id = cordon_portal_request_app_id(request),
+		.launcher = limits.launcher,
+		.max_frame_bytes = limits.max_bytes,
+		.timeout_ms = limits.timeout_ms,
+		.frame = handle_preview_frame,
+	};
+	const char *error = NULL;
+	photo->preview = cordon_camera_relay_start(request->portals->server->event_loop,
+		photo->offered_provider[index], &options, handle_preview_ended, photo, NULL, &error);
+	wlr_log(WLR_INFO, "Portal camera request %s: preview of %s %s", request->token,
+		photo->offered[index].id, photo->preview ? "started" : error);
+	return photo->preview != NULL;
+}
+
+static void photo_stop_preview(struct cordon_portal_request *request) {
+	stop_preview(request->data);
 }
 
 static void photo_confirm(struct cordon_portal_request *request) {
@@ -295,6 +365,7 @@ static void handle_photo_submit(struct wl_client *client, struct wl_resource *re
 		.provider_count = photo->offered_count,
 		.width = photo->width,
 		.height = photo->height,
+		.provider_previews = photo->offered_preview,
 	};
 	cordon_portal_request_submit(photo->request, &options);
 }
@@ -335,6 +406,8 @@ static const struct cordon_portal_request_impl photo_request_impl = {
 	.choose_provider = photo_choose_provider,
 	.allowed_without_dialog = photo_allowed_without_dialog,
 	.unavailable = photo_unavailable,
+	.start_preview = photo_start_preview,
+	.stop_preview = photo_stop_preview,
 };
 
 void cordon_camera_photo_create(struct cordon_portals *portals, struct wl_client *client,

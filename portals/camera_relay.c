@@ -47,6 +47,9 @@ struct cordon_camera_relay {
 	size_t sent;
 	struct frame waiting; /* the next one to send; size 0 when none */
 	bool provider_done; /* its end of file: what is queued still goes to the app */
+	/* Frames go to this callback instead of a pipe (a dialog's preview). */
+	cordon_camera_relay_frame_func frame;
+	bool in_frame_callback, destroyed; /* destroy() from the callback frees after it */
 	bool finished;
 	struct cordon_camera_relay_stats stats;
 };
@@ -116,7 +119,17 @@ static void end(struct cordon_camera_relay *relay, enum cordon_camera_relay_end 
 }
 
 static void watch_app(struct cordon_camera_relay *relay, bool writable) {
-	wl_event_source_fd_update(relay->app_source, writable ? WL_EVENT_WRITABLE : 0);
+	if (relay->app_source) {
+		wl_event_source_fd_update(relay->app_source, writable ? WL_EVENT_WRITABLE : 0);
+	}
+}
+
+static void relay_free(struct cordon_camera_relay *relay) {
+	free(relay->reading.data);
+	free(relay->sending.data);
+	free(relay->waiting.data);
+	free(relay->name);
+	free(relay);
 }
 
 /* Writes what the app's pipe takes now; false once the relay has ended. */
@@ -173,7 +186,15 @@ static bool frame_done(struct cordon_camera_relay *relay) {
 	relay->stats.width = header->width;
 	relay->stats.height = header->height;
 	wl_event_source_timer_update(relay->timer, relay->timeout_ms);
-	if (relay->sending.size == 0) {
+	if (relay->frame) {
+		relay->in_frame_callback = true;
+		relay->frame(relay->data, header, relay->reading.data + HEADER_SIZE);
+		relay->in_frame_callback = false;
+		if (relay->destroyed) {
+			relay_free(relay);
+			return false;
+		}
+	} else if (relay->sending.size == 0) {
 		swap_frames(&relay->reading, &relay->sending);
 	} else {
 		if (relay->waiting.size > 0) {
@@ -306,7 +327,9 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 		const struct cordon_camera_relay_options *options, cordon_camera_relay_ended_func ended,
 		void *data, int *app_fd, const char **error) {
 	*error = "cordon could not start the camera provider";
-	*app_fd = -1;
+	if (app_fd) {
+		*app_fd = -1;
+	}
 	struct cordon_camera_relay *relay = calloc(1, sizeof(*relay));
 	if (!relay) {
 		return NULL;
@@ -317,12 +340,14 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 	relay->max_frame_bytes = options->max_frame_bytes;
 	relay->timeout_ms = options->timeout_ms;
 	relay->reading_want = HEADER_SIZE;
+	relay->frame = options->frame;
 	relay->name = strdup(provider->id);
 	int from_provider[2] = {-1, -1}, to_app[2] = {-1, -1};
 	if (!relay->name || !reserve(&relay->reading, HEADER_SIZE)) {
 		goto error;
 	}
-	if (pipe2(from_provider, O_CLOEXEC) != 0 || pipe2(to_app, O_CLOEXEC) != 0) {
+	if (pipe2(from_provider, O_CLOEXEC) != 0 ||
+			(!relay->frame && pipe2(to_app, O_CLOEXEC) != 0)) {
 		wlr_log_errno(WLR_ERROR, "Camera provider %s: no pipes", provider->id);
 		goto error;
 	}
@@ -330,10 +355,14 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 	relay->app_fd = to_app[1];
 	/* Fewer wake-ups for a frame; the default (64 KiB) is kept when the kernel refuses. */
 	fcntl(relay->provider_fd, F_SETPIPE_SZ, PIPE_SIZE);
-	fcntl(relay->app_fd, F_SETPIPE_SZ, PIPE_SIZE);
-	if (fcntl(relay->provider_fd, F_SETFL, O_NONBLOCK) != 0 ||
-			fcntl(relay->app_fd, F_SETFL, O_NONBLOCK) != 0) {
+	if (fcntl(relay->provider_fd, F_SETFL, O_NONBLOCK) != 0) {
 		goto error;
+	}
+	if (!relay->frame) {
+		fcntl(relay->app_fd, F_SETPIPE_SZ, PIPE_SIZE);
+		if (fcntl(relay->app_fd, F_SETFL, O_NONBLOCK) != 0) {
+			goto error;
+		}
 	}
 	struct cordon_camera_process_options process_options = {
 		.width = options->width,
@@ -353,18 +382,21 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 		(int)relay->process.pid);
 	relay->provider_source = wl_event_loop_add_fd(loop, relay->provider_fd, WL_EVENT_READABLE,
 		handle_provider_readable, relay);
-	relay->app_source = wl_event_loop_add_fd(loop, relay->app_fd, 0, handle_app_writable,
-		relay);
+	relay->app_source = relay->frame ? NULL : wl_event_loop_add_fd(loop, relay->app_fd, 0,
+		handle_app_writable, relay);
 	relay->pid_source = relay->process.pidfd >= 0 ? wl_event_loop_add_fd(loop,
 		relay->process.pidfd, WL_EVENT_READABLE, handle_pid, relay) : NULL;
 	relay->timer = wl_event_loop_add_timer(loop, handle_timeout, relay);
-	if (!relay->provider_source || !relay->app_source || !relay->pid_source ||
+	if (!relay->provider_source || (!relay->frame && !relay->app_source) ||
+			!relay->pid_source ||
 			!relay->timer || wl_event_source_timer_update(relay->timer,
 				options->timeout_ms) != 0) {
 		wlr_log_errno(WLR_ERROR, "Camera provider %s: cannot watch it", provider->id);
 		goto error;
 	}
-	*app_fd = to_app[0];
+	if (app_fd) {
+		*app_fd = to_app[0];
+	}
 	return relay;
 error:
 	close_fd(&from_provider[1]);
@@ -385,11 +417,12 @@ void cordon_camera_relay_destroy(struct cordon_camera_relay *relay) {
 	close_fd(&relay->app_fd);
 	cordon_camera_process_stop(&relay->process);
 	close_fd(&relay->provider_fd);
-	free(relay->reading.data);
-	free(relay->sending.data);
-	free(relay->waiting.data);
-	free(relay->name);
-	free(relay);
+	relay->finished = true;
+	if (relay->in_frame_callback) {
+		relay->destroyed = true;
+		return;
+	}
+	relay_free(relay);
 }
 
 const struct cordon_camera_relay_stats *cordon_camera_relay_get_stats(

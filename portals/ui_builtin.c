@@ -792,6 +792,18 @@ static void builtin_button(void *data, struct cordon_portal_ui_dialog *dialog, u
 	draw(chooser);
 }
 
+static void builtin_preview_frame(void *data, struct cordon_portal_ui_dialog *dialog,
+		const struct cordon_portal_ui_frame *frame) {
+	struct builtin *plugin = data;
+	if (print_of(plugin, dialog)) {
+		return;
+	}
+	struct chooser *chooser = plugin->host->get_user_data(dialog);
+	if (chooser && chooser->camera) {
+		cordon_ui_camera_preview_frame(chooser->camera, frame);
+	}
+}
+
 static const struct cordon_portal_ui_plugin builtin_plugin = {
 	.abi_version = CORDON_PORTAL_UI_ABI_VERSION,
 	.name = "builtin",
@@ -802,6 +814,7 @@ static const struct cordon_portal_ui_plugin builtin_plugin = {
 	.key = builtin_key,
 	.pointer_motion = builtin_motion,
 	.pointer_button = builtin_button,
+	.preview_frame = builtin_preview_frame,
 };
 
 const struct cordon_portal_ui_plugin *cordon_portal_ui_builtin_plugin(void) {

@@ -1,15 +1,19 @@
 /*
  * The built-in camera dialog. For a photo: who asks (from the tag), the
  * providers that can take it (when there are several; one is simply named),
- * Cancel and Take photo. For a stream: who asks, what it will get, Cancel and
- * Allow. Keys: Up/Down choose the provider, Return confirms, Escape cancels; a
- * click selects a row, a click on the selected row or the button confirms.
+ * Cancel and Take photo. A provider that can stream shows its live preview first
+ * (at once when it is the only one, else once chosen), and Take photo is then the
+ * shutter; the preview's frames stay in cordon. For a stream: who asks, what it
+ * will get, Cancel and Allow. Keys: Up/Down choose the provider, Return confirms,
+ * Escape cancels; a click selects a row, a click on the selected row or the button
+ * confirms.
  */
 #include "portals/ui_builtin_camera.h"
 
 #include <linux/input-event-codes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <xkbcommon/xkbcommon-keysyms.h>
 
 #include "portals/ui_draw.h"
@@ -18,6 +22,9 @@
 #define PAD 12
 #define BUTTON_W 130
 #define MAX_ROWS 8
+/* The preview's size in the dialog; the provider is asked for frames of this size. */
+#define PREVIEW_W 320
+#define PREVIEW_H 240
 
 #define COLOR_BACKGROUND 0xf4f4f4
 #define COLOR_HEADER 0x1f3a5f
@@ -36,10 +43,13 @@ struct cordon_ui_camera {
 	const struct cordon_portal_ui_request *request;
 	size_t cursor;
 	double pointer_x, pointer_y;
+	/* The preview stage: the chosen provider's frames, scaled to PREVIEW_W x PREVIEW_H. */
+	bool previewing, preview_stopped;
+	uint8_t *preview_rgb; /* PREVIEW_W * PREVIEW_H * 3, NULL until the first frame */
 };
 
 struct layout {
-	int line, header_h, list_y, row_h, rows, footer_y, button_h, height;
+	int line, header_h, list_y, row_h, rows, preview_y, footer_y, button_h, height;
 };
 
 static bool is_photo(const struct cordon_ui_camera *camera) {
@@ -52,10 +62,16 @@ static struct layout layout_of(const struct cordon_ui_camera *camera) {
 	l.header_h = 2 * l.line + 3 * PAD / 2;
 	l.row_h = l.line + 8;
 	size_t count = camera->request->provider_count;
-	l.rows = is_photo(camera) ? (int)(count < MAX_ROWS ? count : MAX_ROWS) : 0;
+	l.rows = is_photo(camera) && !camera->previewing ?
+		(int)(count < MAX_ROWS ? count : MAX_ROWS) : 0;
 	l.list_y = l.header_h + PAD + l.line + PAD / 2;
 	l.button_h = l.line + PAD;
-	l.footer_y = l.list_y + (l.rows ? l.rows * l.row_h + PAD : l.line + PAD);
+	l.preview_y = l.list_y;
+	if (camera->previewing) {
+		l.footer_y = l.preview_y + PREVIEW_H + PAD;
+	} else {
+		l.footer_y = l.list_y + (l.rows ? l.rows * l.row_h + PAD : l.line + PAD);
+	}
 	l.height = l.footer_y + l.button_h + PAD;
 	return l;
 }
@@ -66,6 +82,26 @@ static void draw_button(struct cordon_ui_camera *camera, pixman_image_t *image, 
 	cordon_ui_fill(image, primary ? COLOR_SELECTED : COLOR_BUTTON, x + 1, y + 1, w - 2, h - 2);
 	cordon_ui_text(image, camera->font, primary ? COLOR_SELECTED_TEXT : COLOR_TEXT, x + PAD,
 		y + PAD / 2, w - 2 * PAD, label);
+}
+
+/* The last frame, or black with a word while there is none. */
+static void draw_preview(struct cordon_ui_camera *camera, pixman_image_t *image, int x0,
+		int y0) {
+	cordon_ui_fill(image, 0x000000, x0, y0, PREVIEW_W, PREVIEW_H);
+	if (!camera->preview_rgb) {
+		cordon_ui_text(image, camera->font, 0xffffff, x0 + PAD, y0 + PAD, PREVIEW_W - 2 * PAD,
+			camera->preview_stopped ? "No preview: the camera stopped" : "Starting...");
+		return;
+	}
+	uint32_t *pixels = pixman_image_get_data(image);
+	int stride = pixman_image_get_stride(image) / 4;
+	for (int y = 0; y < PREVIEW_H; y++) {
+		const uint8_t *src = camera->preview_rgb + (size_t)y * PREVIEW_W * 3;
+		uint32_t *dst = pixels + (size_t)(y0 + y) * stride + x0;
+		for (int x = 0; x < PREVIEW_W; x++, src += 3) {
+			dst[x] = 0xff000000u | (uint32_t)src[0] << 16 | (uint32_t)src[1] << 8 | src[2];
+		}
+	}
 }
 
 static void draw(struct cordon_ui_camera *camera) {
@@ -93,7 +129,13 @@ static void draw(struct cordon_ui_camera *camera) {
 		"It gets the picture only, not the camera." :
 		"It gets live video from the camera until it closes it.");
 	int y = l.header_h + PAD;
-	if (is_photo(camera)) {
+	if (camera->previewing) {
+		const struct cordon_portal_ui_camera_provider *provider =
+			&request->providers[camera->cursor];
+		snprintf(text, sizeof(text), "%s: Take photo is the shutter", provider->name);
+		cordon_ui_text(image, camera->font, COLOR_DIM, PAD, y, WIDTH - 2 * PAD, text);
+		draw_preview(camera, image, (WIDTH - PREVIEW_W) / 2, l.preview_y);
+	} else if (is_photo(camera)) {
 		cordon_ui_text(image, camera->font, COLOR_DIM, PAD, y, WIDTH - 2 * PAD,
 			request->provider_count > 1 ? "Who takes it:" : "Taken by:");
 		for (int row = 0; row < l.rows; row++) {
@@ -121,6 +163,19 @@ static void draw(struct cordon_ui_camera *camera) {
 	camera->host->commit(camera->dialog);
 }
 
+/* Enters the preview stage for the provider under the cursor, if it has a preview. */
+static bool start_preview(struct cordon_ui_camera *camera) {
+	const struct cordon_portal_ui_request *request = camera->request;
+	if (!request->provider_previews || camera->cursor >= request->provider_count ||
+			!request->provider_previews[camera->cursor] ||
+			!camera->host->start_preview(camera->dialog, camera->cursor, PREVIEW_W,
+				PREVIEW_H)) {
+		return false;
+	}
+	camera->previewing = true;
+	return true;
+}
+
 struct cordon_ui_camera *cordon_ui_camera_open(const struct cordon_portal_ui_host *host,
 		struct cordon_ui_font *font, struct cordon_portal_ui_dialog *dialog,
 		const struct cordon_portal_ui_request *request) {
@@ -134,15 +189,53 @@ struct cordon_ui_camera *cordon_ui_camera_open(const struct cordon_portal_ui_hos
 		.dialog = dialog,
 		.request = request,
 	};
+	if (is_photo(camera) && request->provider_count == 1) {
+		start_preview(camera);
+	}
 	draw(camera);
 	return camera;
 }
 
 void cordon_ui_camera_close(struct cordon_ui_camera *camera) {
+	free(camera->preview_rgb);
 	free(camera);
 }
 
+void cordon_ui_camera_preview_frame(struct cordon_ui_camera *camera,
+		const struct cordon_portal_ui_frame *frame) {
+	if (!camera->previewing) {
+		return;
+	}
+	if (!frame) {
+		camera->preview_stopped = true;
+		free(camera->preview_rgb);
+		camera->preview_rgb = NULL;
+		draw(camera);
+		return;
+	}
+	if (!camera->preview_rgb) {
+		camera->preview_rgb = malloc((size_t)PREVIEW_W * PREVIEW_H * 3);
+		if (!camera->preview_rgb) {
+			return;
+		}
+	}
+	/* Nearest neighbour: the provider may send another size than the one asked for. */
+	for (uint32_t y = 0; y < PREVIEW_H; y++) {
+		const uint8_t *row = frame->rgb + (size_t)(y * frame->height / PREVIEW_H) * frame->stride;
+		uint8_t *dst = camera->preview_rgb + (size_t)y * PREVIEW_W * 3;
+		for (uint32_t x = 0; x < PREVIEW_W; x++) {
+			memcpy(dst + x * 3, row + (size_t)(x * frame->width / PREVIEW_W) * 3, 3);
+		}
+	}
+	draw(camera);
+}
+
 static void confirm(struct cordon_ui_camera *camera) {
+	/* A provider with a preview shows it first; Take photo there is the shutter. */
+	if (is_photo(camera) && !camera->previewing && start_preview(camera)) {
+		draw(camera);
+		return;
+	}
 	if (is_photo(camera) && !camera->host->choose_provider(camera->dialog, camera->cursor)) {
 		return;
 	}
@@ -163,9 +256,15 @@ void cordon_ui_camera_key(struct cordon_ui_camera *camera, uint32_t keysym, bool
 		confirm(camera);
 		return;
 	case XKB_KEY_Up:
+		if (camera->previewing) {
+			return;
+		}
 		camera->cursor = camera->cursor > 0 ? camera->cursor - 1 : 0;
 		break;
 	case XKB_KEY_Down:
+		if (camera->previewing) {
+			return;
+		}
 		camera->cursor = camera->cursor + 1 < count && camera->cursor + 1 < MAX_ROWS ?
 			camera->cursor + 1 : camera->cursor;
 		break;

@@ -245,6 +245,39 @@ static bool host_choose_provider(struct cordon_portal_ui_dialog *handle, size_t 
 	return request->impl->choose_provider(request, index);
 }
 
+/* The largest preview side a plugin may ask for: it is drawn in a dialog. */
+#define MAX_PREVIEW_SIDE 1024
+
+static bool host_start_preview(struct cordon_portal_ui_dialog *handle, size_t index,
+		uint32_t width, uint32_t height) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	struct cordon_portal_request *request = dialog->request;
+	if (dialog->outcome != OUTCOME_NONE || !request->impl->start_preview ||
+			index >= dialog->options.provider_count || !dialog->options.provider_previews ||
+			!dialog->options.provider_previews[index] || width == 0 || height == 0 ||
+			width > MAX_PREVIEW_SIDE || height > MAX_PREVIEW_SIDE) {
+		return false;
+	}
+	return request->impl->start_preview(request, index, width, height);
+}
+
+static void host_stop_preview(struct cordon_portal_ui_dialog *handle) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	if (dialog->request->impl->stop_preview) {
+		dialog->request->impl->stop_preview(dialog->request);
+	}
+}
+
+void cordon_portal_dialog_send_preview_frame(struct cordon_portal_dialog *dialog,
+		const struct cordon_portal_ui_frame *frame) {
+	const struct cordon_portal_ui_plugin *plugin = dialog->ui->plugin;
+	/* An older plugin's struct ends before preview_frame: never read past its version. */
+	if (dialog->outcome == OUTCOME_NONE && plugin->abi_version >= 3 && plugin->preview_frame) {
+		plugin->preview_frame(dialog->ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
+			frame);
+	}
+}
+
 static const struct cordon_portal_ui_host host = {
 	.abi_version = CORDON_PORTAL_UI_ABI_VERSION,
 	.choose_at = host_choose_at,
@@ -258,6 +291,8 @@ static const struct cordon_portal_ui_host host = {
 	.get_user_data = host_get_user_data,
 	.choose_provider = host_choose_provider,
 	.set_print_setting = host_set_print_setting,
+	.start_preview = host_start_preview,
+	.stop_preview = host_stop_preview,
 };
 
 /* dlopen()s DIR/NAME.so; NULL after logging why. The handle is returned through *dl. */

@@ -23,8 +23,12 @@
  * height, then printers and print settings at the end of the request;
  * choose_provider, then set_print_setting at the end of the host table). cordon
  * still loads plugins of version 1; they get no camera or print dialogs.
+ * 3 added camera previews: provider_previews at the end of the request,
+ * start_preview and stop_preview at the end of the host table, preview_frame at
+ * the end of the plugin. cordon loads plugins of versions 1 to 3 and reads only
+ * what a plugin's version has.
  */
-#define CORDON_PORTAL_UI_ABI_VERSION 2
+#define CORDON_PORTAL_UI_ABI_VERSION 3
 #define CORDON_PORTAL_UI_ENTRY_SYMBOL "cordon_portal_ui_plugin_entry"
 
 enum cordon_portal_ui_portal {
@@ -112,6 +116,17 @@ struct cordon_portal_ui_request {
 	const struct cordon_portal_ui_print_setting *print_settings;
 	size_t print_setting_count;
 	bool print_prepare_only; /* prepare_print: settings only, nothing is printed yet */
+	/*
+	 * ABI 3, camera photos: per provider (provider_count entries), whether it can
+	 * show a live preview in the dialog (host start_preview).
+	 */
+	const bool *provider_previews;
+};
+
+/* ABI 3: one preview frame, RGB24 (3 bytes a pixel, red first), rows top to bottom. */
+struct cordon_portal_ui_frame {
+	uint32_t width, height, stride;
+	const uint8_t *rgb; /* valid during the preview_frame call only */
 };
 
 /* One open dialog; owned by cordon. */
@@ -170,6 +185,16 @@ struct cordon_portal_ui_host {
 	 */
 	bool (*set_print_setting)(struct cordon_portal_ui_dialog *dialog, const char *key,
 		const char *value);
+	/*
+	 * ABI 3: shows what providers[index] sees, where provider_previews[index]:
+	 * the provider runs (in its sandbox, never told of the app's frames) and the
+	 * plugin's preview_frame gets its frames, about WIDTH x HEIGHT (1 to 1024), until
+	 * stop_preview, another start_preview, done or cancel. The app gets nothing from
+	 * it: done() takes the photo. False when it cannot start.
+	 */
+	bool (*start_preview)(struct cordon_portal_ui_dialog *dialog, size_t index,
+		uint32_t width, uint32_t height);
+	void (*stop_preview)(struct cordon_portal_ui_dialog *dialog);
 };
 
 struct cordon_portal_ui_plugin {
@@ -192,6 +217,12 @@ struct cordon_portal_ui_plugin {
 	/* Linux input button codes (BTN_LEFT = 0x110). */
 	void (*pointer_button)(void *plugin, struct cordon_portal_ui_dialog *dialog,
 		uint32_t button, bool pressed);
+	/*
+	 * ABI 3: a frame of the preview start_preview asked for, or NULL once the
+	 * preview has stopped on its own (the provider failed or stalled). May be NULL.
+	 */
+	void (*preview_frame)(void *plugin, struct cordon_portal_ui_dialog *dialog,
+		const struct cordon_portal_ui_frame *frame);
 };
 
 /* What a plugin exports. */

@@ -11,8 +11,16 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 
+struct cordon_camera_frame_header;
 struct cordon_camera_provider;
 struct cordon_camera_relay;
+
+/*
+ * A whole, checked frame for a relay without an app pipe: PIXELS (HEADER->size
+ * bytes) are valid during the call only. The relay may be destroyed here.
+ */
+typedef void (*cordon_camera_relay_frame_func)(void *data,
+	const struct cordon_camera_frame_header *header, const unsigned char *pixels);
 
 struct cordon_camera_relay_options {
 	uint32_t width, height; /* the app's wish; 0: the provider's own */
@@ -20,6 +28,8 @@ struct cordon_camera_relay_options {
 	const char *launcher; /* as for photos (portals/camera_process.h); NULL: directly */
 	size_t max_frame_bytes; /* a bigger frame ends the stream */
 	int timeout_ms; /* no whole frame for this long ends the stream */
+	/* Set: frames go here (a dialog's preview) and there is no app pipe. */
+	cordon_camera_relay_frame_func frame;
 };
 
 enum cordon_camera_relay_end {
@@ -40,7 +50,7 @@ struct cordon_camera_relay_stats {
 
 /*
  * Starts PROVIDER in stream mode. *APP_FD is the read end for the app (the
- * caller's to hand over and close). NULL with *error (static text) on failure.
+ * caller's to hand over and close); APP_FD is NULL with options->frame. NULL with *error (static text) on failure.
  * ENDED is called at most once, from the event loop, never from here.
  */
 struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop,
@@ -57,7 +67,6 @@ const struct cordon_camera_relay_stats *cordon_camera_relay_get_stats(
  * Whether HEADER (CORDON_CAMERA_FRAME header bytes) describes a frame of at most
  * MAX_BYTES pixel bytes; false with *reason (static text) when not.
  */
-struct cordon_camera_frame_header;
 bool cordon_camera_frame_header_check(const struct cordon_camera_frame_header *header,
 	size_t max_bytes, const char **reason);
 

@@ -92,6 +92,14 @@ struct cordon_portal_request_impl {
 	 * (static text) fails the request as unavailable without a dialog.
 	 */
 	const char *(*unavailable)(struct cordon_portal_request *request);
+	/*
+	 * Optional (camera photo): the dialog shows provider INDEX's live preview of about
+	 * WIDTH x HEIGHT, in frames sent to cordon_portal_dialog_send_preview_frame, until
+	 * stop_preview or the answer. False when it cannot start.
+	 */
+	bool (*start_preview)(struct cordon_portal_request *request, size_t index,
+		uint32_t width, uint32_t height);
+	void (*stop_preview)(struct cordon_portal_request *request);
 	/* Optional (print): the user's choice of one setting; false with *reason when refused. */
 	bool (*set_setting)(struct cordon_portal_request *request, const char *key,
 		const char *value, const char **reason);

@@ -1,4 +1,4 @@
-/* The built-in UI's camera dialog: consent, and the choice of provider (portals/ui_builtin.c). */
+/* The built-in UI's camera dialog: consent, the choice of provider, a preview (portals/ui_builtin.c). */
 #ifndef CORDON_PORTALS_UI_BUILTIN_CAMERA_H
 #define CORDON_PORTALS_UI_BUILTIN_CAMERA_H
 
@@ -18,5 +18,8 @@ void cordon_ui_camera_close(struct cordon_ui_camera *camera);
 void cordon_ui_camera_key(struct cordon_ui_camera *camera, uint32_t keysym, bool pressed);
 void cordon_ui_camera_motion(struct cordon_ui_camera *camera, double x, double y);
 void cordon_ui_camera_button(struct cordon_ui_camera *camera, uint32_t button, bool pressed);
+/* A preview frame (ABI 3), or NULL once the preview stopped. */
+void cordon_ui_camera_preview_frame(struct cordon_ui_camera *camera,
+	const struct cordon_portal_ui_frame *frame);
 
 #endif

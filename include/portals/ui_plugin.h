@@ -37,6 +37,10 @@ struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *
 /* Closes the dialog (the plugin's close() runs) without answering the request. */
 void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog);
 
+/* A preview frame for the dialog's plugin (ABI 3); NULL: the preview stopped on its own. */
+void cordon_portal_dialog_send_preview_frame(struct cordon_portal_dialog *dialog,
+	const struct cordon_portal_ui_frame *frame);
+
 /* Input for the shown dialog (portals/dialog_input.c translates it). */
 bool cordon_portal_ui_has_focus(struct cordon_portal_ui *ui);
 void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uint32_t codepoint,

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The built-in camera dialog, driven like a user would: it names the app from its
 # tag, lists the two registered providers, Down and Return choose the second one
-# (here the V4L2 provider, which fails for want of a device), Return takes the photo
-# with the first, Escape cancels, and a stream is consented to with Return and
+# (here the V4L2 provider, which fails for want of a device), Return on the first shows
+# its live preview and Return again takes the photo, Escape cancels, and a stream is consented to with Return and
 # refused with Escape.
 # CORDON_PORTAL_SCREENSHOT=FILE keeps a screenshot of the provider choice (docs/).
 set -euo pipefail
@@ -62,10 +62,28 @@ grep -q "i/o error: the camera provider failed" "$TEST_TMP/photo1.log" ||
 grep -q "Camera provider v4l2 started" "$CORDON_LOG" || fail "the V4L2 provider did not run"
 wait_for "the dialog to go" header_gone
 
+# The pattern can stream, so Return shows its live preview first; Return again is the
+# shutter: the preview's provider stops and the photo is taken in photo mode.
 ask photo2 take-photo --width 160 --height 120 --output "$TEST_TMP/out/2.png"
+ctl key click Return >/dev/null
+preview_yellow() {
+	screenshot HEADLESS-1 "$TEST_TMP/preview.png"
+	# The 320x240 preview is centred in the dialog: its yellow bar is 40x160 pixels.
+	(($(png_probe "$TEST_TMP/preview.png" count-color 255 255 0 4 480 0 320 720) > 5000))
+}
+wait_for "the live preview" preview_yellow
+if [[ -n "${CORDON_PORTAL_SCREENSHOT_PREVIEW:-}" ]]; then
+	cp "$TEST_TMP/preview.png" "$CORDON_PORTAL_SCREENSHOT_PREVIEW"
+fi
+grep -q "preview of pattern started" "$CORDON_LOG" || fail "no preview logged"
+preview_pid=$(grep -o "Camera provider pattern streams as pid [0-9]*" "$CORDON_LOG" | tail -1 |
+	grep -o "[0-9]*$")
+_alive "$preview_pid" || fail "the preview's provider is not running"
+[[ ! -e "$TEST_TMP/out/2.png" ]] || fail "a photo before the shutter"
 ctl key click Return >/dev/null
 rc=0
 finished photo2
+wait_for "the preview's provider to stop" not _alive "$preview_pid"
 assert_eq 0 "$rc" "the first provider chosen with Return ($(cat "$TEST_TMP/photo2.log"))"
 assert_eq "160 120" "$(png_probe "$TEST_TMP/out/2.png" size)" "the photo's size"
 assert_eq "255 255 0 255" "$(png_probe "$TEST_TMP/out/2.png" pixel 30 10)" "the yellow bar"
