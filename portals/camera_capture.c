@@ -16,6 +16,7 @@
 #include <wlr/util/log.h>
 
 #include "common/format.h"
+#include "common/release.h"
 #include "portals/camera_process.h"
 #include "portals/camera_providers.h"
 
@@ -56,20 +57,6 @@ bool cordon_camera_check_magic(const unsigned char *data, size_t len, const char
 	return false;
 }
 
-static void remove_source(struct wl_event_source **source) {
-	if (*source) {
-		wl_event_source_remove(*source);
-		*source = NULL;
-	}
-}
-
-static void close_fd(int *fd) {
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
-}
-
 /* Ends the run: DONE is the last thing that happens, so it may destroy the capture. */
 static void finish(struct cordon_camera_capture *capture, int fd, const char *error) {
 	capture->finished = true;
@@ -77,16 +64,16 @@ static void finish(struct cordon_camera_capture *capture, int fd, const char *er
 		/* The provider exited but something it started still holds the pipe. */
 		cordon_camera_process_kill_group(&capture->process);
 	}
-	remove_source(&capture->pipe_source);
-	remove_source(&capture->pid_source);
-	remove_source(&capture->timer);
-	close_fd(&capture->pipe_fd);
+	cordon_remove_source(&capture->pipe_source);
+	cordon_remove_source(&capture->pid_source);
+	cordon_remove_source(&capture->timer);
+	cordon_close_fd(&capture->pipe_fd);
 	cordon_camera_process_stop(&capture->process);
 	capture->done(capture->data, fd, error);
 }
 
 static void fail(struct cordon_camera_capture *capture, const char *error) {
-	close_fd(&capture->memfd);
+	cordon_close_fd(&capture->memfd);
 	finish(capture, -1, error);
 }
 
@@ -124,7 +111,7 @@ static void complete(struct cordon_camera_capture *capture) {
 		fail(capture, "cordon could not seal the photo");
 		return;
 	}
-	close_fd(&capture->memfd);
+	cordon_close_fd(&capture->memfd);
 	wlr_log(WLR_INFO, "Camera provider %s made %zu bytes of %s", capture->name, capture->size,
 		capture->mime_type);
 	finish(capture, read_only, NULL);
@@ -142,7 +129,7 @@ static void reap(struct cordon_camera_capture *capture) {
 	if (!cordon_camera_process_reap(&capture->process, &status)) {
 		return;
 	}
-	remove_source(&capture->pid_source);
+	cordon_remove_source(&capture->pid_source);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		wlr_log(WLR_ERROR, "Camera provider %s failed (%s %d)", capture->name,
 			WIFEXITED(status) ? "exit status" : "signal",
@@ -178,8 +165,8 @@ static int handle_pipe(int fd, uint32_t mask, void *data) {
 		}
 		if (n == 0) {
 			capture->eof = true;
-			remove_source(&capture->pipe_source);
-			close_fd(&capture->pipe_fd);
+			cordon_remove_source(&capture->pipe_source);
+			cordon_close_fd(&capture->pipe_fd);
 			check_complete(capture);
 			return 0;
 		}
@@ -280,16 +267,16 @@ void cordon_camera_capture_destroy(struct cordon_camera_capture *capture) {
 	if (!capture) {
 		return;
 	}
-	remove_source(&capture->pipe_source);
-	remove_source(&capture->pid_source);
-	remove_source(&capture->timer);
+	cordon_remove_source(&capture->pipe_source);
+	cordon_remove_source(&capture->pid_source);
+	cordon_remove_source(&capture->timer);
 	if (capture->process.pid > 0) {
 		wlr_log(WLR_INFO, "Camera provider %s (pid %d) stopped: its request went away",
 			capture->name, (int)capture->process.pid);
 	}
 	cordon_camera_process_stop(&capture->process);
-	close_fd(&capture->pipe_fd);
-	close_fd(&capture->memfd);
+	cordon_close_fd(&capture->pipe_fd);
+	cordon_close_fd(&capture->memfd);
 	free(capture->name);
 	free(capture);
 }

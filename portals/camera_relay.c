@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/release.h"
 #include "cordon/camera-frame.h"
 #include "portals/camera_process.h"
 #include "portals/camera_providers.h"
@@ -81,20 +82,6 @@ bool cordon_camera_frame_header_check(const struct cordon_camera_frame_header *h
 	return false;
 }
 
-static void remove_source(struct wl_event_source **source) {
-	if (*source) {
-		wl_event_source_remove(*source);
-		*source = NULL;
-	}
-}
-
-static void close_fd(int *fd) {
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
-}
-
 static void swap_frames(struct frame *a, struct frame *b) {
 	struct frame tmp = *a;
 	*a = *b;
@@ -108,10 +95,10 @@ static void end(struct cordon_camera_relay *relay, enum cordon_camera_relay_end 
 		return;
 	}
 	relay->finished = true;
-	remove_source(&relay->provider_source);
-	remove_source(&relay->app_source);
-	remove_source(&relay->pid_source);
-	remove_source(&relay->timer);
+	cordon_remove_source(&relay->provider_source);
+	cordon_remove_source(&relay->app_source);
+	cordon_remove_source(&relay->pid_source);
+	cordon_remove_source(&relay->timer);
 	wlr_log(WLR_INFO, "Camera stream from %s ended: %s (%llu frames, %llu dropped)",
 		relay->name, message, (unsigned long long)relay->stats.frames,
 		(unsigned long long)relay->stats.dropped);
@@ -253,7 +240,7 @@ static int handle_provider_readable(int fd, uint32_t mask, void *data) {
 		if (n == 0) {
 			/* The frames it sent before it stopped still reach the app (or time out). */
 			relay->provider_done = true;
-			remove_source(&relay->provider_source);
+			cordon_remove_source(&relay->provider_source);
 			wl_event_source_timer_update(relay->timer, relay->timeout_ms);
 			send_frames(relay);
 			return 0;
@@ -297,7 +284,7 @@ static int handle_pid(int fd, uint32_t mask, void *data) {
 	if (!cordon_camera_process_reap(&relay->process, &status)) {
 		return 0;
 	}
-	remove_source(&relay->pid_source);
+	cordon_remove_source(&relay->pid_source);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		wlr_log(WLR_ERROR, "Camera provider %s failed while streaming (%s %d)", relay->name,
 			WIFEXITED(status) ? "exit status" : "signal",
@@ -372,7 +359,7 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 	};
 	bool started = cordon_camera_process_spawn(&relay->process, provider, &process_options,
 		from_provider[1]);
-	close_fd(&from_provider[1]);
+	cordon_close_fd(&from_provider[1]);
 	if (!started) {
 		wlr_log_errno(WLR_ERROR, "Cannot start the camera provider %s (%s)", provider->id,
 			provider->argv[0]);
@@ -399,8 +386,8 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 	}
 	return relay;
 error:
-	close_fd(&from_provider[1]);
-	close_fd(&to_app[0]);
+	cordon_close_fd(&from_provider[1]);
+	cordon_close_fd(&to_app[0]);
 	cordon_camera_relay_destroy(relay);
 	return NULL;
 }
@@ -409,14 +396,14 @@ void cordon_camera_relay_destroy(struct cordon_camera_relay *relay) {
 	if (!relay) {
 		return;
 	}
-	remove_source(&relay->provider_source);
-	remove_source(&relay->app_source);
-	remove_source(&relay->pid_source);
-	remove_source(&relay->timer);
+	cordon_remove_source(&relay->provider_source);
+	cordon_remove_source(&relay->app_source);
+	cordon_remove_source(&relay->pid_source);
+	cordon_remove_source(&relay->timer);
 	/* The app's end first: it sees the end now, not after the provider has stopped. */
-	close_fd(&relay->app_fd);
+	cordon_close_fd(&relay->app_fd);
 	cordon_camera_process_stop(&relay->process);
-	close_fd(&relay->provider_fd);
+	cordon_close_fd(&relay->provider_fd);
 	relay->finished = true;
 	if (relay->in_frame_callback) {
 		relay->destroyed = true;

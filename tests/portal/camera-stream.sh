@@ -15,17 +15,7 @@ source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 : "${CORDON_CAMERA_PATTERN:?}" "${CORDON_RUN:?}" "${CORDON_TEST_CAMERA_CLIENT:?}"
 
 app=org.example.Stream
-cordon_test_init
-providers="$XDG_DATA_HOME/cordon/camera-providers"
-mkdir -p "$providers" "$TEST_TMP/out"
-cat >"$providers/pattern.provider" <<END
-[Camera Provider]
-Name = Test pattern
-MimeTypes = image/png
-Exec = $CORDON_CAMERA_PATTERN
-AppId = true
-Stream = true
-END
+camera_providers_init "Stream = true"
 # stream_config LAUNCHER: cordon's config, with providers run through LAUNCHER.
 stream_config() {
 	printf '[portal]\ncamera-timeout-ms = 1500\ncamera-launcher = %s\n' "$1" \

@@ -15,16 +15,7 @@ source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 : "${CORDON_CAMERA_PATTERN:?}" "${CORDON_CAMERA_V4L2:?}" "${CORDON_RUN:?}"
 
 app=org.example.Camera
-cordon_test_init
-providers="$XDG_DATA_HOME/cordon/camera-providers"
-mkdir -p "$providers" "$TEST_TMP/out"
-cat >"$providers/pattern.provider" <<END
-[Camera Provider]
-Name = Test pattern
-MimeTypes = image/png
-Exec = $CORDON_CAMERA_PATTERN
-AppId = true
-END
+camera_providers_init
 # launcher_config LAUNCHER: cordon's config, with providers run through LAUNCHER.
 launcher_config() {
 	printf '[portal]\ncamera-timeout-ms = 1500\ncamera-max-bytes = 1000000\n' >"$TEST_TMP/cordon.ini"

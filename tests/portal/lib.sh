@@ -35,3 +35,16 @@ portal() {
 	out=$("${in_sandbox[@]}" "$CORDON_PORTAL" "$@" 2>"$TEST_TMP/portal.err") || rc=$?
 	err=$(cat "$TEST_TMP/portal.err")
 }
+
+# camera_providers_init [KEY = VALUE]...: $providers, the user's camera provider folder,
+# with the test pattern registered as pattern.provider (and the extra lines given).
+camera_providers_init() {
+	cordon_test_init
+	providers="$XDG_DATA_HOME/cordon/camera-providers"
+	mkdir -p "$providers" "$TEST_TMP/out"
+	printf '[Camera Provider]\nName = Test pattern\nMimeTypes = image/png\nExec = %s\nAppId = true\n' \
+		"${CORDON_CAMERA_PATTERN:?}" >"$providers/pattern.provider"
+	if (($#)); then
+		printf '%s\n' "$@" >>"$providers/pattern.provider"
+	fi
+}
