@@ -2,8 +2,10 @@
  * The relay of a camera stream. The provider writes frames (include/cordon/camera-frame.h)
  * to a pipe that cordon reads without blocking; each frame's header is checked before
  * its pixels are read, so a provider cannot make cordon keep more than one frame's cap.
- * Whole frames go to the app's pipe, also without blocking. A reader that falls
- * behind is sent the newest frame, not a backlog: cordon keeps the frame being
+ * Frames go to the app's pipe, also without blocking. While the app keeps up (its
+ * pipe is empty when a header comes) the pixels are spliced from pipe to pipe and
+ * never copied through cordon. A reader that falls behind gets whole frames copied
+ * through cordon, and the newest, not a backlog: cordon keeps the frame being
  * written and one more, and drops the one that waits when a newer one is whole.
  * Neither side can stall cordon or the other side.
  */
@@ -11,8 +13,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
@@ -47,6 +51,9 @@ struct cordon_camera_relay {
 	struct frame sending; /* to the app, from sent on; size 0 when none */
 	size_t sent;
 	struct frame waiting; /* the next one to send; size 0 when none */
+	/* Cut-through: this frame's pixels move from pipe to pipe by splice(), uncopied. */
+	size_t splice_left; /* 0 when not splicing */
+	size_t app_pipe_size; /* F_GETPIPE_SZ of the app's pipe */
 	bool provider_done; /* its end of file: what is queued still goes to the app */
 	/* Frames go to this callback instead of a pipe (a dialog's preview). */
 	cordon_camera_relay_frame_func frame;
@@ -200,6 +207,57 @@ static bool frame_done(struct cordon_camera_relay *relay) {
 	return true;
 }
 
+/*
+ * Whether a frame of SIZE bytes can go straight through: nothing of the app's is
+ * queued in cordon, and its pipe is empty and holds the whole frame (a spliced page
+ * takes a slot of its own, hence the margin), so no splice can block on the app's side.
+ */
+static bool can_cut_through(struct cordon_camera_relay *relay, size_t size) {
+	int queued = 0;
+	return !relay->frame && relay->sending.size == 0 && relay->app_pipe_size > 0 &&
+		size + 4 * 4096 <= relay->app_pipe_size &&
+		ioctl(relay->app_fd, FIONREAD, &queued) == 0 && queued == 0;
+}
+
+/* Moves what the provider has of the frame being spliced; false once the relay ended. */
+static bool splice_pixels(struct cordon_camera_relay *relay, bool *again) {
+	ssize_t n = splice(relay->provider_fd, NULL, relay->app_fd, NULL, relay->splice_left,
+		SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		*again = true;
+		struct pollfd app = {.fd = relay->app_fd, .events = POLLOUT};
+		if (poll(&app, 1, 0) == 0) {
+			/*
+			 * The app's side is full after all (a provider that writes in odd pieces
+			 * fills more pipe slots): wait for it, not for the provider, which would
+			 * wake cordon again at once.
+			 */
+			wl_event_source_fd_update(relay->provider_source, 0);
+			watch_app(relay, true);
+		}
+		return true;
+	}
+	if (n < 0 && errno == EPIPE) {
+		end(relay, CORDON_CAMERA_RELAY_READER_CLOSED, "the app closed the stream");
+		return false;
+	}
+	if (n <= 0) {
+		if (n < 0) {
+			wlr_log_errno(WLR_ERROR, "Camera provider %s: relaying its stream", relay->name);
+		}
+		/* A frame cut short: the app has its header and part of it, nothing more comes. */
+		end(relay, CORDON_CAMERA_RELAY_PROVIDER, "the camera provider stopped");
+		return false;
+	}
+	relay->splice_left -= (size_t)n;
+	relay->stats.bytes += (uint64_t)n;
+	if (relay->splice_left == 0) {
+		relay->stats.frames++;
+		wl_event_source_timer_update(relay->timer, relay->timeout_ms);
+	}
+	return true;
+}
+
 /* The header is in: check it, then make room for the pixels it announces. */
 static bool header_done(struct cordon_camera_relay *relay) {
 	struct cordon_camera_frame_header header;
@@ -210,6 +268,20 @@ static bool header_done(struct cordon_camera_relay *relay) {
 			(unsigned long long)relay->stats.frames);
 		end(relay, CORDON_CAMERA_RELAY_PROVIDER, "the camera provider sent what is not a frame");
 		return false;
+	}
+	if (can_cut_through(relay, HEADER_SIZE + header.size)) {
+		/* The header is all that passes through cordon's memory. */
+		ssize_t n = write(relay->app_fd, relay->reading.data, HEADER_SIZE);
+		if (n == (ssize_t)HEADER_SIZE) {
+			relay->stats.bytes += HEADER_SIZE;
+			relay->reading.size = 0;
+			relay->splice_left = header.size;
+			return true;
+		}
+		if (n >= 0 || errno != EAGAIN) {
+			end(relay, CORDON_CAMERA_RELAY_READER_CLOSED, "the app closed the stream");
+			return false;
+		}
 	}
 	relay->reading_want = HEADER_SIZE + header.size;
 	if (!reserve(&relay->reading, relay->reading_want)) {
@@ -224,6 +296,16 @@ static int handle_provider_readable(int fd, uint32_t mask, void *data) {
 	bool sent_any = false;
 	/* A bounded number of reads per wake-up: other clients get their turn. */
 	for (int round = 0; round < 16; round++) {
+		if (relay->splice_left > 0) {
+			bool again = false;
+			if (!splice_pixels(relay, &again)) {
+				return 0;
+			}
+			if (again) {
+				break;
+			}
+			continue;
+		}
 		struct frame *frame = &relay->reading;
 		ssize_t n = read(fd, frame->data + frame->size, relay->reading_want - frame->size);
 		if (n < 0 && errno == EINTR) {
@@ -253,7 +335,7 @@ static int handle_provider_readable(int fd, uint32_t mask, void *data) {
 			if (!header_done(relay)) {
 				return 0;
 			}
-			if (relay->reading_want > HEADER_SIZE) {
+			if (relay->splice_left > 0 || relay->reading_want > HEADER_SIZE) {
 				continue;
 			}
 		}
@@ -273,6 +355,12 @@ static int handle_app_writable(int fd, uint32_t mask, void *data) {
 	if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
 		end(relay, CORDON_CAMERA_RELAY_READER_CLOSED, "the app closed the stream");
 		return 0;
+	}
+	if (relay->splice_left > 0) {
+		/* A splice waited for room: the provider's pipe is watched again. */
+		watch_app(relay, false);
+		wl_event_source_fd_update(relay->provider_source, WL_EVENT_READABLE);
+		return handle_provider_readable(relay->provider_fd, WL_EVENT_READABLE, relay);
 	}
 	send_frames(relay);
 	return 0;
@@ -347,6 +435,8 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 	}
 	if (!relay->frame) {
 		fcntl(relay->app_fd, F_SETPIPE_SZ, PIPE_SIZE);
+		int size = fcntl(relay->app_fd, F_GETPIPE_SZ);
+		relay->app_pipe_size = size > 0 ? (size_t)size : 0;
 		if (fcntl(relay->app_fd, F_SETFL, O_NONBLOCK) != 0) {
 			goto error;
 		}
