@@ -7,8 +7,8 @@
 # an app that disconnects stops its provider; five streams from one client get four
 # and a busy refusal, and a reader that never reads costs dropped frames, not a stalled
 # compositor; a version 3 manager is refused; a provider that sends garbage, stops or
-# stalls ends the stream with a reason. CORDON_PORTAL_SCREENSHOT_INDICATOR=FILE keeps
-# a screenshot of the indicator (docs/).
+# stalls ends the stream with a reason; cordon's fd count returns to where it was.
+# CORDON_PORTAL_SCREENSHOT_INDICATOR=FILE keeps a screenshot of the indicator (docs/).
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
@@ -25,6 +25,10 @@ stream_config "$CORDON_RUN"
 portal_start --verbose --config "$TEST_TMP/cordon.ini"
 portal_sandbox_init "$app"
 frame="$TEST_TMP/out/frame.ppm"
+fd_count() {
+	ls "/proc/$CORDON_PID/fd" | wc -l
+}
+fds_before=$(fd_count)
 
 # ppm_pixel FILE X Y: "R G B" of a binary PPM (P6, maxval 255) as cordon-portal saves it.
 ppm_pixel() {
@@ -177,6 +181,12 @@ stop_client old
 start_client size "${in_sandbox[@]}" "$CORDON_TEST_CAMERA_CLIENT" stream-size
 wait_for "the size error" grep -qx "protocol-error cordon_portal_camera_stream_v1 1" \
 	"$TEST_TMP/size.log"
+
+# Every pipe, pidfd and event source of the streams is gone.
+fds_back() {
+	(($(fd_count) <= fds_before))
+}
+wait_for "cordon's fds back to $fds_before (now $(fd_count))" fds_back
 
 # Providers that misbehave, run directly (camera-launcher = none) so that they can
 # reach the pattern program: the stream ends with a reason, cordon goes on.
