@@ -29,8 +29,6 @@
 #define HEADER_SIZE sizeof(struct cordon_camera_frame_header)
 /* What a pipe may hold without privilege (fs.pipe-max-size): a 640x480 frame, whole. */
 #define PIPE_SIZE (1024 * 1024)
-/* Rows may be padded, but not by more than this: the padding is memory too. */
-#define MAX_ROW_PADDING 64
 
 struct frame {
 	unsigned char *data; /* header, then pixels */
@@ -64,29 +62,11 @@ struct cordon_camera_relay {
 
 bool cordon_camera_frame_header_check(const struct cordon_camera_frame_header *header,
 		size_t max_bytes, const char **reason) {
-	uint64_t row = (uint64_t)header->width * 3;
-	if (memcmp(header->magic, CORDON_CAMERA_FRAME_MAGIC, 4) != 0) {
-		*reason = "no frame magic";
-	} else if (header->version != CORDON_CAMERA_FRAME_VERSION) {
-		*reason = "an unknown frame version";
-	} else if (header->format != CORDON_CAMERA_FRAME_RGB24) {
-		*reason = "an unknown pixel format";
-	} else if (header->width == 0 || header->height == 0 ||
-			header->width > CORDON_CAMERA_FRAME_MAX_SIDE ||
-			header->height > CORDON_CAMERA_FRAME_MAX_SIDE) {
-		*reason = "a frame size of 0 or over 4096 pixels";
-	} else if (header->stride < row || header->stride > row + MAX_ROW_PADDING) {
-		*reason = "a row stride that does not fit the width";
-	} else if ((uint64_t)header->size != (uint64_t)header->stride * header->height) {
-		*reason = "a pixel size that is not stride x height";
-	} else if (header->reserved != 0) {
-		*reason = "a reserved field that is not 0";
-	} else if (header->size > max_bytes) {
+	*reason = cordon_camera_frame_header_problem(header);
+	if (!*reason && header->size > max_bytes) {
 		*reason = "a frame over the size cap";
-	} else {
-		return true;
 	}
-	return false;
+	return *reason == NULL;
 }
 
 static void swap_frames(struct frame *a, struct frame *b) {

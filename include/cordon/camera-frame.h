@@ -12,7 +12,9 @@
 #ifndef CORDON_CAMERA_FRAME_H
 #define CORDON_CAMERA_FRAME_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define CORDON_CAMERA_FRAME_MAGIC "CFRM"
 #define CORDON_CAMERA_FRAME_VERSION 1
@@ -24,6 +26,8 @@ enum cordon_camera_frame_format {
 
 /* The largest frame either side accepts: 4096 x 4096 pixels. */
 #define CORDON_CAMERA_FRAME_MAX_SIDE 4096
+/* Rows may be padded past width * 3, by at most this many bytes. */
+#define CORDON_CAMERA_FRAME_MAX_ROW_PADDING 64
 
 struct cordon_camera_frame_header {
 	char magic[4]; /* CORDON_CAMERA_FRAME_MAGIC, without its NUL */
@@ -39,5 +43,38 @@ struct cordon_camera_frame_header {
 
 _Static_assert(sizeof(struct cordon_camera_frame_header) == 48,
 	"the frame header is 48 bytes on every ABI");
+
+/*
+ * Why HEADER is not a frame's header (a short text for people), or NULL when it is
+ * one. cordon checks every header before it reads the pixels; so may an app.
+ */
+static inline const char *cordon_camera_frame_header_problem(
+		const struct cordon_camera_frame_header *header) {
+	uint64_t row = (uint64_t)header->width * 3;
+	if (memcmp(header->magic, CORDON_CAMERA_FRAME_MAGIC, 4) != 0) {
+		return "no CFRM magic";
+	}
+	if (header->version != CORDON_CAMERA_FRAME_VERSION) {
+		return "an unknown frame version";
+	}
+	if (header->format != CORDON_CAMERA_FRAME_RGB24) {
+		return "an unknown pixel format";
+	}
+	if (header->width == 0 || header->height == 0 ||
+			header->width > CORDON_CAMERA_FRAME_MAX_SIDE ||
+			header->height > CORDON_CAMERA_FRAME_MAX_SIDE) {
+		return "a side of 0 or over 4096 pixels";
+	}
+	if (header->stride < row || header->stride > row + CORDON_CAMERA_FRAME_MAX_ROW_PADDING) {
+		return "a row stride that does not fit the width";
+	}
+	if ((uint64_t)header->size != (uint64_t)header->stride * header->height) {
+		return "a pixel size that is not stride x height";
+	}
+	if (header->reserved != 0) {
+		return "a reserved field that is not 0";
+	}
+	return NULL;
+}
 
 #endif

@@ -13,39 +13,6 @@
 #include <unistd.h>
 
 #define HEADER_SIZE sizeof(struct cordon_camera_frame_header)
-/*
- * The format leaves the row padding open; cordon's relay allows 64 bytes. A cap keeps
- * a frame under 64 MiB whatever the header says (a 4096-wide RGB24 row is 12288 bytes).
- */
-#define MAX_STRIDE (4 * CORDON_CAMERA_FRAME_MAX_SIDE)
-
-static const char *check_header(const struct cordon_camera_frame_header *header) {
-	uint64_t row = (uint64_t)header->width * 3;
-	if (memcmp(header->magic, CORDON_CAMERA_FRAME_MAGIC, sizeof(header->magic)) != 0) {
-		return "no CFRM magic";
-	}
-	if (header->version != CORDON_CAMERA_FRAME_VERSION) {
-		return "an unknown frame version";
-	}
-	if (header->format != CORDON_CAMERA_FRAME_RGB24) {
-		return "an unknown pixel format";
-	}
-	if (header->width == 0 || header->height == 0 ||
-			header->width > CORDON_CAMERA_FRAME_MAX_SIDE ||
-			header->height > CORDON_CAMERA_FRAME_MAX_SIDE) {
-		return "a side of 0 or over 4096 pixels";
-	}
-	if (header->stride < row || header->stride > MAX_STRIDE) {
-		return "a row stride under width x 3 or over 16384 bytes";
-	}
-	if ((uint64_t)header->size != (uint64_t)header->stride * header->height) {
-		return "a pixel size that is not stride x height";
-	}
-	if (header->reserved != 0) {
-		return "a reserved field that is not 0";
-	}
-	return NULL;
-}
 
 static enum cordon_portal_cli_frame_read fail(struct cordon_portal_cli_frame_reader *reader,
 		const char *what, const char *why) {
@@ -110,7 +77,7 @@ enum cordon_portal_cli_frame_read cordon_portal_cli_frame_read(
 			if (reader->header_have < HEADER_SIZE) {
 				continue;
 			}
-			const char *why = check_header(&reader->header);
+			const char *why = cordon_camera_frame_header_problem(&reader->header);
 			if (why) {
 				return fail(reader, "not a camera frame", why);
 			}
