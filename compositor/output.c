@@ -14,6 +14,7 @@
 #include <wlr/util/log.h>
 
 #include "compositor/freeze.h"
+#include "compositor/headless_pacing.h"
 #include "compositor/layer_shell.h"
 #include "compositor/occlusion.h"
 #include "compositor/server.h"
@@ -33,6 +34,7 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_output *output = wl_container_of(listener, output, destroy);
 	struct cordon_server *server = output->server;
+	cordon_headless_pacing_destroy(output->headless_pacing);
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->destroy.link);
 	wl_list_remove(&output->link);
@@ -92,6 +94,7 @@ void cordon_output_handle_new(struct cordon_server *server, struct wlr_output *w
 	}
 	output->frame.notify = handle_frame;
 	wl_signal_add(&wlr_output->events.frame, &output->frame);
+	output->headless_pacing = cordon_headless_pacing_create(wlr_output, server->event_loop);
 	output->destroy.notify = handle_destroy;
 	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
 	wl_list_insert(server->outputs.prev, &output->link);

@@ -14,6 +14,7 @@ struct cordon_output {
 	struct wl_list link; /* cordon_server.outputs */
 	struct wlr_box usable_area; /* layout coords, minus layer-shell exclusive zones */
 	struct wl_list layer_surfaces; /* cordon_layer_surface.link */
+	struct cordon_headless_pacing *headless_pacing; /* NULL but on the headless backend */
 
 	struct wl_listener frame;
 	struct wl_listener destroy;
