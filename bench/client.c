@@ -6,7 +6,8 @@
 //                                      disconnect; prints the total in ms
 //   bench-client idle N READYFILE      N connections, each maps a 200x200 toplevel once;
 //                                      after every first frame callback, touch READYFILE
-//                                      and stay idle until killed
+//                                      and stay idle until killed (blocked in poll,
+//                                      answering pings, never redrawing)
 //   bench-client many N SECONDS PID    N mapped 200x200 toplevels on one connection; the
 //                                      last one animates (a changed full buffer per frame
 //                                      callback) for SECONDS; prints "FPS CPU_MS_PER_FRAME"
@@ -22,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -311,6 +313,37 @@ static int storm(int n) {
 	return 0;
 }
 
+// Until killed: sleeps in poll() on every connection and answers what the compositor
+// sends (pings, configures) as an idle client would, without ever redrawing. No timer:
+// a compositor's wake-ups while its clients are idle (scenario j) are its own.
+static void idle_wait(struct conn *cs, int n) {
+	struct pollfd *fds = calloc((size_t)n, sizeof(*fds));
+	if (!fds) {
+		die("out of memory");
+	}
+	for (;;) {
+		for (int i = 0; i < n; i++) {
+			while (wl_display_prepare_read(cs[i].display) != 0) {
+				wl_display_dispatch_pending(cs[i].display);
+			}
+			wl_display_flush(cs[i].display);
+			fds[i] = (struct pollfd){
+				.fd = wl_display_get_fd(cs[i].display), .events = POLLIN};
+		}
+		if (poll(fds, (nfds_t)n, -1) < 0 && errno != EINTR) {
+			die("poll");
+		}
+		for (int i = 0; i < n; i++) {
+			if (!fds[i].revents) {
+				wl_display_cancel_read(cs[i].display);
+			} else if (wl_display_read_events(cs[i].display) < 0) {
+				die("connection lost");
+			}
+			wl_display_dispatch_pending(cs[i].display);
+		}
+	}
+}
+
 static int idle(int n, const char *readyfile) {
 	struct conn *cs = calloc((size_t)n, sizeof(*cs));
 	if (!cs) {
@@ -327,14 +360,7 @@ static int idle(int n, const char *readyfile) {
 		die("cannot write the ready file");
 	}
 	close(fd);
-	// Idle until killed; handle whatever arrives once a second.
-	for (;;) {
-		for (int i = 0; i < n; i++) {
-			wl_display_dispatch_pending(cs[i].display);
-			wl_display_flush(cs[i].display);
-		}
-		sleep(1);
-	}
+	idle_wait(cs, n);
 	return 0;
 }
 
