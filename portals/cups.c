@@ -4,10 +4,11 @@
  * http connection, and reports back through an eventfd on the compositor's
  * event loop: the compositor never waits for CUPS. A thread touches only its
  * task; the task's result is read on the event loop after the thread ended.
+ * libcups itself is loaded by the first task (portals/cups_library.c), on its
+ * thread: the compositor does not call into libcups at all.
  */
 #include "portals/cups.h"
 
-#include <cups/cups.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -17,6 +18,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
+
+#include "portals/cups_library.h"
 
 /* How long a connection to cupsd may take before the task fails, in ms. */
 #define CONNECT_TIMEOUT_MS 5000
@@ -31,6 +34,12 @@ static const char *const dialog_options[] = {"sides", "print-color-mode", "media
 struct cordon_cups {
 	struct wl_event_loop *loop;
 	struct wl_list tasks; /* cordon_cups_task.link */
+	/*
+	 * Loaded by whichever task comes first, while any other waits on the lock (it needs
+	 * the library as much); unloaded at destroy, once every thread has been joined.
+	 */
+	pthread_mutex_t library_lock;
+	struct cordon_cups_library library;
 };
 
 enum task_kind {
@@ -51,8 +60,9 @@ struct cordon_cups_task {
 	char *printer, *title, *format;
 	int fd;
 	uint64_t max_size;
-	int option_count;
-	cups_option_t *options;
+	/* Plain strings: the cups_option_t array is made on the thread, with libcups. */
+	char **option_names, **option_values;
+	size_t option_count;
 	/* Written by the thread, read after it ended. */
 	char error[512];
 	bool failed;
@@ -68,6 +78,7 @@ struct cordon_cups *cordon_cups_create(struct wl_event_loop *loop) {
 	}
 	cups->loop = loop;
 	wl_list_init(&cups->tasks);
+	pthread_mutex_init(&cups->library_lock, NULL);
 	return cups;
 }
 
@@ -83,7 +94,12 @@ static void free_task(struct cordon_cups_task *task) {
 	}
 	wl_list_remove(&task->link);
 	cordon_cups_printers_free(task->printers);
-	cupsFreeOptions(task->option_count, task->options);
+	for (size_t i = 0; i < task->option_count; i++) {
+		free(task->option_names[i]);
+		free(task->option_values[i]);
+	}
+	free(task->option_names);
+	free(task->option_values);
 	free(task->printer);
 	free(task->title);
 	free(task->format);
@@ -100,6 +116,8 @@ void cordon_cups_destroy(struct cordon_cups *cups) {
 		pthread_join(task->thread, NULL);
 		free_task(task);
 	}
+	cordon_cups_library_unload(&cups->library);
+	pthread_mutex_destroy(&cups->library_lock);
 	free(cups);
 }
 
@@ -128,26 +146,45 @@ void cordon_cups_printers_free(struct cordon_cups_printers *printers) {
 
 static void task_fail(struct cordon_cups_task *task, const char *what) {
 	task->failed = true;
-	snprintf(task->error, sizeof(task->error), "%s: %s", what, cupsLastErrorString());
+	snprintf(task->error, sizeof(task->error), "%s: %s", what,
+		task->cups->library.cupsLastErrorString());
+}
+
+/*
+ * libcups for this task, loaded by the first one. A missing library fails the request
+ * with the loader's reason, as an unreachable server does; the next request tries again.
+ */
+static bool load_library(struct cordon_cups_task *task) {
+	char reason[384];
+	pthread_mutex_lock(&task->cups->library_lock);
+	bool loaded = cordon_cups_library_load(&task->cups->library, reason, sizeof(reason));
+	pthread_mutex_unlock(&task->cups->library_lock);
+	if (!loaded) {
+		task->failed = true;
+		snprintf(task->error, sizeof(task->error), "printing is not available: %s", reason);
+	}
+	return loaded;
 }
 
 static http_t *connect_server(struct cordon_cups_task *task) {
-	http_t *http = httpConnect2(cupsServer(), ippPort(), NULL, AF_UNSPEC, cupsEncryption(), 1,
-		CONNECT_TIMEOUT_MS, NULL);
+	const struct cordon_cups_library *lib = &task->cups->library;
+	http_t *http = lib->httpConnect2(lib->cupsServer(), lib->ippPort(), NULL, AF_UNSPEC,
+		lib->cupsEncryption(), 1, CONNECT_TIMEOUT_MS, NULL);
 	if (!http) {
 		task->failed = true;
 		snprintf(task->error, sizeof(task->error),
-			"the printing service (CUPS at %s) cannot be reached", cupsServer());
+			"the printing service (CUPS at %s) cannot be reached", lib->cupsServer());
 	}
 	return http;
 }
 
 /* An option's supported values and default, from the printer's IPP attributes. */
-static bool read_option(http_t *http, cups_dest_t *dest, cups_dinfo_t *info, const char *name,
+static bool read_option(const struct cordon_cups_library *lib, http_t *http, cups_dest_t *dest,
+		cups_dinfo_t *info, const char *name,
 		struct cordon_portal_ui_print_option *option) {
 	option->name = name;
-	ipp_attribute_t *supported = cupsFindDestSupported(http, dest, info, name);
-	int count = supported ? ippGetCount(supported) : 0;
+	ipp_attribute_t *supported = lib->cupsFindDestSupported(http, dest, info, name);
+	int count = supported ? lib->ippGetCount(supported) : 0;
 	if (count > MAX_VALUES) {
 		count = MAX_VALUES;
 	}
@@ -157,22 +194,23 @@ static bool read_option(http_t *http, cups_dest_t *dest, cups_dinfo_t *info, con
 	}
 	option->values = (const char *const *)values;
 	for (int i = 0; i < count; i++) {
-		const char *value = ippGetString(supported, i, NULL);
+		const char *value = lib->ippGetString(supported, i, NULL);
 		if (value && !(values[option->value_count] = strdup(value))) {
 			return false;
 		}
 		option->value_count += value ? 1 : 0;
 	}
-	ipp_attribute_t *def = cupsFindDestDefault(http, dest, info, name);
-	const char *value = def ? ippGetString(def, 0, NULL) : NULL;
+	ipp_attribute_t *def = lib->cupsFindDestDefault(http, dest, info, name);
+	const char *value = def ? lib->ippGetString(def, 0, NULL) : NULL;
 	if (value && !(option->default_value = strdup(value))) {
 		return false;
 	}
 	return true;
 }
 
-static bool read_printer(http_t *http, cups_dest_t *dest, struct cordon_portal_ui_printer *printer) {
-	const char *info = cupsGetOption("printer-info", dest->num_options, dest->options);
+static bool read_printer(const struct cordon_cups_library *lib, http_t *http, cups_dest_t *dest,
+		struct cordon_portal_ui_printer *printer) {
+	const char *info = lib->cupsGetOption("printer-info", dest->num_options, dest->options);
 	printer->name = strdup(dest->name);
 	printer->info = strdup(info ? info : "");
 	printer->is_default = dest->is_default;
@@ -182,39 +220,41 @@ static bool read_printer(http_t *http, cups_dest_t *dest, struct cordon_portal_u
 	if (!printer->name || !printer->info || !options) {
 		return false;
 	}
-	cups_dinfo_t *dinfo = cupsCopyDestInfo(http, dest);
+	cups_dinfo_t *dinfo = lib->cupsCopyDestInfo(http, dest);
 	if (!dinfo) {
 		/* A queue that does not answer still prints with its defaults. */
 		return true;
 	}
-	ipp_attribute_t *copies = cupsFindDestSupported(http, dest, dinfo, "copies");
-	if (copies && ippGetValueTag(copies) == IPP_TAG_RANGE) {
+	ipp_attribute_t *copies = lib->cupsFindDestSupported(http, dest, dinfo, "copies");
+	if (copies && lib->ippGetValueTag(copies) == IPP_TAG_RANGE) {
 		int upper;
-		ippGetRange(copies, 0, &upper);
+		lib->ippGetRange(copies, 0, &upper);
 		printer->max_copies = upper > 0 ? upper : 1;
-	} else if (copies && ippGetValueTag(copies) == IPP_TAG_INTEGER) {
-		printer->max_copies = ippGetInteger(copies, 0) > 0 ? ippGetInteger(copies, 0) : 1;
+	} else if (copies && lib->ippGetValueTag(copies) == IPP_TAG_INTEGER) {
+		int max = lib->ippGetInteger(copies, 0);
+		printer->max_copies = max > 0 ? max : 1;
 	}
 	bool ok = true;
 	for (size_t i = 0; i < OPTION_COUNT && ok; i++) {
 		/* Counted before reading, so that a half-read option is freed too. */
 		printer->option_count++;
-		ok = read_option(http, dest, dinfo, dialog_options[i], &options[i]);
+		ok = read_option(lib, http, dest, dinfo, dialog_options[i], &options[i]);
 	}
-	cupsFreeDestInfo(dinfo);
+	lib->cupsFreeDestInfo(dinfo);
 	return ok;
 }
 
 static void run_list(struct cordon_cups_task *task) {
+	const struct cordon_cups_library *lib = &task->cups->library;
 	http_t *http = connect_server(task);
 	if (!http) {
 		return;
 	}
 	cups_dest_t *dests = NULL;
-	int count = cupsGetDests2(http, &dests);
-	if (count == 0 && cupsLastError() > IPP_STATUS_OK_CONFLICTING) {
+	int count = lib->cupsGetDests2(http, &dests);
+	if (count == 0 && lib->cupsLastError() > IPP_STATUS_OK_CONFLICTING) {
 		task_fail(task, "the printing service gave no printers");
-		httpClose(http);
+		lib->httpClose(http);
 		return;
 	}
 	task->printers = calloc(1, sizeof(*task->printers));
@@ -228,13 +268,13 @@ static void run_list(struct cordon_cups_task *task) {
 	}
 	for (size_t i = 0; !task->failed && i < wanted; i++) {
 		task->printers->count++;
-		if (!read_printer(http, &dests[i], &task->printers->printers[i])) {
+		if (!read_printer(lib, http, &dests[i], &task->printers->printers[i])) {
 			task->failed = true;
 			snprintf(task->error, sizeof(task->error), "out of memory");
 		}
 	}
-	cupsFreeDests(count, dests);
-	httpClose(http);
+	lib->cupsFreeDests(count, dests);
+	lib->httpClose(http);
 }
 
 static const char *job_state_name(int state) {
@@ -259,25 +299,27 @@ static const char *job_state_name(int state) {
 
 /* The job's state as the server has it now (Get-Job-Attributes). */
 static void read_job_state(http_t *http, struct cordon_cups_task *task) {
+	const struct cordon_cups_library *lib = &task->cups->library;
 	char uri[HTTP_MAX_URI];
-	httpAssembleURIf(HTTP_URI_CODING_ALL, uri, sizeof(uri), "ipp", NULL, "localhost", 0,
+	lib->httpAssembleURIf(HTTP_URI_CODING_ALL, uri, sizeof(uri), "ipp", NULL, "localhost", 0,
 		"/jobs/%d", task->job_id);
-	ipp_t *request = ippNewRequest(IPP_OP_GET_JOB_ATTRIBUTES);
-	ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", NULL, uri);
-	ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", NULL,
-		cupsUser());
-	ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", NULL,
+	ipp_t *request = lib->ippNewRequest(IPP_OP_GET_JOB_ATTRIBUTES);
+	lib->ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", NULL, uri);
+	lib->ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", NULL,
+		lib->cupsUser());
+	lib->ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", NULL,
 		"job-state");
-	ipp_t *response = cupsDoRequest(http, request, "/jobs/");
+	ipp_t *response = lib->cupsDoRequest(http, request, "/jobs/");
 	ipp_attribute_t *state = response ?
-		ippFindAttribute(response, "job-state", IPP_TAG_ENUM) : NULL;
+		lib->ippFindAttribute(response, "job-state", IPP_TAG_ENUM) : NULL;
 	snprintf(task->job_state, sizeof(task->job_state), "%s",
-		state ? job_state_name(ippGetInteger(state, 0)) : "unknown");
-	ippDelete(response);
+		state ? job_state_name(lib->ippGetInteger(state, 0)) : "unknown");
+	lib->ippDelete(response);
 }
 
 /* Sends the document: read with pread, so the app's file offset is not ours. */
 static bool send_document(http_t *http, struct cordon_cups_task *task) {
+	const struct cordon_cups_library *lib = &task->cups->library;
 	char buffer[65536];
 	uint64_t offset = 0;
 	for (;;) {
@@ -303,7 +345,7 @@ static bool send_document(http_t *http, struct cordon_cups_task *task) {
 				(unsigned long long)task->max_size);
 			return false;
 		}
-		if (cupsWriteRequestData(http, buffer, (size_t)n) != HTTP_STATUS_CONTINUE) {
+		if (lib->cupsWriteRequestData(http, buffer, (size_t)n) != HTTP_STATUS_CONTINUE) {
 			task_fail(task, "the printing service stopped taking the document");
 			return false;
 		}
@@ -330,21 +372,28 @@ static void document_name(const char *title, char *name, size_t size) {
 }
 
 static void run_submit(struct cordon_cups_task *task) {
+	const struct cordon_cups_library *lib = &task->cups->library;
 	http_t *http = connect_server(task);
 	if (!http) {
 		return;
 	}
 	char docname[128];
 	document_name(task->title, docname, sizeof(docname));
-	task->job_id = cupsCreateJob(http, task->printer, task->title, task->option_count,
-		task->options);
+	int option_count = 0;
+	cups_option_t *options = NULL;
+	for (size_t i = 0; i < task->option_count; i++) {
+		option_count = lib->cupsAddOption(task->option_names[i], task->option_values[i],
+			option_count, &options);
+	}
+	task->job_id = lib->cupsCreateJob(http, task->printer, task->title, option_count, options);
+	lib->cupsFreeOptions(option_count, options);
 	if (task->job_id <= 0) {
 		task->job_id = 0;
 		task_fail(task, "the printer did not take the job");
-		httpClose(http);
+		lib->httpClose(http);
 		return;
 	}
-	bool sent = cupsStartDocument(http, task->printer, task->job_id, docname, task->format,
+	bool sent = lib->cupsStartDocument(http, task->printer, task->job_id, docname, task->format,
 		1) == HTTP_STATUS_CONTINUE;
 	if (!sent) {
 		task_fail(task, "the printer did not take the document");
@@ -352,13 +401,13 @@ static void run_submit(struct cordon_cups_task *task) {
 		sent = send_document(http, task);
 	}
 	/* Ends the request even after a failure, so the connection is clean for the cancel. */
-	ipp_status_t status = cupsFinishDocument(http, task->printer);
+	ipp_status_t status = lib->cupsFinishDocument(http, task->printer);
 	if (sent && status > IPP_STATUS_OK_CONFLICTING) {
 		task_fail(task, "the printer refused the document");
 		sent = false;
 	}
 	if (!sent) {
-		cupsCancelJob2(http, task->printer, task->job_id, 0);
+		lib->cupsCancelJob2(http, task->printer, task->job_id, 0);
 	} else {
 		read_job_state(http, task);
 		if (strcmp(task->job_state, "aborted") == 0 ||
@@ -368,15 +417,18 @@ static void run_submit(struct cordon_cups_task *task) {
 				task->job_state);
 		}
 	}
-	httpClose(http);
+	lib->httpClose(http);
 }
 
 static void *run_task(void *data) {
 	struct cordon_cups_task *task = data;
-	if (task->kind == TASK_LIST) {
-		run_list(task);
-	} else {
-		run_submit(task);
+	/* A library that cannot be loaded fails the task like any other error. */
+	if (load_library(task)) {
+		if (task->kind == TASK_LIST) {
+			run_list(task);
+		} else {
+			run_submit(task);
+		}
 	}
 	uint64_t one = 1;
 	/* An eventfd write of 1 cannot fail short of a counter overflow. */
@@ -467,10 +519,16 @@ struct cordon_cups_task *cordon_cups_submit(struct cordon_cups *cups,
 	task->format = strdup(job->format);
 	task->fd = fcntl(job->fd, F_DUPFD_CLOEXEC, 0);
 	task->max_size = job->max_size;
-	bool ok = task->printer && task->title && task->format && task->fd >= 0;
+	task->option_names = calloc(job->option_count + 1, sizeof(*task->option_names));
+	task->option_values = calloc(job->option_count + 1, sizeof(*task->option_values));
+	bool ok = task->printer && task->title && task->format && task->fd >= 0 &&
+		task->option_names && task->option_values;
 	for (size_t i = 0; ok && i < job->option_count; i++) {
-		task->option_count = cupsAddOption(job->option_names[i], job->option_values[i],
-			task->option_count, &task->options);
+		/* Counted first, so that free_task frees a half-copied pair too. */
+		task->option_count++;
+		task->option_names[i] = strdup(job->option_names[i]);
+		task->option_values[i] = strdup(job->option_values[i]);
+		ok = task->option_names[i] && task->option_values[i];
 	}
 	if (!ok) {
 		free_task(task);

@@ -2,44 +2,37 @@
  * Text and rectangles for the built-in dialog. Glyphs come from fcft (FreeType
  * and fontconfig, as in foot), one code point at a time; an alpha glyph is a
  * mask for a solid colour, a colour glyph (emoji) is composited as it is.
+ * fcft is loaded with the first font and unloaded with the last
+ * (portals/font_library.c): each font holds a reference.
  */
 #include "portals/ui_draw.h"
 
-#include <fcft/fcft.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "portals/font_library.h"
+
 struct cordon_ui_font {
+	const struct cordon_font_library *fcft;
 	struct fcft_font *font;
 };
 
-/*
- * fcft's state is the process's, and fcft_fini() ends it for every font: it runs
- * when the last font goes (the dialogs' and the camera indicator's come and go
- * apart). The count mirrors that library state; nothing else is kept here.
- */
-static size_t live_fonts;
-
-static void font_unref(void) {
-	if (--live_fonts == 0) {
-		fcft_fini();
-	}
-}
-
 struct cordon_ui_font *cordon_ui_font_load(const char *name) {
-	if (live_fonts++ == 0) {
-		fcft_init(FCFT_LOG_COLORIZE_NEVER, false, FCFT_LOG_CLASS_ERROR);
+	const struct cordon_font_library *fcft = cordon_font_library_ref();
+	if (!fcft) {
+		return NULL;
 	}
 	const char *names[] = {name, "sans-serif"};
-	struct fcft_font *font = fcft_from_name(2, names, NULL);
+	struct fcft_font *font = fcft->fcft_from_name(2, names, NULL);
 	struct cordon_ui_font *ui_font = font ? calloc(1, sizeof(*ui_font)) : NULL;
 	if (!ui_font) {
 		if (font) {
-			fcft_destroy(font);
+			fcft->fcft_destroy(font);
 		}
-		font_unref();
+		cordon_font_library_unref();
 		return NULL;
 	}
+	ui_font->fcft = fcft;
 	ui_font->font = font;
 	return ui_font;
 }
@@ -48,9 +41,9 @@ void cordon_ui_font_destroy(struct cordon_ui_font *font) {
 	if (!font) {
 		return;
 	}
-	fcft_destroy(font->font);
+	font->fcft->fcft_destroy(font->font);
 	free(font);
-	font_unref();
+	cordon_font_library_unref();
 }
 
 int cordon_ui_font_height(const struct cordon_ui_font *font) {
@@ -104,14 +97,18 @@ static uint32_t next_code_point(const char **text) {
 	return cp < 0x20 || cp == 0x7f ? 0xfffd : cp;
 }
 
-static int glyph_advance(struct fcft_font *font, uint32_t cp) {
-	const struct fcft_glyph *glyph = fcft_rasterize_char_utf32(font, cp, FCFT_SUBPIXEL_NONE);
+static const struct fcft_glyph *glyph_of(struct cordon_ui_font *font, uint32_t cp) {
+	return font->fcft->fcft_rasterize_char_utf32(font->font, cp, FCFT_SUBPIXEL_NONE);
+}
+
+static int glyph_advance(struct cordon_ui_font *font, uint32_t cp) {
+	const struct fcft_glyph *glyph = glyph_of(font, cp);
 	return glyph ? glyph->advance.x : 0;
 }
 
-static void draw_glyph(pixman_image_t *image, pixman_image_t *color, struct fcft_font *font,
+static void draw_glyph(pixman_image_t *image, pixman_image_t *color, struct cordon_ui_font *font,
 		uint32_t cp, int x, int baseline) {
-	const struct fcft_glyph *glyph = fcft_rasterize_char_utf32(font, cp, FCFT_SUBPIXEL_NONE);
+	const struct fcft_glyph *glyph = glyph_of(font, cp);
 	if (!glyph) {
 		return;
 	}
@@ -124,15 +121,14 @@ static void draw_glyph(pixman_image_t *image, pixman_image_t *color, struct fcft
 	}
 }
 
-int cordon_ui_text(pixman_image_t *image, struct cordon_ui_font *ui_font, uint32_t rgb, int x,
+int cordon_ui_text(pixman_image_t *image, struct cordon_ui_font *font, uint32_t rgb, int x,
 		int y, int max_width, const char *text) {
-	struct fcft_font *font = ui_font->font;
 	pixman_color_t c = color_of(rgb);
 	pixman_image_t *color = pixman_image_create_solid_fill(&c);
 	if (!color) {
 		return 0;
 	}
-	int baseline = y + font->ascent;
+	int baseline = y + font->font->ascent;
 	int ellipsis = glyph_advance(font, 0x2026);
 	int pen = x;
 	const char *s = text;
