@@ -3,6 +3,7 @@
 #define CORDON_SANDBOX_PEER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "sandbox/cgroup_tag.h"
@@ -15,6 +16,8 @@ struct cordon_peer {
 	gid_t gid;
 	int pidfd; /* owned; closed by cordon_peer_finish */
 	bool from_peerpidfd; /* the pidfd came from SO_PEERPIDFD, not pidfd_open */
+	bool from_pidfd_info; /* the pid was checked with PIDFD_GET_INFO, not fdinfo */
+	uint64_t cgroup_id; /* the cgroup v2 id PIDFD_GET_INFO gave; 0 without it */
 	/* Owned, NUL-terminated, shorter than CORDON_PEER_CGROUP_MAX; NULL until identified. */
 	char *cgroup;
 	bool cgroup_valid; /* cordon_tag_from_cgroup_path accepted the path */
@@ -28,8 +31,14 @@ struct cordon_peer {
  */
 bool cordon_peer_identify(int socket_fd, struct cordon_peer *peer);
 
-/* As cordon_peer_identify; with use_peerpidfd false it takes the SO_PEERCRED path (tests). */
-bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, bool use_peerpidfd);
+/* The fallbacks for older kernels, forced (tests): */
+enum cordon_peer_flags {
+	CORDON_PEER_NO_PEERPIDFD = 1 << 0, /* SO_PEERCRED and pidfd_open (before Linux 6.5) */
+	CORDON_PEER_NO_PIDFD_INFO = 1 << 1, /* the pid from fdinfo (before Linux 6.13) */
+};
+
+/* As cordon_peer_identify, with enum cordon_peer_flags. */
+bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, unsigned flags);
 
 /* Closes the pidfd and frees the cgroup path. */
 void cordon_peer_finish(struct cordon_peer *peer);

@@ -1,5 +1,6 @@
 /* Unit tests for peer identification: our own process, a forked client, and a peer that is gone. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sandbox/cgroup_mount.h"
 #include "sandbox/peer.h"
 
 static int failures;
@@ -49,29 +51,75 @@ static bool same_tag(const struct cordon_tag *a, const struct cordon_tag *b) {
 		strcmp(a->app_id, b->app_id) == 0 && strcmp(a->instance, b->instance) == 0;
 }
 
-static void test_self(bool use_peerpidfd) {
+static const char *path_name(const struct cordon_peer *peer) {
+	if (peer->from_peerpidfd) {
+		return peer->from_pidfd_info ? "SO_PEERPIDFD+PIDFD_GET_INFO"
+					     : "SO_PEERPIDFD+fdinfo";
+	}
+	return peer->from_pidfd_info ? "pidfd_open+PIDFD_GET_INFO" : "pidfd_open";
+}
+
+/* The cgroup v2 id of a path under the cgroup2 mount (a cgroup's directory inode), or 0. */
+static uint64_t cgroup_id_of(const char *path) {
+	char mount[4096], dir[8192];
+	if (!cordon_cgroup2_mount(mount, sizeof(mount))) {
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s%s", mount, path);
+	union {
+		struct file_handle handle;
+		char space[sizeof(struct file_handle) + sizeof(uint64_t)];
+	} h;
+	h.handle.handle_bytes = sizeof(uint64_t);
+	int mount_id;
+	if (name_to_handle_at(AT_FDCWD, dir, &h.handle, &mount_id, 0) != 0 ||
+		h.handle.handle_bytes != sizeof(uint64_t)) {
+		return 0;
+	}
+	uint64_t id;
+	memcpy(&id, h.handle.f_handle, sizeof(id));
+	return id;
+}
+
+/*
+ * Every way of identifying (the kernel's newest and each fallback) must give the same pid,
+ * credentials, cgroup and tag; the one with PIDFD_GET_INFO also a cgroup id, which must be
+ * the id of that cgroup.
+ */
+static void test_self(void) {
 	int sv[2];
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
-	struct cordon_peer peer;
-	CHECK(cordon_peer_identify_with(sv[0], &peer, use_peerpidfd));
-	CHECK(peer.pid == getpid());
-	CHECK(peer.uid == getuid());
-	CHECK(peer.gid == getgid());
-	CHECK(peer.pidfd >= 0);
-
 	char cgroup[8192];
 	own_cgroup(cgroup, sizeof(cgroup));
 	CHECK(cgroup[0] == '/');
-	CHECK(strcmp(peer.cgroup, cgroup) == 0);
 	struct cordon_tag want;
 	bool valid = cordon_tag_from_cgroup_path(cgroup, &want);
-	CHECK(peer.cgroup_valid == valid);
-	CHECK(same_tag(&peer.tag, &want));
-	printf("self (%s): pid %d cgroup %s engine %s app_id \"%s\"\n",
-		peer.from_peerpidfd ? "SO_PEERPIDFD" : "SO_PEERCRED+pidfd_open", (int)peer.pid,
-		peer.cgroup, cordon_sandbox_engine_name(peer.tag.engine), peer.tag.app_id);
-	cordon_peer_finish(&peer);
-	CHECK(peer.pidfd == -1);
+	uint64_t want_id = cgroup_id_of(cgroup);
+	for (unsigned flags = 0; flags < 4; flags++) {
+		struct cordon_peer peer;
+		CHECK(cordon_peer_identify_with(sv[0], &peer, flags));
+		CHECK(peer.pid == getpid());
+		CHECK(peer.uid == getuid());
+		CHECK(peer.gid == getgid());
+		CHECK(peer.pidfd >= 0);
+		CHECK(peer.from_peerpidfd == !(flags & CORDON_PEER_NO_PEERPIDFD));
+		if (flags & CORDON_PEER_NO_PIDFD_INFO) {
+			CHECK(!peer.from_pidfd_info && peer.cgroup_id == 0);
+		} else if (peer.from_pidfd_info) {
+			CHECK(want_id == 0 || peer.cgroup_id == want_id);
+		} else {
+			printf("self: no PIDFD_GET_INFO on this kernel (before 6.13)\n");
+		}
+		CHECK(peer.cgroup != NULL && strcmp(peer.cgroup, cgroup) == 0);
+		CHECK(peer.cgroup_valid == valid);
+		CHECK(same_tag(&peer.tag, &want));
+		printf("self (%s): pid %d cgroup %s (id %llu) engine %s app_id \"%s\"\n",
+			path_name(&peer), (int)peer.pid, peer.cgroup,
+			(unsigned long long)peer.cgroup_id,
+			cordon_sandbox_engine_name(peer.tag.engine), peer.tag.app_id);
+		cordon_peer_finish(&peer);
+		CHECK(peer.pidfd == -1);
+	}
 	close(sv[0]);
 	close(sv[1]);
 }
@@ -94,7 +142,7 @@ static int listen_abstract(struct sockaddr_un *addr, socklen_t *len) {
  * A forked child connects and then either waits for the parent (alive) or exits at once and is
  * reaped before the parent looks at it (gone: its pid may belong to anyone by then).
  */
-static void test_child(bool stay_alive, bool use_peerpidfd) {
+static void test_child(bool stay_alive, unsigned flags) {
 	struct sockaddr_un addr;
 	socklen_t addr_len;
 	int lfd = listen_abstract(&addr, &addr_len);
@@ -123,7 +171,7 @@ static void test_child(bool stay_alive, bool use_peerpidfd) {
 	}
 
 	struct cordon_peer peer;
-	bool ok = cordon_peer_identify_with(cfd, &peer, use_peerpidfd);
+	bool ok = cordon_peer_identify_with(cfd, &peer, flags);
 	if (stay_alive) {
 		CHECK(ok);
 		CHECK(peer.pid == child);
@@ -186,9 +234,13 @@ static void test_pid_reuse(void) {
 		printf("pid reuse: skipped, clone3 set_tid: %s\n", strerror(errno));
 	} else {
 		CHECK(reused == child);
-		struct cordon_peer peer;
-		CHECK(!cordon_peer_identify_with(cfd, &peer, true));
-		CHECK(peer.pidfd == -1 && peer.pid == 0);
+		/* With PIDFD_GET_INFO and with the fdinfo fallback. */
+		for (unsigned flags = 0; flags <= CORDON_PEER_NO_PIDFD_INFO;
+			flags += CORDON_PEER_NO_PIDFD_INFO) {
+			struct cordon_peer peer;
+			CHECK(!cordon_peer_identify_with(cfd, &peer, flags));
+			CHECK(peer.pidfd == -1 && peer.pid == 0);
+		}
 		printf("pid reuse: pid %d given to another process, identification refused\n",
 			(int)child);
 		CHECK(write(release[1], "x", 1) == 1);
@@ -215,11 +267,10 @@ static void test_not_a_peer(void) {
 }
 
 int main(void) {
-	for (int mode = 0; mode < 2; mode++) {
-		bool use_peerpidfd = mode == 0;
-		test_self(use_peerpidfd);
-		test_child(true, use_peerpidfd);
-		test_child(false, use_peerpidfd);
+	test_self();
+	for (unsigned flags = 0; flags < 4; flags++) {
+		test_child(true, flags);
+		test_child(false, flags);
 	}
 	test_pid_reuse();
 	test_not_a_peer();
