@@ -24,6 +24,11 @@
  *    version did): whichever way the path is resolved, it was resolved while PID was still
  *    this process. Re-reading the pid or comparing start times before and after (as an even
  *    earlier version did) adds nothing once the check passed.
+ * 4. A cgroup seen before needs neither 2 nor 3. PIDFD_GET_INFO also gives the id of the cgroup
+ *    the pidfd's process is in, and the cgroup cache (cgroup_cache.c) keeps, by id, paths
+ *    proven to be that cgroup's. Nothing is then looked up by pid at all, so no reuse of it
+ *    can matter; and the cgroup is the one the process was in at the ioctl, as step 2 gives
+ *    the one it was in at the read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +42,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sandbox/cgroup_mount.h"
 #include "sandbox/peer.h"
 
 #ifndef SO_PEERPIDFD
@@ -268,7 +274,8 @@ static void reset(struct cordon_peer *peer) {
 	peer->tag.engine = CORDON_SANDBOX_HOST;
 }
 
-bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, unsigned flags) {
+bool cordon_peer_identify_with(int socket_fd, struct cordon_cgroup_cache *cache,
+	struct cordon_peer *peer, unsigned flags) {
 	reset(peer);
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -281,13 +288,32 @@ bool cordon_peer_identify_with(int socket_fd, struct cordon_peer *peer, unsigned
 	peer->gid = cred.gid;
 
 	if (!take_pidfd(socket_fd, peer, !(flags & CORDON_PEER_NO_PEERPIDFD)) ||
-		!check_pid(peer, flags) || !read_cgroup(peer->pid, &peer->cgroup)) {
+		!check_pid(peer, flags)) {
+		goto fail;
+	}
+	/*
+	 * A cgroup seen before: its id came from the pidfd, which no pid reuse can redirect,
+	 * and its path was proven for that id (cgroup_cache.c). Nothing is read by pid, so
+	 * there is nothing for the liveness check below to vouch for.
+	 */
+	const char *known = cordon_cgroup_cache_lookup(cache, peer->cgroup_id);
+	if (known) {
+		peer->cgroup = strdup(known);
+		peer->from_cache = true;
+		if (!peer->cgroup) {
+			goto fail;
+		}
+		peer->cgroup_valid = cordon_tag_from_cgroup_path(peer->cgroup, &peer->tag);
+		return true;
+	}
+	if (!read_cgroup(peer->pid, &peer->cgroup)) {
 		goto fail;
 	}
 	/* After the read: alive means the pid was never free, so never reused, while we read. */
 	if (!still_alive(peer)) {
 		goto fail;
 	}
+	cordon_cgroup_cache_add(cache, peer->cgroup_id, peer->cgroup);
 	peer->cgroup_valid = cordon_tag_from_cgroup_path(peer->cgroup, &peer->tag);
 	return true;
 
@@ -297,8 +323,42 @@ fail:
 	return false;
 }
 
-bool cordon_peer_identify(int socket_fd, struct cordon_peer *peer) {
-	return cordon_peer_identify_with(socket_fd, peer, 0);
+bool cordon_peer_identify(
+	int socket_fd, struct cordon_cgroup_cache *cache, struct cordon_peer *peer) {
+	return cordon_peer_identify_with(socket_fd, cache, peer, 0);
+}
+
+struct cordon_cgroup_cache *cordon_peer_cgroup_cache_create(void) {
+	char mount[4096];
+	if (!cordon_cgroup2_mount(mount, sizeof(mount))) {
+		errno = ENOENT;
+		return NULL;
+	}
+	/* Our own cgroup, path and id, identified as any peer is: through a socketpair. */
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		return NULL;
+	}
+	struct cordon_peer self;
+	bool identified = cordon_peer_identify(sv[0], NULL, &self);
+	int saved = errno;
+	close(sv[0]);
+	close(sv[1]);
+	if (!identified) {
+		errno = saved;
+		return NULL;
+	}
+	struct cordon_cgroup_cache *cache = NULL;
+	if (self.cgroup_id == 0) {
+		/* No PIDFD_GET_INFO (before Linux 6.13): no ids to look paths up by. */
+		errno = ENOTSUP;
+	} else {
+		cache = cordon_cgroup_cache_create(mount, self.cgroup, self.cgroup_id);
+	}
+	saved = errno;
+	cordon_peer_finish(&self);
+	errno = saved;
+	return cache;
 }
 
 void cordon_peer_finish(struct cordon_peer *peer) {

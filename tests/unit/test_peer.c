@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -97,7 +98,7 @@ static void test_self(void) {
 	uint64_t want_id = cgroup_id_of(cgroup);
 	for (unsigned flags = 0; flags < 4; flags++) {
 		struct cordon_peer peer;
-		CHECK(cordon_peer_identify_with(sv[0], &peer, flags));
+		CHECK(cordon_peer_identify_with(sv[0], NULL, &peer, flags));
 		CHECK(peer.pid == getpid());
 		CHECK(peer.uid == getuid());
 		CHECK(peer.gid == getgid());
@@ -124,6 +125,57 @@ static void test_self(void) {
 	close(sv[1]);
 }
 
+/* A cache that has seen our own cgroup (NULL where there can be none). */
+static struct cordon_cgroup_cache *warm_cache(void) {
+	struct cordon_cgroup_cache *cache = cordon_peer_cgroup_cache_create();
+	int sv[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	struct cordon_peer peer;
+	CHECK(cordon_peer_identify(sv[0], cache, &peer));
+	cordon_peer_finish(&peer);
+	close(sv[0]);
+	close(sv[1]);
+	return cache;
+}
+
+/*
+ * The cache gives what reading /proc gives, without reading it the second time; and only
+ * where PIDFD_GET_INFO gives cgroup ids (6.13+), the kernel these machines run.
+ */
+static void test_cache_self(void) {
+	struct cordon_cgroup_cache *cache = cordon_peer_cgroup_cache_create();
+	if (!cache) {
+		printf("cache: none here (%s)\n", strerror(errno));
+		return;
+	}
+	int sv[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	struct cordon_peer read, cached, fallback;
+	CHECK(cordon_peer_identify(sv[0], cache, &read));
+	CHECK(!read.from_cache && read.cgroup_id != 0);
+	CHECK(cordon_peer_identify(sv[0], cache, &cached));
+	CHECK(cached.from_cache);
+	/* Without PIDFD_GET_INFO there is no id to look up: /proc is read. */
+	CHECK(cordon_peer_identify_with(sv[0], cache, &fallback, CORDON_PEER_NO_PIDFD_INFO));
+	CHECK(!fallback.from_cache);
+	const struct cordon_peer *all[] = {&cached, &fallback};
+	for (size_t i = 0; i < 2; i++) {
+		CHECK(all[i]->pid == read.pid && all[i]->uid == read.uid &&
+			all[i]->gid == read.gid);
+		CHECK(strcmp(all[i]->cgroup, read.cgroup) == 0);
+		CHECK(all[i]->cgroup_valid == read.cgroup_valid);
+		CHECK(same_tag(&all[i]->tag, &read.tag));
+	}
+	printf("cache: cgroup %s (id %llu) read once, then known\n", cached.cgroup,
+		(unsigned long long)cached.cgroup_id);
+	cordon_peer_finish(&read);
+	cordon_peer_finish(&cached);
+	cordon_peer_finish(&fallback);
+	close(sv[0]);
+	close(sv[1]);
+	cordon_cgroup_cache_destroy(cache);
+}
+
 static int listen_abstract(struct sockaddr_un *addr, socklen_t *len) {
 	memset(addr, 0, sizeof(*addr));
 	addr->sun_family = AF_UNIX;
@@ -142,7 +194,7 @@ static int listen_abstract(struct sockaddr_un *addr, socklen_t *len) {
  * A forked child connects and then either waits for the parent (alive) or exits at once and is
  * reaped before the parent looks at it (gone: its pid may belong to anyone by then).
  */
-static void test_child(bool stay_alive, unsigned flags) {
+static void test_child(bool stay_alive, unsigned flags, bool use_cache) {
 	struct sockaddr_un addr;
 	socklen_t addr_len;
 	int lfd = listen_abstract(&addr, &addr_len);
@@ -171,12 +223,14 @@ static void test_child(bool stay_alive, unsigned flags) {
 	}
 
 	struct cordon_peer peer;
-	bool ok = cordon_peer_identify_with(cfd, &peer, flags);
+	struct cordon_cgroup_cache *cache = use_cache ? warm_cache() : NULL;
+	bool ok = cordon_peer_identify_with(cfd, cache, &peer, flags);
 	if (stay_alive) {
 		CHECK(ok);
 		CHECK(peer.pid == child);
 		CHECK(peer.uid == getuid());
 		CHECK(peer.pidfd >= 0);
+		CHECK(peer.from_cache == (cache && peer.from_pidfd_info));
 		cordon_peer_finish(&peer);
 		CHECK(write(release[1], "x", 1) == 1);
 		CHECK(waitpid(child, &status, 0) == child);
@@ -187,6 +241,7 @@ static void test_child(bool stay_alive, unsigned flags) {
 		CHECK(peer.pid == 0);
 		CHECK(peer.cgroup == NULL);
 	}
+	cordon_cgroup_cache_destroy(cache);
 	close(release[1]);
 	close(cfd);
 	close(lfd);
@@ -234,13 +289,21 @@ static void test_pid_reuse(void) {
 		printf("pid reuse: skipped, clone3 set_tid: %s\n", strerror(errno));
 	} else {
 		CHECK(reused == child);
-		/* With PIDFD_GET_INFO and with the fdinfo fallback. */
+		/*
+		 * With PIDFD_GET_INFO and with the fdinfo fallback; and with a cache that knows
+		 * the cgroup the new process is in (ours), which must not make a dead peer's
+		 * identification succeed either.
+		 */
+		struct cordon_cgroup_cache *cache = warm_cache();
 		for (unsigned flags = 0; flags <= CORDON_PEER_NO_PIDFD_INFO;
 			flags += CORDON_PEER_NO_PIDFD_INFO) {
 			struct cordon_peer peer;
-			CHECK(!cordon_peer_identify_with(cfd, &peer, flags));
+			CHECK(!cordon_peer_identify_with(cfd, NULL, &peer, flags));
 			CHECK(peer.pidfd == -1 && peer.pid == 0);
+			CHECK(!cordon_peer_identify_with(cfd, cache, &peer, flags));
+			CHECK(peer.pidfd == -1 && peer.pid == 0 && peer.cgroup == NULL);
 		}
+		cordon_cgroup_cache_destroy(cache);
 		printf("pid reuse: pid %d given to another process, identification refused\n",
 			(int)child);
 		CHECK(write(release[1], "x", 1) == 1);
@@ -252,26 +315,118 @@ static void test_pid_reuse(void) {
 	close(lfd);
 }
 
+static bool move_to(const char *dir, pid_t pid) {
+	char procs[4096 + 160];
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	FILE *f = fopen(procs, "we");
+	if (f == NULL) {
+		return false;
+	}
+	fprintf(f, "%d\n", (int)pid);
+	return fclose(f) == 0;
+}
+
+static void remove_cgroup(const char *dir) {
+	/* The last process may take a moment to leave after it was reaped. */
+	for (int i = 0; i < 100 && rmdir(dir) != 0 && errno == EBUSY; i++) {
+		usleep(10000);
+	}
+}
+
+/*
+ * The cache is keyed by the cgroup, not by the process: a client that moves (as root can move
+ * it, or a host process itself) is identified in the cgroup it is in, whether that path was
+ * read or known. Needs root to make cgroups.
+ */
+static void test_cache_moves(void) {
+	char mount[4096];
+	struct cordon_cgroup_cache *cache = cordon_peer_cgroup_cache_create();
+	if (geteuid() != 0 || !cache || !cordon_cgroup2_mount(mount, sizeof(mount))) {
+		printf("cache moves: skipped (needs root and a cgroup cache)\n");
+		cordon_cgroup_cache_destroy(cache);
+		return;
+	}
+	char path[2][64], dir[2][4096 + 128];
+	for (int i = 0; i < 2; i++) {
+		snprintf(path[i], sizeof(path[i]), "/cordon-test-peer-%d-%c", (int)getpid(),
+			'a' + i);
+		snprintf(dir[i], sizeof(dir[i]), "%s%s", mount, path[i]);
+		if (mkdir(dir[i], 0755) != 0) {
+			printf("cache moves: skipped, mkdir %s: %s\n", dir[i], strerror(errno));
+			if (i == 1) {
+				remove_cgroup(dir[0]);
+			}
+			cordon_cgroup_cache_destroy(cache);
+			return;
+		}
+	}
+	struct sockaddr_un addr;
+	socklen_t addr_len;
+	int lfd = listen_abstract(&addr, &addr_len);
+	int cmd[2];
+	CHECK(pipe(cmd) == 0);
+	pid_t child = fork();
+	if (child == 0) {
+		/* Connects once per byte; keeps every connection until told to end. */
+		close(cmd[1]);
+		char c;
+		while (read(cmd[0], &c, 1) == 1) {
+			int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+			if (fd < 0 || connect(fd, (struct sockaddr *)&addr, addr_len) != 0) {
+				_exit(2);
+			}
+		}
+		_exit(0);
+	}
+	close(cmd[0]);
+	/* Into a, into b, back into a; two connections each: the first of a new cgroup is read. */
+	const int order[] = {0, 1, 0};
+	for (size_t k = 0; k < 3; k++) {
+		CHECK(move_to(dir[order[k]], child));
+		for (int n = 0; n < 2; n++) {
+			CHECK(write(cmd[1], "c", 1) == 1);
+			int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+			CHECK(cfd >= 0);
+			struct cordon_peer peer;
+			CHECK(cordon_peer_identify(cfd, cache, &peer));
+			CHECK(peer.cgroup != NULL && strcmp(peer.cgroup, path[order[k]]) == 0);
+			CHECK(peer.from_cache == (n > 0 || k == 2));
+			cordon_peer_finish(&peer);
+			close(cfd);
+		}
+	}
+	printf("cache moves: a client moved a -> b -> a was identified in each\n");
+	close(cmd[1]);
+	int status;
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(lfd);
+	remove_cgroup(dir[0]);
+	remove_cgroup(dir[1]);
+	cordon_cgroup_cache_destroy(cache);
+}
+
 static void test_not_a_peer(void) {
 	struct cordon_peer peer;
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	CHECK(!cordon_peer_identify(fd, &peer));
+	CHECK(!cordon_peer_identify(fd, NULL, &peer));
 	CHECK(peer.pidfd == -1);
 	close(fd);
 	int pipefd[2];
 	CHECK(pipe(pipefd) == 0);
-	CHECK(!cordon_peer_identify(pipefd[0], &peer));
+	CHECK(!cordon_peer_identify(pipefd[0], NULL, &peer));
 	close(pipefd[0]);
 	close(pipefd[1]);
-	CHECK(!cordon_peer_identify(-1, &peer));
+	CHECK(!cordon_peer_identify(-1, NULL, &peer));
 }
 
 int main(void) {
 	test_self();
-	for (unsigned flags = 0; flags < 4; flags++) {
-		test_child(true, flags);
-		test_child(false, flags);
+	test_cache_self();
+	for (unsigned flags = 0; flags < 8; flags++) {
+		test_child(true, flags & 3, flags & 4);
+		test_child(false, flags & 3, flags & 4);
 	}
+	test_cache_moves();
 	test_pid_reuse();
 	test_not_a_peer();
 	return failures > 0 ? 1 : 0;
