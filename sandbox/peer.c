@@ -16,7 +16,8 @@
  *    after pidfd_open, not before it; this is why SO_PEERPIDFD is preferred.
  * 2. /proc/PID/cgroup is opened (one open, by the pid from step 1) and read. An open file of a
  *    process that has exited reads ESRCH, even if the pid is reused meanwhile.
- * 3. Afterwards, pidfd_send_signal(pidfd, 0) must succeed: the pidfd's process is still alive,
+ * 3. Afterwards, pidfd_send_signal(pidfd, 0) must find the process (success, or EPERM for a
+ *    client of another user; ESRCH once it is reaped): the pidfd's process is still alive,
  *    so its pid (checked in step 1) was never freed, so never reused, from connect until now.
  *    So /proc/PID named that process when we opened it, and what we read is its cgroup. This
  *    one check is what makes the read trustworthy. It is also why the open can be one open of
@@ -264,8 +265,13 @@ static bool take_pidfd(int socket_fd, struct cordon_peer *peer, bool use_peerpid
 	return true;
 }
 
+/*
+ * Signal 0 through the pidfd. The kernel looks the process up before it checks whether we may
+ * signal it: ESRCH means there is none (reaped), EPERM that there is one that is not ours to
+ * signal (a client of another user, such as root), which is just as alive.
+ */
 static bool still_alive(const struct cordon_peer *peer) {
-	return syscall(SYS_pidfd_send_signal, peer->pidfd, 0, NULL, 0) == 0;
+	return syscall(SYS_pidfd_send_signal, peer->pidfd, 0, NULL, 0) == 0 || errno == EPERM;
 }
 
 static void reset(struct cordon_peer *peer) {

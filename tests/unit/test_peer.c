@@ -1,6 +1,7 @@
 /* Unit tests for peer identification: our own process, a forked client, and a peer that is gone. */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -405,6 +406,44 @@ static void test_cache_moves(void) {
 	cordon_cgroup_cache_destroy(cache);
 }
 
+/*
+ * A peer of another user: an unprivileged compositor may not signal a root client, and the
+ * liveness check's EPERM still means alive. As root: the child drops to nobody and identifies
+ * us through a socketpair we made.
+ */
+static void test_other_user(void) {
+	if (geteuid() != 0) {
+		printf("other user: skipped (needs root)\n");
+		return;
+	}
+	int sv[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	pid_t parent = getpid();
+	pid_t child = fork();
+	if (child == 0) {
+		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0) {
+			_exit(3);
+		}
+		int bad = 0;
+		for (unsigned flags = 0; flags < 4; flags++) {
+			struct cordon_peer peer;
+			if (!cordon_peer_identify_with(sv[0], NULL, &peer, flags) ||
+				peer.pid != parent || peer.uid != 0) {
+				bad++;
+			}
+			cordon_peer_finish(&peer);
+		}
+		_exit(bad);
+	}
+	int status;
+	CHECK(waitpid(child, &status, 0) == child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	printf("other user: nobody identified root (exit %d)\n",
+		WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void test_not_a_peer(void) {
 	struct cordon_peer peer;
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -427,6 +466,7 @@ int main(void) {
 		test_child(false, flags & 3, flags & 4);
 	}
 	test_cache_moves();
+	test_other_user();
 	test_pid_reuse();
 	test_not_a_peer();
 	return failures > 0 ? 1 : 0;
