@@ -186,6 +186,10 @@ enum get_info_result {
 static enum get_info_result pidfd_get_info(int pidfd, pid_t *pid, uint64_t *cgroup_id) {
 	struct pidfd_info info;
 	memset(&info, 0, sizeof(info));
+	/*
+	 * The credentials come whether asked for or not, and are not used: they are the
+	 * process's now, and the uid and gid that count are SO_PEERCRED's, taken at connect.
+	 */
 	info.mask = PIDFD_INFO_PID | PIDFD_INFO_CREDS | PIDFD_INFO_CGROUPID;
 	if (ioctl(pidfd, PIDFD_GET_INFO, &info) != 0) {
 		/* ENOTTY: no ioctls on pidfds (before 6.11); EINVAL: pidfs without this one. */
