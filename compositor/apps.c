@@ -72,7 +72,12 @@ static struct cordon_app *app_create(
 	wl_signal_init(&app->events.destroy);
 	/* Unknown means unsafe: if cordon's own cgroup cannot be read, leave every app alone. */
 	app->holds_compositor = apps->own_cgroup[0] == '\0' || contains(cgroup, apps->own_cgroup);
-	if (apps->cgroup_mount[0] != '\0') {
+	/*
+	 * The directory is only ever used to freeze or boost, which an app holding cordon never
+	 * is; and clients in cordon's own cgroup (its helpers, a session without app scopes) come
+	 * and go often enough for an open and a close each to count.
+	 */
+	if (apps->cgroup_mount[0] != '\0' && !app->holds_compositor) {
 		char *dir = NULL;
 		if (asprintf(&dir, "%s%s", apps->cgroup_mount, cgroup) >= 0) {
 			app->cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);

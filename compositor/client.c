@@ -124,7 +124,8 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	client->server = server;
 	client->wl_client = wl_client;
 	/* The pid and credentials are worth having even when a listener decides the tag. */
-	client->identified = cordon_peer_identify(wl_client_get_fd(wl_client), &client->peer);
+	client->identified = cordon_peer_identify(
+		wl_client_get_fd(wl_client), server->cgroup_cache, &client->peer);
 	client->tag_source = peer_tag_source(client);
 	apply_policy_marks(client);
 	/*
@@ -156,6 +157,11 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 }
 
 void cordon_clients_init(struct cordon_server *server) {
+	/* Without it every client's cgroup is read from /proc: slower, as safe. */
+	server->cgroup_cache = cordon_peer_cgroup_cache_create();
+	if (!server->cgroup_cache) {
+		wlr_log_errno(WLR_DEBUG, "Client cgroups are read from /proc for every client");
+	}
 	server->client_created.notify = handle_client_created;
 	wl_display_add_client_created_listener(server->display, &server->client_created);
 }
@@ -163,4 +169,6 @@ void cordon_clients_init(struct cordon_server *server) {
 void cordon_clients_finish(struct cordon_server *server) {
 	wl_list_remove(&server->client_created.link);
 	wl_list_init(&server->client_created.link);
+	cordon_cgroup_cache_destroy(server->cgroup_cache);
+	server->cgroup_cache = NULL;
 }

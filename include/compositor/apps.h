@@ -21,7 +21,8 @@ struct cordon_app {
 	 * from the path the kernel gave at the first client's connect, never re-read from a pid.
 	 */
 	char *cgroup;
-	/* That cgroup's directory, opened at connect; -1 when it could not be opened. */
+	/* That cgroup's directory, opened at connect; -1 when it could not be opened, or when the
+	 * app holds cordon (it is never frozen nor boosted). */
 	int cgroup_fd;
 	/* True when cordon itself runs in this cgroup or below it: never freeze or boost it. */
 	bool holds_compositor;

@@ -66,6 +66,8 @@ struct cordon_server {
 	/* xdg-foreign-v2 exports: the parent windows of D-Bus portal requests. */
 	struct cordon_xdg_foreign *xdg_foreign;
 	struct wl_protocol_logger *global_census; /* global_filter.c */
+	/* Cgroup paths by id, for identifying clients (client.c); NULL where it cannot work. */
+	struct cordon_cgroup_cache *cgroup_cache;
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */
