@@ -64,7 +64,7 @@ static struct wl_display *try_connect(void) {
 	while (!display && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		if (strncmp(e->d_name, "wayland-", 8) == 0 &&
-		    (n < 5 || strcmp(e->d_name + n - 5, ".lock") != 0)) {
+			(n < 5 || strcmp(e->d_name + n - 5, ".lock") != 0)) {
 			display = wl_display_connect(e->d_name);
 		}
 	}
@@ -113,8 +113,8 @@ static void wm_ping(void *data, struct xdg_wm_base *wm, uint32_t serial) {
 }
 static const struct xdg_wm_base_listener wm_listener = {.ping = wm_ping};
 
-static void reg_global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
-		       uint32_t version) {
+static void reg_global(
+	void *data, struct wl_registry *reg, uint32_t name, const char *iface, uint32_t version) {
 	(void)version;
 	struct conn *c = data;
 	if (!c) {
@@ -141,8 +141,8 @@ static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial) {
 }
 static const struct xdg_surface_listener xs_listener = {.configure = xs_configure};
 
-static void tl_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
-			 struct wl_array *states) {
+static void tl_configure(
+	void *data, struct xdg_toplevel *t, int32_t w, int32_t h, struct wl_array *states) {
 	(void)t, (void)states;
 	struct conn *c = data;
 	c->conf_w = w;
@@ -215,8 +215,8 @@ static void conn_buffers(struct conn *c, int w, int h, int count) {
 		struct buffer *b = &c->buffers[i];
 		b->data = data + size * i;
 		memset(b->data, 0x40 + 0x30 * i, size);
-		b->wl = wl_shm_pool_create_buffer(pool, (int32_t)(size * i), w, h, stride,
-						  WL_SHM_FORMAT_XRGB8888);
+		b->wl = wl_shm_pool_create_buffer(
+			pool, (int32_t)(size * i), w, h, stride, WL_SHM_FORMAT_XRGB8888);
 		wl_buffer_add_listener(b->wl, &buf_listener, b);
 	}
 	wl_shm_pool_destroy(pool);
@@ -385,8 +385,8 @@ static int64_t cpu_ticks(int pid) {
 	p += 2; // field 3 (state)
 	long long utime = 0, stime = 0;
 	// state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-	if (sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld", &utime,
-		   &stime) != 2) {
+	if (sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld", &utime, &stime) !=
+		2) {
 		die("cannot parse /proc/PID/stat");
 	}
 	return utime + stime;
@@ -405,7 +405,7 @@ static void paint_fill(struct conn *c, struct buffer *b, long frame) {
 // Presents a repainted buffer (of 3) per frame callback for SECONDS after 10 warm-up
 // frames; *fps and *cpu_ms (compositor PID's utime+stime per frame) over that window.
 static void animate(struct conn *c, double seconds, int pid,
-		    void (*paint)(struct conn *, struct buffer *, long), double *fps, double *cpu_ms) {
+	void (*paint)(struct conn *, struct buffer *, long), double *fps, double *cpu_ms) {
 	long frames = 0;
 	int64_t t0 = 0, cpu0 = 0;
 	int warm = 10;
@@ -424,7 +424,8 @@ static void animate(struct conn *c, double seconds, int pid,
 		frames++;
 		double elapsed = (double)(now_ns(CLOCK_MONOTONIC) - t0) / 1e9;
 		if (elapsed >= seconds) {
-			double ms = (double)(cpu_ticks(pid) - cpu0) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+			double ms = (double)(cpu_ticks(pid) - cpu0) * 1000.0 /
+				(double)sysconf(_SC_CLK_TCK);
 			*fps = (double)frames / elapsed;
 			*cpu_ms = ms / (double)frames;
 			return;
@@ -500,7 +501,8 @@ int main(int argc, char **argv) {
 	if (argc >= 4 && strcmp(argv[1], "commit") == 0) {
 		return commit(atof(argv[2]), atoi(argv[3]));
 	}
-	fprintf(stderr, "usage: bench-client first-frame FILE | storm N | idle N FILE | "
-			"many N SECONDS PID | commit SECONDS PID\n");
+	fprintf(stderr,
+		"usage: bench-client first-frame FILE | storm N | idle N FILE | "
+		"many N SECONDS PID | commit SECONDS PID\n");
 	return 2;
 }

@@ -93,19 +93,18 @@ static const struct policy_key policy_keys[] = {
  * The profiles every installation has. A [profile NAME] section in the file
  * with one of these names changes only the keys it sets.
  */
-static const char builtin_profiles[] =
-	"[profile default]\n"
-	"share =\n"
-	"devices =\n"
-	"allow =\n"
-	"[profile network-client]\n"
-	"share = network\n"
-	"[profile game]\n"
-	"share = network\n"
-	"devices = dri\n"
-	"[profile devel]\n"
-	"share = network\n"
-	"allow = devel\n";
+static const char builtin_profiles[] = "[profile default]\n"
+				       "share =\n"
+				       "devices =\n"
+				       "allow =\n"
+				       "[profile network-client]\n"
+				       "share = network\n"
+				       "[profile game]\n"
+				       "share = network\n"
+				       "devices = dri\n"
+				       "[profile devel]\n"
+				       "share = network\n"
+				       "allow = devel\n";
 
 #define BUILTIN_NAME "(built-in profiles)"
 #define DEFAULT_PROFILE "default"
@@ -204,8 +203,8 @@ static bool word_allowed(const char *const *words, const char *word, size_t len)
 }
 
 /* "a, b, c": calls fn for each trimmed word; false if fn refuses one or a word is empty. */
-static bool for_each_word(const char *list, bool (*fn)(const char *word, size_t len, void *data),
-	void *data) {
+static bool for_each_word(
+	const char *list, bool (*fn)(const char *word, size_t len, void *data), void *data) {
 	const char *p = list;
 	while (isspace((unsigned char)*p)) {
 		p++;
@@ -313,8 +312,8 @@ static bool parse_duration_ms(const char *text, uint64_t *value) {
 
 static bool parse_size(const char *text, uint64_t *value) {
 	static const char *const units[] = {"K", "KiB", "M", "MiB", "G", "GiB"};
-	static const uint64_t scales[] = {1ULL << 10, 1ULL << 10, 1ULL << 20, 1ULL << 20,
-		1ULL << 30, 1ULL << 30};
+	static const uint64_t scales[] = {
+		1ULL << 10, 1ULL << 10, 1ULL << 20, 1ULL << 20, 1ULL << 30, 1ULL << 30};
 	return parse_scaled(text, units, scales, ARRAY_LEN(units), 1, value);
 }
 
@@ -353,8 +352,8 @@ static bool check_value(const struct policy_key *key, const char *value, char **
 static bool open_section(struct policy_parser *parser, const char *header, char **reason) {
 	const char *space = strchr(header, ' ');
 	if (space == NULL) {
-		return fail(reason, "unknown section [%s] (expected [profile NAME] or [app APP_ID])",
-			header);
+		return fail(reason,
+			"unknown section [%s] (expected [profile NAME] or [app APP_ID])", header);
 	}
 	size_t kind_len = (size_t)(space - header);
 	enum section_kind kind;
@@ -363,8 +362,8 @@ static bool open_section(struct policy_parser *parser, const char *header, char 
 	} else if (kind_len == strlen("app") && strncmp(header, "app", kind_len) == 0) {
 		kind = SECTION_APP;
 	} else {
-		return fail(reason, "unknown section [%s] (expected [profile NAME] or [app APP_ID])",
-			header);
+		return fail(reason,
+			"unknown section [%s] (expected [profile NAME] or [app APP_ID])", header);
 	}
 	const char *name = space;
 	while (*name == ' ' || *name == '\t') {
@@ -380,8 +379,8 @@ static bool open_section(struct policy_parser *parser, const char *header, char 
 		parser->section = section;
 		return true;
 	}
-	struct policy_section *sections = realloc(policy->sections,
-		(policy->section_count + 1) * sizeof(*sections));
+	struct policy_section *sections =
+		realloc(policy->sections, (policy->section_count + 1) * sizeof(*sections));
 	if (sections == NULL) {
 		return fail(reason, "out of memory");
 	}
@@ -396,8 +395,8 @@ static bool open_section(struct policy_parser *parser, const char *header, char 
 	return true;
 }
 
-static bool set_entry(struct policy_parser *parser, const char *name, const char *value,
-	int line, char **reason) {
+static bool set_entry(struct policy_parser *parser, const char *name, const char *value, int line,
+	char **reason) {
 	struct policy_section *section = parser->section;
 	const struct policy_key *key = find_key(name);
 	if (key == NULL) {
@@ -426,8 +425,8 @@ static bool set_entry(struct policy_parser *parser, const char *name, const char
 		entry->line = line;
 		return true;
 	}
-	struct policy_entry *entries = realloc(section->entries,
-		(section->entry_count + 1) * sizeof(*entries));
+	struct policy_entry *entries =
+		realloc(section->entries, (section->entry_count + 1) * sizeof(*entries));
 	if (entries == NULL) {
 		free(copy);
 		return fail(reason, "out of memory");
@@ -437,8 +436,8 @@ static bool set_entry(struct policy_parser *parser, const char *name, const char
 	return true;
 }
 
-static bool handle_ini_line(void *data, const char *section, const char *key,
-	const char *value, int line, char **reason) {
+static bool handle_ini_line(void *data, const char *section, const char *key, const char *value,
+	int line, char **reason) {
 	struct policy_parser *parser = data;
 	if (key == NULL) {
 		return open_section(parser, section, reason);
@@ -455,8 +454,9 @@ static bool check_profiles(const struct cordon_policy *policy, const char *name,
 		if (entry == NULL || cordon_policy_has_profile(policy, entry->value)) {
 			continue;
 		}
-		*error = cordon_format("%s:%d: [app %s] uses the profile '%s', which is not defined",
-			name, entry->line, section->name, entry->value);
+		*error =
+			cordon_format("%s:%d: [app %s] uses the profile '%s', which is not defined",
+				name, entry->line, section->name, entry->value);
 		return false;
 	}
 	return true;
@@ -469,8 +469,8 @@ static struct cordon_policy *policy_create(void) {
 	}
 	struct policy_parser parser = {.policy = policy, .builtin = true};
 	char *error = NULL;
-	if (!cordon_ini_parse_string(builtin_profiles, BUILTIN_NAME, handle_ini_line, &parser,
-			&error)) {
+	if (!cordon_ini_parse_string(
+		    builtin_profiles, BUILTIN_NAME, handle_ini_line, &parser, &error)) {
 		/* The built-in text is ours: only memory can run out here. */
 		free(error);
 		cordon_policy_destroy(policy);

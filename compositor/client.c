@@ -90,12 +90,13 @@ static void apply_policy_marks(struct cordon_client *client) {
 	}
 	bool app_marked = cordon_policy_get_bool(policy, tag->app_id, NULL, "sandboxed", false);
 	bool launcher_marked = tag->launcher[0] &&
-		cordon_policy_list_contains(policy, tag->app_id, NULL, "sandboxed-launchers",
-			tag->launcher);
+		cordon_policy_list_contains(
+			policy, tag->app_id, NULL, "sandboxed-launchers", tag->launcher);
 	if (app_marked || launcher_marked) {
 		tag->sandboxed = true;
 		wlr_log(WLR_DEBUG, "Client pid %d: %s counts as sandboxed (policy: %s)",
-			(int)client->peer.pid, tag->app_id, app_marked ? "the app" : "its launcher");
+			(int)client->peer.pid, tag->app_id,
+			app_marked ? "the app" : "its launcher");
 	}
 }
 

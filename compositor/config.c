@@ -441,7 +441,8 @@ static bool handle_portal_key(
 		if (strchr(value, '/')) {
 			return fail(reason, "ui is a plugin name without a slash, got '%s'", value);
 		}
-		return set_optional_string(&config->portal_ui, value) || fail(reason, "out of memory");
+		return set_optional_string(&config->portal_ui, value) ||
+			fail(reason, "out of memory");
 	} else if (strcmp(key, "plugin-dir") == 0) {
 		if (value[0] != '\0' && value[0] != '/') {
 			return fail(reason, "plugin-dir must be an absolute path, got '%s'", value);
@@ -457,15 +458,19 @@ static bool handle_portal_key(
 		return set_int(&config->portal_camera_max_bytes, key, value, 1, 1 << 30, reason);
 	} else if (strcmp(key, "camera-launcher") == 0) {
 		if (value[0] != '/' && strcmp(value, "none") != 0) {
-			return fail(reason, "camera-launcher is cordon-run's absolute path or none, "
-				"got '%s'", value);
+			return fail(reason,
+				"camera-launcher is cordon-run's absolute path or none, "
+				"got '%s'",
+				value);
 		}
 		return set_optional_string(&config->portal_camera_launcher, value) ||
 			fail(reason, "out of memory");
 	} else if (strcmp(key, "print-max-size") == 0) {
 		return parse_print_max_size(value, &config->portal_print_max_size) ||
-			fail(reason, "print-max-size is a size such as 512M (K, M or G), from 1K to 4G, "
-				"got '%s'", value);
+			fail(reason,
+				"print-max-size is a size such as 512M (K, M or G), from 1K to 4G, "
+				"got '%s'",
+				value);
 	}
 	return unknown_key("portal", key, reason);
 }

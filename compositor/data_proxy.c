@@ -113,8 +113,9 @@ static bool buffered_step(struct transfer *transfer) {
 			return false;
 		}
 		if (n < 0) {
-			transfer_end(transfer, errno == EPIPE ? CORDON_TRANSFER_READER_GONE :
-				CORDON_TRANSFER_FAILED);
+			transfer_end(transfer,
+				errno == EPIPE ? CORDON_TRANSFER_READER_GONE
+					       : CORDON_TRANSFER_FAILED);
 			return false;
 		}
 		transfer->buffered -= (size_t)n;
@@ -153,8 +154,8 @@ static bool splice_step(struct transfer *transfer) {
 		transfer_end(transfer, CORDON_TRANSFER_LIMIT);
 		return false;
 	}
-	ssize_t n = splice(transfer->from, NULL, transfer->to, NULL, room,
-		SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	ssize_t n = splice(
+		transfer->from, NULL, transfer->to, NULL, room, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
 	if (n > 0) {
 		transfer_progress(transfer, (size_t)n);
 		return true;
@@ -164,7 +165,8 @@ static bool splice_step(struct transfer *transfer) {
 		return false;
 	}
 	if (errno == EAGAIN || errno == EINTR) {
-		/* Either side may be the one that is not ready: data waiting means the reader is full. */
+		/* Either side may be the one that is not ready: data waiting means the reader is
+		 * full. */
 		int waiting = 0;
 		if (ioctl(transfer->from, FIONREAD, &waiting) < 0) {
 			waiting = 0;
@@ -182,8 +184,8 @@ static bool splice_step(struct transfer *transfer) {
 		transfer->use_buffer = true;
 		return true;
 	}
-	transfer_end(transfer, errno == EPIPE ? CORDON_TRANSFER_READER_GONE :
-		CORDON_TRANSFER_FAILED);
+	transfer_end(
+		transfer, errno == EPIPE ? CORDON_TRANSFER_READER_GONE : CORDON_TRANSFER_FAILED);
 	return false;
 }
 
@@ -282,7 +284,7 @@ static bool set_nonblocking(int fd) {
 }
 
 static struct transfer *transfer_start(struct cordon_data_proxy *proxy, int from, int to,
-		uint64_t limit, const void *source, const void *reader, uint64_t id) {
+	uint64_t limit, const void *source, const void *reader, uint64_t id) {
 	struct transfer *transfer = calloc(1, sizeof(*transfer));
 	if (!transfer || !set_nonblocking(from) || !set_nonblocking(to)) {
 		goto fail;
@@ -301,8 +303,8 @@ static struct transfer *transfer_start(struct cordon_data_proxy *proxy, int from
 	 */
 	fcntl(from, F_SETPIPE_SZ, PIPE_SIZE);
 	fcntl(to, F_SETPIPE_SZ, PIPE_SIZE);
-	transfer->from_event = wl_event_loop_add_fd(proxy->loop, from, WL_EVENT_READABLE,
-		handle_from_event, transfer);
+	transfer->from_event = wl_event_loop_add_fd(
+		proxy->loop, from, WL_EVENT_READABLE, handle_from_event, transfer);
 	/* Mask 0 still reports a reader that hung up. */
 	transfer->to_event = wl_event_loop_add_fd(proxy->loop, to, 0, handle_to_event, transfer);
 	/* epoll refuses regular files (EPERM), which never block: write to them when ready. */
@@ -332,13 +334,13 @@ fail:
 }
 
 bool cordon_data_proxy_start(struct cordon_data_proxy *proxy, int from, int to, uint64_t limit,
-		const void *source, const void *reader, uint64_t id) {
+	const void *source, const void *reader, uint64_t id) {
 	return transfer_start(proxy, from, to, limit, source, reader, id) != NULL;
 }
 
 bool cordon_data_proxy_start_transformed(struct cordon_data_proxy *proxy, int from, int to,
-		uint64_t collect_limit, const void *source, const void *reader, uint64_t id,
-		cordon_transfer_transform_fn transform, void *transform_data) {
+	uint64_t collect_limit, const void *source, const void *reader, uint64_t id,
+	cordon_transfer_transform_fn transform, void *transform_data) {
 	struct transfer *transfer = transfer_start(proxy, from, to, UINT64_MAX, source, reader, id);
 	if (!transfer) {
 		return false;
@@ -350,8 +352,8 @@ bool cordon_data_proxy_start_transformed(struct cordon_data_proxy *proxy, int fr
 	return true;
 }
 
-void cordon_data_proxy_deliver(struct cordon_data_proxy *proxy, uint64_t id, char *bytes,
-		size_t len) {
+void cordon_data_proxy_deliver(
+	struct cordon_data_proxy *proxy, uint64_t id, char *bytes, size_t len) {
 	struct transfer *transfer, *found = NULL;
 	wl_list_for_each(transfer, &proxy->transfers, link) {
 		if (transfer->id == id && transfer->stage == TRANSFORM) {
@@ -408,8 +410,8 @@ static void catch_sigpipe(void) {
 	sigaction(SIGPIPE, &action, NULL);
 }
 
-struct cordon_data_proxy *cordon_data_proxy_create(struct wl_event_loop *loop,
-		cordon_transfer_done_fn done, void *data) {
+struct cordon_data_proxy *cordon_data_proxy_create(
+	struct wl_event_loop *loop, cordon_transfer_done_fn done, void *data) {
 	catch_sigpipe();
 	struct cordon_data_proxy *proxy = calloc(1, sizeof(*proxy));
 	if (!proxy) {

@@ -16,11 +16,11 @@
 
 static void apply_mode(struct cordon_decoration *decoration) {
 	struct wlr_xdg_toplevel_decoration_v1 *wlr_decoration = decoration->wlr_decoration;
-	bool client_side = wlr_decoration->requested_mode ==
-		WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
-	wlr_xdg_toplevel_decoration_v1_set_mode(wlr_decoration, client_side ?
-		WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE :
-		WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+	bool client_side =
+		wlr_decoration->requested_mode == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
+	wlr_xdg_toplevel_decoration_v1_set_mode(wlr_decoration,
+		client_side ? WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
+			    : WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 	if (decoration->view) {
 		cordon_view_set_ssd(decoration->view, !client_side);
 	}
@@ -100,8 +100,8 @@ struct cordon_decorations *cordon_decorations_create(struct cordon_server *serve
 		free(decorations);
 		return NULL;
 	}
-	wlr_server_decoration_manager_set_default_mode(decorations->kde_manager,
-		WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT);
+	wlr_server_decoration_manager_set_default_mode(
+		decorations->kde_manager, WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT);
 	decorations->new_toplevel_decoration.notify = handle_new_toplevel_decoration;
 	wl_signal_add(&decorations->xdg_manager->events.new_toplevel_decoration,
 		&decorations->new_toplevel_decoration);

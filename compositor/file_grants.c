@@ -215,8 +215,7 @@ static void log_drop(void *data, size_t line, const char *reason) {
 }
 
 static struct request *request_create(struct cordon_file_grants *grants, const char *app_id,
-		const char *list, size_t len, cordon_file_grants_done_fn done, void *data,
-		uint64_t id) {
+	const char *list, size_t len, cordon_file_grants_done_fn done, void *data, uint64_t id) {
 	struct request *request = calloc(1, sizeof(*request));
 	if (!request) {
 		return NULL;
@@ -228,7 +227,7 @@ static struct request *request_create(struct cordon_file_grants *grants, const c
 	request->id = id;
 	request->app_id = strdup(app_id);
 	if (!request->app_id ||
-			!cordon_uri_list_parse(list, len, &request->list, log_drop, request)) {
+		!cordon_uri_list_parse(list, len, &request->list, log_drop, request)) {
 		request_free(request);
 		return NULL;
 	}
@@ -299,8 +298,8 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *err
 	char **ids = NULL;
 	size_t count = 0;
 	if (e) {
-		wlr_log(WLR_ERROR, "File grants for %s: the document portal refused: %s", request->app_id,
-			e->message ? e->message : e->name);
+		wlr_log(WLR_ERROR, "File grants for %s: the document portal refused: %s",
+			request->app_id, e->message ? e->message : e->name);
 	} else if (sd_bus_message_read_strv(reply, &ids) < 0) {
 		wlr_log(WLR_ERROR, "File grants for %s: a bad reply from the document portal",
 			request->app_id);
@@ -312,18 +311,21 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *err
 		for (size_t j = 0; j < count; j++) {
 			size_t k = batch->first + j;
 			size_t i = request->file_index[k];
-			/* The id comes from the portal: still, only letters and digits go in a path. */
-			if (!ids[j][0] || strlen(ids[j]) >= ID_MAX || ids[j][strspn(ids[j],
+			/* The id comes from the portal: still, only letters and digits go in a
+			 * path. */
+			if (!ids[j][0] || strlen(ids[j]) >= ID_MAX ||
+				ids[j][strspn(ids[j],
 					"abcdefghijklmnopqrstuvwxyz"
 					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")] != '\0') {
 				continue;
 			}
-			if (asprintf(&request->out[i], "%s/%s/%s", request->grants->sandbox_root, ids[j],
-					request->file_names[k]) < 0) {
+			if (asprintf(&request->out[i], "%s/%s/%s", request->grants->sandbox_root,
+				    ids[j], request->file_names[k]) < 0) {
 				request->out[i] = NULL;
 			}
 		}
-		wlr_log(WLR_DEBUG, "File grants for %s: %zu file(s) granted", request->app_id, count);
+		wlr_log(WLR_DEBUG, "File grants for %s: %zu file(s) granted", request->app_id,
+			count);
 	}
 	for (char **p = ids; p && *p; p++) {
 		free(*p);
@@ -340,8 +342,8 @@ static int send_add(struct batch *batch, const int *fds) {
 	struct request *request = batch->request;
 	sd_bus *bus = cordon_session_bus_get(request->grants->session_bus);
 	sd_bus_message *m = NULL;
-	int r = sd_bus_message_new_method_call(bus, &m, PORTAL_NAME, PORTAL_PATH, PORTAL_INTERFACE,
-		"AddFull");
+	int r = sd_bus_message_new_method_call(
+		bus, &m, PORTAL_NAME, PORTAL_PATH, PORTAL_INTERFACE, "AddFull");
 	if (r >= 0) {
 		r = sd_bus_message_open_container(m, 'a', "h");
 	}
@@ -376,8 +378,9 @@ static bool send_batches(struct request *request, const int *fds) {
 		struct batch *batch = &request->batches[request->batch_count];
 		batch->request = request;
 		batch->first = b * FDS_PER_CALL;
-		batch->count = request->file_count - batch->first < FDS_PER_CALL ?
-			request->file_count - batch->first : FDS_PER_CALL;
+		batch->count = request->file_count - batch->first < FDS_PER_CALL
+			? request->file_count - batch->first
+			: FDS_PER_CALL;
 		int r = send_add(batch, fds);
 		if (r < 0) {
 			wlr_log(WLR_ERROR, "File grants for %s: cannot ask the document portal: %s",
@@ -399,7 +402,8 @@ static void *open_files(void *data) {
 	}
 	uint64_t one = 1;
 	if (write(opening->event_fd, &one, sizeof(one)) < 0) {
-		/* Cannot happen with a fresh eventfd; the request then stalls and its transfer ends. */
+		/* Cannot happen with a fresh eventfd; the request then stalls and its transfer
+		 * ends. */
 	}
 	opening_unref(opening);
 	return NULL;
@@ -415,8 +419,9 @@ static int handle_opened(int fd, uint32_t mask, void *data) {
 		size_t i = request->opening_index[j];
 		if (opening->fds[j] < 0) {
 			wlr_log(WLR_INFO, "File grants for %s: %s not granted: %s", request->app_id,
-				request->list.uris[i].text, opening->errors[j] ?
-				strerror(opening->errors[j]) : opening->reasons[j]);
+				request->list.uris[i].text,
+				opening->errors[j] ? strerror(opening->errors[j])
+						   : opening->reasons[j]);
 			continue;
 		}
 		size_t k = request->file_count++;
@@ -464,7 +469,7 @@ static bool start_opening(struct request *request) {
 	opening->errors = calloc(n + 1, sizeof(*opening->errors));
 	opening->reasons = calloc(n + 1, sizeof(*opening->reasons));
 	if (!opening->paths || !opening->fds || !opening->names || !opening->errors ||
-			!opening->reasons) {
+		!opening->reasons) {
 		return false;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -506,10 +511,9 @@ static bool start_opening(struct request *request) {
 }
 
 void cordon_file_grants_export(struct cordon_file_grants *grants, const char *app_id,
-		const char *list, size_t len, cordon_file_grants_done_fn done, void *data,
-		uint64_t id) {
-	struct request *request = grants->ready ?
-		request_create(grants, app_id, list, len, done, data, id) : NULL;
+	const char *list, size_t len, cordon_file_grants_done_fn done, void *data, uint64_t id) {
+	struct request *request =
+		grants->ready ? request_create(grants, app_id, list, len, done, data, id) : NULL;
 	if (!request) {
 		done(data, id, NULL, 0, 0);
 		return;
@@ -544,7 +548,7 @@ static bool app_may_read(sd_bus_message *reply, const char *app_id) {
 		const char *app = NULL;
 		char **permissions = NULL;
 		if (sd_bus_message_read(reply, "s", &app) < 0 ||
-				sd_bus_message_read_strv(reply, &permissions) < 0) {
+			sd_bus_message_read_strv(reply, &permissions) < 0) {
 			return false;
 		}
 		for (char **p = permissions; p && *p; p++) {
@@ -571,15 +575,17 @@ static int handle_info_reply(sd_bus_message *reply, void *data, sd_bus_error *er
 		wlr_log(WLR_INFO, "File grants: %s offered document %s, which it does not hold",
 			request->app_id, lookup->doc_id);
 	} else if (sd_bus_message_read_array(reply, 'y', &path, &size) >= 0 && size > 0 &&
-			app_may_read(reply, request->app_id)) {
-		/* The name in the URI must be the document's own: no other file of the host by it. */
+		app_may_read(reply, request->app_id)) {
+		/* The name in the URI must be the document's own: no other file of the host by it.
+		 */
 		const char *host_path = path;
 		const char *base = memrchr(host_path, '/', size);
-		size_t base_len = base ? strnlen(base + 1, size - (size_t)(base + 1 - host_path)) : 0;
+		size_t base_len =
+			base ? strnlen(base + 1, size - (size_t)(base + 1 - host_path)) : 0;
 		if (base && base_len == strlen(lookup->name) &&
-				strncmp(base + 1, lookup->name, base_len) == 0 &&
-				asprintf(&request->out[lookup->index], "%s/%s/%s",
-					request->grants->mount_point, lookup->doc_id, lookup->name) < 0) {
+			strncmp(base + 1, lookup->name, base_len) == 0 &&
+			asprintf(&request->out[lookup->index], "%s/%s/%s",
+				request->grants->mount_point, lookup->doc_id, lookup->name) < 0) {
 			request->out[lookup->index] = NULL;
 		}
 	} else {
@@ -593,10 +599,9 @@ static int handle_info_reply(sd_bus_message *reply, void *data, sd_bus_error *er
 }
 
 void cordon_file_grants_translate(struct cordon_file_grants *grants, const char *app_id,
-		const char *list, size_t len, cordon_file_grants_done_fn done, void *data,
-		uint64_t id) {
-	struct request *request = grants->ready ?
-		request_create(grants, app_id, list, len, done, data, id) : NULL;
+	const char *list, size_t len, cordon_file_grants_done_fn done, void *data, uint64_t id) {
+	struct request *request =
+		grants->ready ? request_create(grants, app_id, list, len, done, data, id) : NULL;
 	if (!request) {
 		done(data, id, NULL, 0, 0);
 		return;
@@ -615,9 +620,11 @@ void cordon_file_grants_translate(struct cordon_file_grants *grants, const char 
 		}
 		struct lookup *lookup = &request->lookups[request->lookup_count];
 		if (!cordon_uri_split_document(uri->text, grants->sandbox_root, lookup->doc_id,
-				lookup->name, sizeof(lookup->name)) || strlen(lookup->doc_id) >= ID_MAX) {
+			    lookup->name, sizeof(lookup->name)) ||
+			strlen(lookup->doc_id) >= ID_MAX) {
 			/* A path of the sandbox's own files: it names nothing the host has. */
-			wlr_log(WLR_DEBUG, "File grants: a path outside %s's documents dropped", app_id);
+			wlr_log(WLR_DEBUG, "File grants: a path outside %s's documents dropped",
+				app_id);
 			continue;
 		}
 		lookup->request = request;
@@ -625,7 +632,8 @@ void cordon_file_grants_translate(struct cordon_file_grants *grants, const char 
 		int r = sd_bus_call_method_async(bus, &lookup->slot, PORTAL_NAME, PORTAL_PATH,
 			PORTAL_INTERFACE, "Info", handle_info_reply, lookup, "s", lookup->doc_id);
 		if (r < 0) {
-			wlr_log(WLR_ERROR, "File grants: cannot ask the document portal: %s", strerror(-r));
+			wlr_log(WLR_ERROR, "File grants: cannot ask the document portal: %s",
+				strerror(-r));
 			continue;
 		}
 		request->lookup_count++;
@@ -647,8 +655,10 @@ static int handle_mount_point(sd_bus_message *reply, void *data, sd_bus_error *e
 	const void *path = NULL;
 	size_t size = 0;
 	if (e || sd_bus_message_read_array(reply, 'y', &path, &size) < 0 || size == 0) {
-		wlr_log(WLR_INFO, "File grants are off: no document portal (%s); files do not cross "
-			"sandbox boundaries", e ? e->message : "a bad reply");
+		wlr_log(WLR_INFO,
+			"File grants are off: no document portal (%s); files do not cross "
+			"sandbox boundaries",
+			e ? e->message : "a bad reply");
 		return 0;
 	}
 	grants->mount_point = strndup(path, size);
@@ -656,13 +666,15 @@ static int handle_mount_point(sd_bus_message *reply, void *data, sd_bus_error *e
 		return 0;
 	}
 	grants->ready = true;
-	wlr_log(WLR_INFO, "File grants: files cross sandbox boundaries as documents of the "
-		"document portal at %s", grants->mount_point);
+	wlr_log(WLR_INFO,
+		"File grants: files cross sandbox boundaries as documents of the "
+		"document portal at %s",
+		grants->mount_point);
 	return 0;
 }
 
-struct cordon_file_grants *cordon_file_grants_create(struct wl_event_loop *loop,
-		struct cordon_session_bus *bus) {
+struct cordon_file_grants *cordon_file_grants_create(
+	struct wl_event_loop *loop, struct cordon_session_bus *bus) {
 	struct cordon_file_grants *grants = calloc(1, sizeof(*grants));
 	if (!grants) {
 		return NULL;
@@ -674,7 +686,8 @@ struct cordon_file_grants *cordon_file_grants_create(struct wl_event_loop *loop,
 	snprintf(grants->sandbox_root, sizeof(grants->sandbox_root), "/run/user/%u/doc",
 		(unsigned)getuid());
 	if (!bus) {
-		wlr_log(WLR_INFO, "File grants are off: no session bus; files do not cross sandbox "
+		wlr_log(WLR_INFO,
+			"File grants are off: no session bus; files do not cross sandbox "
 			"boundaries");
 		return grants;
 	}

@@ -167,8 +167,9 @@ static bool app_shows_layer_surface(struct cordon_app_freeze *state) {
 		wl_list_for_each(layer, &output->layer_surfaces, link) {
 			/* The node, not wlr's mapped flag, which is still set during unmap. */
 			struct wlr_layer_surface_v1 *surface = layer->wlr_layer_surface;
-			if (layer->tree->node.state.enabled && cordon_app_has_client(state->app,
-					wl_resource_get_client(surface->resource))) {
+			if (layer->tree->node.state.enabled &&
+				cordon_app_has_client(
+					state->app, wl_resource_get_client(surface->resource))) {
 				return true;
 			}
 		}

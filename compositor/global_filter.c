@@ -71,8 +71,8 @@ bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_gl
 	return allow_listed(name) || granted(client, name);
 }
 
-static bool filter_global(const struct wl_client *client, const struct wl_global *global,
-		void *data) {
+static bool filter_global(
+	const struct wl_client *client, const struct wl_global *global, void *data) {
 	return cordon_global_visible(client, global);
 }
 

@@ -22,8 +22,8 @@
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_virtual_pointer_v1.h>
 #include <wlr/types/wlr_xdg_activation_v1.h>
-#include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
+#include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
 #include "compositor/decoration.h"
@@ -59,8 +59,7 @@ static void handle_request_activate(struct wl_listener *listener, void *data) {
 	 */
 	struct wlr_xdg_activation_token_v1 *token = event->token;
 	if (!token->seat) {
-		wlr_log(WLR_DEBUG, "Refusing activation of view %u: token without input",
-			view->id);
+		wlr_log(WLR_DEBUG, "Refusing activation of view %u: token without input", view->id);
 		return;
 	}
 	cordon_view_focus(view);
@@ -102,8 +101,7 @@ static bool create_plain_globals(struct wl_display *display, struct cordon_serve
 	return wlr_data_device_manager_create(display) &&
 		wlr_primary_selection_v1_device_manager_create(display) &&
 		wlr_xdg_output_manager_v1_create(display, server->output_layout) &&
-		wlr_viewporter_create(display) &&
-		wlr_screencopy_manager_v1_create(display) &&
+		wlr_viewporter_create(display) && wlr_screencopy_manager_v1_create(display) &&
 		wlr_export_dmabuf_manager_v1_create(display) &&
 		wlr_data_control_manager_v1_create(display) &&
 		wlr_gamma_control_manager_v1_create(display);
@@ -137,10 +135,10 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	globals->layer_shell = cordon_layer_shell_create(server);
 	globals->decorations = cordon_decorations_create(server);
 	if (!globals->presentation || !globals->foreign_toplevel_manager ||
-			!globals->xdg_activation || !globals->virtual_keyboard_manager ||
-			!globals->virtual_pointer_manager || !globals->idle || !globals->idle_inhibit ||
-			!globals->input_inhibit || !globals->output_management ||
-			!globals->layer_shell || !globals->decorations) {
+		!globals->xdg_activation || !globals->virtual_keyboard_manager ||
+		!globals->virtual_pointer_manager || !globals->idle || !globals->idle_inhibit ||
+		!globals->input_inhibit || !globals->output_management || !globals->layer_shell ||
+		!globals->decorations) {
 		goto error;
 	}
 	wlr_scene_set_presentation(server->scene, globals->presentation);
@@ -152,8 +150,8 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	wl_signal_add(&globals->virtual_pointer_manager->events.new_virtual_pointer,
 		&globals->new_virtual_pointer);
 	globals->request_activate.notify = handle_request_activate;
-	wl_signal_add(&globals->xdg_activation->events.request_activate,
-		&globals->request_activate);
+	wl_signal_add(
+		&globals->xdg_activation->events.request_activate, &globals->request_activate);
 	globals->inhibit_activate.notify = handle_inhibit_activate;
 	wl_signal_add(&globals->input_inhibit->events.activate, &globals->inhibit_activate);
 	globals->inhibit_deactivate.notify = handle_inhibit_deactivate;

@@ -94,13 +94,15 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	}
 }
 
-struct cordon_headless_pacing *cordon_headless_pacing_create(struct wlr_output *wlr_output,
-	struct wl_event_loop *loop) {
+struct cordon_headless_pacing *cordon_headless_pacing_create(
+	struct wlr_output *wlr_output, struct wl_event_loop *loop) {
 	struct headless_output_0_15 *headless = headless_output(wlr_output);
 	if (!headless) {
 		if (wlr_output_is_headless(wlr_output)) {
-			wlr_log(WLR_INFO, "Output %s: not the headless layout of wlroots 0.15; it "
-				"keeps its frame timer running", wlr_output->name);
+			wlr_log(WLR_INFO,
+				"Output %s: not the headless layout of wlroots 0.15; it "
+				"keeps its frame timer running",
+				wlr_output->name);
 		}
 		return NULL;
 	}

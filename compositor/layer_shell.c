@@ -34,14 +34,14 @@ static const enum cordon_scene_layer scene_layers[] = {
 	[ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY] = CORDON_LAYER_OVERLAY,
 };
 
-static struct wlr_scene_tree *scene_layer_for(struct cordon_server *server,
-		enum zwlr_layer_shell_v1_layer layer) {
+static struct wlr_scene_tree *scene_layer_for(
+	struct cordon_server *server, enum zwlr_layer_shell_v1_layer layer) {
 	return server->layers[scene_layers[layer]];
 }
 
 /* One axis of placement: start, size and margins within [bounds_start, +bounds_size). */
 static bool place_axis(bool anchor_start, bool anchor_end, uint32_t desired, int margin_start,
-		int margin_end, int bounds_start, int bounds_size, int *pos, int *size) {
+	int margin_end, int bounds_start, int bounds_size, int *pos, int *size) {
 	*size = (int)desired;
 	if (desired == 0) {
 		if (!anchor_start || !anchor_end) {
@@ -63,8 +63,8 @@ static bool place_axis(bool anchor_start, bool anchor_end, uint32_t desired, int
 	return *size > 0;
 }
 
-static void apply_exclusive_zone(const struct wlr_layer_surface_v1_state *state,
-		struct wlr_box *usable) {
+static void apply_exclusive_zone(
+	const struct wlr_layer_surface_v1_state *state, struct wlr_box *usable) {
 	if (state->exclusive_zone <= 0) {
 		return;
 	}
@@ -88,22 +88,20 @@ static void apply_exclusive_zone(const struct wlr_layer_surface_v1_state *state,
 	}
 }
 
-static void arrange_surface(struct cordon_layer_surface *surface, const struct wlr_box *full,
-		struct wlr_box *usable) {
+static void arrange_surface(
+	struct cordon_layer_surface *surface, const struct wlr_box *full, struct wlr_box *usable) {
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
 	const struct wlr_layer_surface_v1_state *state = &layer->current;
 	/* Surfaces that take space are placed against the full output. */
 	const struct wlr_box *bounds = state->exclusive_zone == -1 ? full : usable;
 	struct wlr_box box;
 	if (!place_axis(state->anchor & ANCHOR_LEFT, state->anchor & ANCHOR_RIGHT,
-			state->desired_width, (int)state->margin.left, (int)state->margin.right,
-			bounds->x, bounds->width, &box.x, &box.width) ||
-			!place_axis(state->anchor & ANCHOR_TOP, state->anchor & ANCHOR_BOTTOM,
-				state->desired_height, (int)state->margin.top,
-				(int)state->margin.bottom, bounds->y, bounds->height, &box.y,
-				&box.height)) {
-		wlr_log(WLR_DEBUG, "Closing layer surface '%s': it does not fit",
-			layer->namespace);
+		    state->desired_width, (int)state->margin.left, (int)state->margin.right,
+		    bounds->x, bounds->width, &box.x, &box.width) ||
+		!place_axis(state->anchor & ANCHOR_TOP, state->anchor & ANCHOR_BOTTOM,
+			state->desired_height, (int)state->margin.top, (int)state->margin.bottom,
+			bounds->y, bounds->height, &box.y, &box.height)) {
+		wlr_log(WLR_DEBUG, "Closing layer surface '%s': it does not fit", layer->namespace);
 		wlr_layer_surface_v1_destroy(layer);
 		return;
 	}
@@ -142,7 +140,7 @@ static void focus_on_map(struct cordon_layer_surface *surface) {
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
 	if (layer->current.keyboard_interactive !=
 			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
-			layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
+		layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
 		cordon_seat_focus_surface(surface->server->seat, layer->surface);
 	}
 }
@@ -260,8 +258,9 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	surface->wlr_layer_surface = layer;
 	surface->output = output;
 	surface->tree = wlr_scene_tree_create(&scene_layer_for(server, layer->pending.layer)->node);
-	struct wlr_scene_node *surface_node = surface->tree ?
-		wlr_scene_subsurface_tree_create(&surface->tree->node, layer->surface) : NULL;
+	struct wlr_scene_node *surface_node = surface->tree
+		? wlr_scene_subsurface_tree_create(&surface->tree->node, layer->surface)
+		: NULL;
 	if (!surface_node) {
 		if (surface->tree) {
 			wlr_scene_node_destroy(&surface->tree->node);
@@ -287,8 +286,8 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	wl_list_insert(output->layer_surfaces.prev, &surface->link);
 }
 
-void cordon_layer_shell_output_destroyed(struct cordon_server *server,
-		struct cordon_output *output) {
+void cordon_layer_shell_output_destroyed(
+	struct cordon_server *server, struct cordon_output *output) {
 	struct cordon_layer_surface *surface, *tmp;
 	wl_list_for_each_safe(surface, tmp, &output->layer_surfaces, link) {
 		/* Its output is gone: the client is told with closed. */

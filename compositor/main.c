@@ -76,9 +76,12 @@ int main(int argc, char *argv[]) {
 					CORDON_MAX_HEADLESS_OUTPUTS);
 				return EXIT_FAILURE;
 			}
-			if (!parse_size(optarg, &options.headless_outputs[options.headless_output_count])) {
-				fprintf(stderr, "cordon: invalid output size '%s' (expected WIDTHxHEIGHT, "
-					"e.g. 1280x720)\n", optarg);
+			if (!parse_size(optarg,
+				    &options.headless_outputs[options.headless_output_count])) {
+				fprintf(stderr,
+					"cordon: invalid output size '%s' (expected WIDTHxHEIGHT, "
+					"e.g. 1280x720)\n",
+					optarg);
 				return EXIT_FAILURE;
 			}
 			options.headless_output_count++;
@@ -115,8 +118,10 @@ int main(int argc, char *argv[]) {
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "cordon: unexpected argument '%s'\n"
-			"Try 'cordon --help' for more information.\n", argv[optind]);
+		fprintf(stderr,
+			"cordon: unexpected argument '%s'\n"
+			"Try 'cordon --help' for more information.\n",
+			argv[optind]);
 		return EXIT_FAILURE;
 	}
 	if (options.headless_output_count > 0 && !options.headless) {

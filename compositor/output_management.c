@@ -33,7 +33,7 @@ static void stage_head(struct wlr_output_configuration_head_v1 *head) {
 
 /* Tests every head; with commit, applies them all, rolling back on failure. */
 static bool apply_configuration(struct cordon_output_management *management,
-		struct wlr_output_configuration_v1 *config, bool commit) {
+	struct wlr_output_configuration_v1 *config, bool commit) {
 	struct wlr_output_configuration_head_v1 *head;
 	bool ok = true;
 	wl_list_for_each(head, &config->heads, link) {
@@ -63,8 +63,7 @@ static bool apply_configuration(struct cordon_output_management *management,
 }
 
 static void handle_apply(struct wl_listener *listener, void *data) {
-	struct cordon_output_management *management =
-		wl_container_of(listener, management, apply);
+	struct cordon_output_management *management = wl_container_of(listener, management, apply);
 	struct wlr_output_configuration_v1 *config = data;
 	if (apply_configuration(management, config, true)) {
 		wlr_output_configuration_v1_send_succeeded(config);

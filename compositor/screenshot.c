@@ -45,8 +45,8 @@ static struct wlr_buffer *create_buffer(struct cordon_server *server, int width,
 }
 
 /* Renders the output's part of the scene; the pixels are XRGB8888. */
-static bool render_output(struct cordon_output *output, uint8_t *pixels, uint32_t stride,
-		char **error) {
+static bool render_output(
+	struct cordon_output *output, uint8_t *pixels, uint32_t stride, char **error) {
 	struct cordon_server *server = output->server;
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct wlr_buffer *buffer = create_buffer(server, wlr_output->width, wlr_output->height);
@@ -86,8 +86,7 @@ static bool render_output(struct cordon_output *output, uint8_t *pixels, uint32_
 	return true;
 }
 
-static bool write_png(FILE *file, const uint8_t *pixels, uint32_t stride, int width,
-		int height) {
+static bool write_png(FILE *file, const uint8_t *pixels, uint32_t stride, int width, int height) {
 	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
 	uint8_t *row = malloc((size_t)width * 3);
@@ -121,16 +120,16 @@ static bool write_png(FILE *file, const uint8_t *pixels, uint32_t stride, int wi
 	return true;
 }
 
-bool cordon_screenshot_output(struct cordon_output *output, const char *path, int *width,
-		int *height, char **error) {
+bool cordon_screenshot_output(
+	struct cordon_output *output, const char *path, int *width, int *height, char **error) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	*width = wlr_output->width;
 	*height = wlr_output->height;
 	uint32_t stride = (uint32_t)*width * 4;
 	uint8_t *pixels = malloc((size_t)stride * (size_t)*height);
 	if (!pixels) {
-		return cordon_ipc_fail(error, "out of memory for a %dx%d screenshot", *width,
-			*height);
+		return cordon_ipc_fail(
+			error, "out of memory for a %dx%d screenshot", *width, *height);
 	}
 	if (!render_output(output, pixels, stride, error)) {
 		free(pixels);

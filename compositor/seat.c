@@ -188,7 +188,7 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 	}
 	/* A portal dialog has the keyboard while it is shown: no app may see what is typed. */
 	if (cordon_portals_handle_key(seat->server->portals, keyboard->device->keyboard,
-			event->keycode, event->state == WL_KEYBOARD_KEY_STATE_PRESSED)) {
+		    event->keycode, event->state == WL_KEYBOARD_KEY_STATE_PRESSED)) {
 		return;
 	}
 
@@ -198,18 +198,18 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
 		cordon_selection_user_press(seat->selection, client);
 	}
-	wlr_seat_keyboard_notify_key(seat->wlr_seat, event->time_msec, event->keycode,
-		event->state);
+	wlr_seat_keyboard_notify_key(
+		seat->wlr_seat, event->time_msec, event->keycode, event->state);
 	/* The key event's serial, the one a client may pass to set_selection. */
-	cordon_selection_input_delivered(seat->selection, client,
-		wl_display_get_serial(seat->server->display));
+	cordon_selection_input_delivered(
+		seat->selection, client, wl_display_get_serial(seat->server->display));
 }
 
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
 	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->device);
-	wlr_seat_keyboard_notify_modifiers(keyboard->seat->wlr_seat,
-		&keyboard->device->keyboard->modifiers);
+	wlr_seat_keyboard_notify_modifiers(
+		keyboard->seat->wlr_seat, &keyboard->device->keyboard->modifiers);
 }
 
 static void handle_keyboard_destroy(struct wl_listener *listener, void *data) {
@@ -225,8 +225,8 @@ static void handle_keyboard_destroy(struct wl_listener *listener, void *data) {
 	free(keyboard);
 }
 
-static void add_keyboard(struct cordon_seat *seat, struct wlr_input_device *device,
-		bool own_keymap) {
+static void add_keyboard(
+	struct cordon_seat *seat, struct wlr_input_device *device, bool own_keymap) {
 	struct cordon_keyboard *keyboard = calloc(1, sizeof(*keyboard));
 	if (!keyboard) {
 		return;
@@ -301,10 +301,9 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 	}
 }
 
-static struct wlr_surface *surface_at(struct cordon_seat *seat, double lx, double ly,
-		double *sx, double *sy) {
-	struct wlr_scene_node *node =
-		wlr_scene_node_at(&seat->server->scene->node, lx, ly, sx, sy);
+static struct wlr_surface *surface_at(
+	struct cordon_seat *seat, double lx, double ly, double *sx, double *sy) {
+	struct wlr_scene_node *node = wlr_scene_node_at(&seat->server->scene->node, lx, ly, sx, sy);
 	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
 		return NULL;
 	}
@@ -334,7 +333,8 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 	}
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
-	if (surface && (!surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface))) {
+	if (surface &&
+		(!surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface))) {
 		surface = NULL;
 	}
 	if (!surface) {
@@ -358,7 +358,7 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 /* Compositor grabs: interactive move and resize */
 
 static void begin_grab(struct cordon_seat *seat, struct cordon_view *view,
-		enum cordon_cursor_mode mode, uint32_t edges) {
+	enum cordon_cursor_mode mode, uint32_t edges) {
 	if (view->fullscreen || view->maximized) {
 		return;
 	}
@@ -380,14 +380,13 @@ void cordon_seat_begin_move(struct cordon_seat *seat, struct cordon_view *view) 
 	set_cursor_image(seat, "grabbing");
 }
 
-void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view,
-		uint32_t edges) {
+void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view, uint32_t edges) {
 	begin_grab(seat, view, CORDON_CURSOR_RESIZE, edges);
 }
 
 void cordon_seat_end_grab(struct cordon_seat *seat, struct cordon_view *view) {
 	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH ||
-			(view && seat->grabbed_view != view)) {
+		(view && seat->grabbed_view != view)) {
 		return;
 	}
 	struct cordon_view *grabbed = seat->grabbed_view;
@@ -437,8 +436,8 @@ static void process_resize(struct cordon_seat *seat) {
 
 static void update_drag_icon(struct cordon_seat *seat) {
 	if (seat->drag_icon) {
-		wlr_scene_node_set_position(seat->drag_icon, (int)seat->cursor->x,
-			(int)seat->cursor->y);
+		wlr_scene_node_set_position(
+			seat->drag_icon, (int)seat->cursor->x, (int)seat->cursor->y);
 	}
 }
 
@@ -454,8 +453,8 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 		process_resize(seat);
 		return;
 	case CORDON_CURSOR_PASSTHROUGH:
-		if (cordon_portals_handle_motion(seat->server->portals, seat->cursor->x,
-				seat->cursor->y)) {
+		if (cordon_portals_handle_motion(
+			    seat->server->portals, seat->cursor->x, seat->cursor->y)) {
 			/* Over a portal dialog: the app beneath must not follow the pointer. */
 			wlr_seat_pointer_clear_focus(seat->wlr_seat);
 			return;
@@ -499,19 +498,18 @@ static void focus_layer_surface_at(struct cordon_seat *seat, struct wlr_surface 
 }
 
 /* A press with the move modifier held starts a compositor move or resize. */
-static bool start_modifier_grab(struct cordon_seat *seat, struct cordon_view *view,
-		uint32_t button) {
+static bool start_modifier_grab(
+	struct cordon_seat *seat, struct cordon_view *view, uint32_t button) {
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
 	uint32_t modifier = seat->server->config->move_modifier;
-	if (!view || !keyboard || !modifier ||
-			!(wlr_keyboard_get_modifiers(keyboard) & modifier)) {
+	if (!view || !keyboard || !modifier || !(wlr_keyboard_get_modifiers(keyboard) & modifier)) {
 		return false;
 	}
 	if (button == BTN_LEFT) {
 		cordon_seat_begin_move(seat, view);
 	} else if (button == BTN_RIGHT) {
-		cordon_seat_begin_resize(seat, view,
-			resize_edges_at(view, seat->cursor->x, seat->cursor->y));
+		cordon_seat_begin_resize(
+			seat, view, resize_edges_at(view, seat->cursor->x, seat->cursor->y));
 	} else {
 		return false;
 	}
@@ -528,8 +526,8 @@ static void handle_cursor_button(struct wl_listener *listener, void *data) {
 	struct wlr_event_pointer_button *event = data;
 	cordon_globals_notify_activity(seat->server->globals);
 	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH &&
-			cordon_portals_handle_button(seat->server->portals, seat->cursor->x,
-				seat->cursor->y, event->button, event->state == WLR_BUTTON_PRESSED)) {
+		cordon_portals_handle_button(seat->server->portals, seat->cursor->x,
+			seat->cursor->y, event->button, event->state == WLR_BUTTON_PRESSED)) {
 		return;
 	}
 
@@ -543,8 +541,8 @@ static void handle_cursor_button(struct wl_listener *listener, void *data) {
 			seat->swallow_button_release = false;
 			return;
 		}
-		uint32_t serial = wlr_seat_pointer_notify_button(seat->wlr_seat, event->time_msec,
-			event->button, event->state);
+		uint32_t serial = wlr_seat_pointer_notify_button(
+			seat->wlr_seat, event->time_msec, event->button, event->state);
 		cordon_selection_input_delivered(seat->selection, pointer_client(seat), serial);
 		return;
 	}
@@ -568,8 +566,8 @@ static void handle_cursor_button(struct wl_listener *listener, void *data) {
 	}
 	struct wl_client *client = pointer_client(seat);
 	cordon_selection_user_press(seat->selection, client);
-	uint32_t serial = wlr_seat_pointer_notify_button(seat->wlr_seat, event->time_msec,
-		event->button, event->state);
+	uint32_t serial = wlr_seat_pointer_notify_button(
+		seat->wlr_seat, event->time_msec, event->button, event->state);
 	/* The press serial: the one a drag must start from. */
 	cordon_selection_press_delivered(seat->selection, client, serial);
 }
@@ -672,7 +670,8 @@ void cordon_seat_inject_pointer_motion(struct cordon_seat *seat, double dx, doub
 		.unaccel_dy = dy,
 	};
 	wl_signal_emit(&seat->virtual_pointer->pointer->events.motion, &event);
-	wl_signal_emit(&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+	wl_signal_emit(
+		&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
 }
 
 void cordon_seat_inject_button(struct cordon_seat *seat, uint32_t button, bool pressed) {
@@ -683,7 +682,8 @@ void cordon_seat_inject_button(struct cordon_seat *seat, uint32_t button, bool p
 		.state = pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED,
 	};
 	wl_signal_emit(&seat->virtual_pointer->pointer->events.button, &event);
-	wl_signal_emit(&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+	wl_signal_emit(
+		&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
 }
 
 void cordon_seat_inject_axis(struct cordon_seat *seat, bool horizontal, double value) {
@@ -698,7 +698,8 @@ void cordon_seat_inject_axis(struct cordon_seat *seat, bool horizontal, double v
 		.delta_discrete = (int32_t)(value / 15.0),
 	};
 	wl_signal_emit(&seat->virtual_pointer->pointer->events.axis, &event);
-	wl_signal_emit(&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+	wl_signal_emit(
+		&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
 }
 
 /* Life cycle */
@@ -716,8 +717,8 @@ static struct xkb_keymap *compile_keymap(const struct cordon_config *config) {
 		.variant = config->xkb_variant,
 		.options = config->xkb_options,
 	};
-	struct xkb_keymap *keymap = xkb_keymap_new_from_names(context, &names,
-		XKB_KEYMAP_COMPILE_NO_FLAGS);
+	struct xkb_keymap *keymap =
+		xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
 	xkb_context_unref(context);
 	return keymap;
 }
@@ -734,7 +735,8 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 
 	seat->keymap = compile_keymap(config);
 	if (!seat->keymap) {
-		wlr_log(WLR_ERROR, "Cannot compile the keymap (layout '%s', variant '%s', "
+		wlr_log(WLR_ERROR,
+			"Cannot compile the keymap (layout '%s', variant '%s', "
 			"options '%s'): check the [keyboard] section or XKB_DEFAULT_*",
 			config->xkb_layout ? config->xkb_layout : "",
 			config->xkb_variant ? config->xkb_variant : "",
@@ -745,8 +747,8 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 
 	seat->wlr_seat = wlr_seat_create(server->display, "seat0");
 	seat->cursor = wlr_cursor_create();
-	seat->xcursor_manager = wlr_xcursor_manager_create(config->xcursor_theme,
-		config->xcursor_size);
+	seat->xcursor_manager =
+		wlr_xcursor_manager_create(config->xcursor_theme, config->xcursor_size);
 	/* Only named here; the theme is loaded when a cursor is first shown. */
 	if (!seat->wlr_seat || !seat->cursor || !seat->xcursor_manager) {
 		wlr_log(WLR_ERROR, "Cannot create the seat and cursor");
@@ -761,8 +763,8 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 	}
 	wlr_cursor_attach_output_layout(seat->cursor, server->output_layout);
 	/* The virtual devices make both capabilities permanent. */
-	wlr_seat_set_capabilities(seat->wlr_seat,
-		WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD);
+	wlr_seat_set_capabilities(
+		seat->wlr_seat, WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD);
 
 	seat->cursor_motion.notify = handle_cursor_motion;
 	wl_signal_add(&seat->cursor->events.motion, &seat->cursor_motion);

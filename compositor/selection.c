@@ -98,7 +98,8 @@ struct cordon_selection {
 	struct cordon_transfer_log log;
 	struct slot clipboard, primary;
 
-	/* The client with keyboard focus, and whether the user pressed a key or button in it since. */
+	/* The client with keyboard focus, and whether the user pressed a key or button in it since.
+	 */
 	struct wl_client *focus_client;
 	bool focus_acted;
 	/* The paste-across shortcut was pressed in focus_client since it got focus. */
@@ -150,7 +151,7 @@ static const struct cordon_tag *client_tag(struct wl_client *client) {
 
 /* The rules for a transfer between two tags, from policy.ini (docs/mediation.md). */
 static void rules_between(struct cordon_selection *selection, const struct cordon_tag *a,
-		const struct cordon_tag *b, struct cordon_selection_rules *rules) {
+	const struct cordon_tag *b, struct cordon_selection_rules *rules) {
 	cordon_selection_rules_between(rules, selection->server->policy, a, b);
 	/* Without a document portal there is nothing to grant files through: they do not cross. */
 	if (!cordon_file_grants_ready(selection->grants)) {
@@ -250,16 +251,17 @@ static bool view_offers(const struct view_info *info, const char *mime_type) {
  * whatever has focus; for them cordon decides again, as for a host reader.
  * Anyone else holding an offer made for another client is refused.
  */
-static enum cordon_offer_mode mode_for_other_reader(struct slot *slot, struct wl_client *reader,
-		const char *mime_type) {
+static enum cordon_offer_mode mode_for_other_reader(
+	struct slot *slot, struct wl_client *reader, const char *mime_type) {
 	const struct cordon_tag *tag = client_tag(reader);
 	if (!tag || tag->sandboxed) {
 		return CORDON_OFFER_NONE;
 	}
 	struct cordon_selection_rules rules;
 	rules_between(slot->selection, slot_tag(slot), tag, &rules);
-	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
-		slot_tag(slot), tag, false, false, cordon_selection_type_allowed(&rules, mime_type));
+	struct cordon_offer_decision decision =
+		cordon_selection_offer(&rules, slot->kind, slot_tag(slot), tag, false, false,
+			cordon_selection_type_allowed(&rules, mime_type));
 	return decision.mode;
 }
 
@@ -282,8 +284,7 @@ static void handle_file_transform(void *data, uint64_t id, const char *bytes, si
 	}
 }
 
-static struct file_transfer *find_file_transfer(struct cordon_selection *selection,
-		uint64_t id) {
+static struct file_transfer *find_file_transfer(struct cordon_selection *selection, uint64_t id) {
 	struct file_transfer *transfer;
 	wl_list_for_each(transfer, &selection->file_transfers, link) {
 		if (transfer->id == id) {
@@ -304,12 +305,12 @@ static const char *proxied_decision(const char *mime_type) {
  * known app (rules.files_cross): both tags are then known.
  */
 static void start_transfer(struct cordon_selection *selection, int from, int to,
-		const struct cordon_selection_rules *rules, const char *mime_type,
-		const void *source, const struct cordon_tag *source_tag, const void *reader,
-		const struct cordon_tag *reader_tag, uint64_t id) {
+	const struct cordon_selection_rules *rules, const char *mime_type, const void *source,
+	const struct cordon_tag *source_tag, const void *reader,
+	const struct cordon_tag *reader_tag, uint64_t id) {
 	if (!cordon_selection_type_is_files(mime_type)) {
-		cordon_data_proxy_start(selection->proxy, from, to, rules->size_limit, source, reader,
-			id);
+		cordon_data_proxy_start(
+			selection->proxy, from, to, rules->size_limit, source, reader, id);
 		return;
 	}
 	struct file_transfer *transfer = calloc(1, sizeof(*transfer));
@@ -325,11 +326,11 @@ static void start_transfer(struct cordon_selection *selection, int from, int to,
 	transfer->to_host = !reader_tag->sandboxed;
 	snprintf(transfer->app_id, sizeof(transfer->app_id), "%s",
 		transfer->to_host ? source_tag->app_id : reader_tag->app_id);
-	uint64_t limit = rules->size_limit < CORDON_URI_LIST_MAX ? rules->size_limit :
-		CORDON_URI_LIST_MAX;
+	uint64_t limit =
+		rules->size_limit < CORDON_URI_LIST_MAX ? rules->size_limit : CORDON_URI_LIST_MAX;
 	wl_list_insert(&selection->file_transfers, &transfer->link);
 	if (!cordon_data_proxy_start_transformed(selection->proxy, from, to, limit, source, reader,
-			id, handle_file_transform, transfer)) {
+		    id, handle_file_transform, transfer)) {
 		wl_list_remove(&transfer->link);
 		free(transfer);
 		cordon_transfer_log_finish(&selection->log, id, 0, "failed");
@@ -369,19 +370,19 @@ static void view_send(struct view_info *info, const char *mime_type, int fd) {
 	} else if (!type_offered) {
 		refusal = "denied-type";
 	} else if (cordon_data_proxy_count(selection->proxy, reader) >= limit ||
-			cordon_data_proxy_count(selection->proxy, slot->owner) >= limit) {
+		cordon_data_proxy_count(selection->proxy, slot->owner) >= limit) {
 		refusal = "denied-too-many-transfers";
 	}
 	if (refusal) {
-		cordon_transfer_log_add(&selection->log, kind_name(slot), source_name,
-			reader_name, mime_type, refusal);
+		cordon_transfer_log_add(&selection->log, kind_name(slot), source_name, reader_name,
+			mime_type, refusal);
 		close(fd);
 		return;
 	}
 	int pipe_fds[2];
 	if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) < 0) {
-		cordon_transfer_log_add(&selection->log, kind_name(slot), source_name,
-			reader_name, mime_type, "failed-no-pipe");
+		cordon_transfer_log_add(&selection->log, kind_name(slot), source_name, reader_name,
+			mime_type, "failed-no-pipe");
 		close(fd);
 		return;
 	}
@@ -393,8 +394,8 @@ static void view_send(struct view_info *info, const char *mime_type, int fd) {
 		reader, client_tag(reader), id);
 }
 
-static void handle_transfer_done(void *data, uint64_t id, uint64_t bytes,
-		enum cordon_transfer_end end) {
+static void handle_transfer_done(
+	void *data, uint64_t id, uint64_t bytes, enum cordon_transfer_end end) {
 	struct cordon_selection *selection = data;
 	struct file_transfer *files = find_file_transfer(selection, id);
 	const char *complete = files ? "granted" : "proxied";
@@ -406,8 +407,7 @@ static void handle_transfer_done(void *data, uint64_t id, uint64_t bytes,
 		end == CORDON_TRANSFER_COMPLETE ? complete : cordon_transfer_end_name(end));
 }
 
-static void clipboard_view_send(struct wlr_data_source *source, const char *mime_type,
-		int32_t fd) {
+static void clipboard_view_send(struct wlr_data_source *source, const char *mime_type, int32_t fd) {
 	view_send(&((struct clipboard_view *)source)->info, mime_type, fd);
 }
 
@@ -424,8 +424,8 @@ static const struct wlr_data_source_impl clipboard_view_impl = {
 	.destroy = clipboard_view_destroy,
 };
 
-static void primary_view_send(struct wlr_primary_selection_source *source,
-		const char *mime_type, int fd) {
+static void primary_view_send(
+	struct wlr_primary_selection_source *source, const char *mime_type, int fd) {
 	view_send(&((struct primary_view *)source)->info, mime_type, fd);
 }
 
@@ -499,18 +499,18 @@ static void slot_refresh(struct slot *slot) {
 	}
 	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
 	struct wl_client *destination = focused ? focused->client : NULL;
-	bool acted = destination && destination == selection->focus_client &&
-		selection->focus_acted;
+	bool acted =
+		destination && destination == selection->focus_client && selection->focus_acted;
 	bool pasted_across = acted && selection->pasted_across;
 	struct cordon_selection_rules rules;
 	rules_between(selection, slot_tag(slot), client_tag(destination), &rules);
-	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
-		slot_tag(slot), client_tag(destination), acted, pasted_across,
-		count_allowed(slot, &rules));
+	struct cordon_offer_decision decision =
+		cordon_selection_offer(&rules, slot->kind, slot_tag(slot), client_tag(destination),
+			acted, pasted_across, count_allowed(slot, &rules));
 	if (slot->view) {
 		struct view_info *current = view_info(slot, slot->view);
 		if (current->destination == destination && current->mode == decision.mode &&
-				current->generation == slot->generation) {
+			current->generation == slot->generation) {
 			return;
 		}
 	}
@@ -534,7 +534,7 @@ static void slot_refresh(struct slot *slot) {
 	char **type;
 	wl_array_for_each(type, source_mime_types(slot)) {
 		if (decision.mode == CORDON_OFFER_PROXIED &&
-				!cordon_selection_type_allowed(&rules, *type)) {
+			!cordon_selection_type_allowed(&rules, *type)) {
 			continue;
 		}
 		if (!add_type(info->mime_types, *type)) {
@@ -574,8 +574,8 @@ static struct wl_signal *source_destroy_signal(struct slot *slot, void *source) 
 	return &((struct wlr_data_source *)source)->events.destroy;
 }
 
-static void make_proof(struct cordon_selection *selection, struct wl_client *owner,
-		uint32_t serial, struct cordon_selection_proof *proof) {
+static void make_proof(struct cordon_selection *selection, struct wl_client *owner, uint32_t serial,
+	struct cordon_selection_proof *proof) {
 	memset(proof, 0, sizeof(*proof));
 	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
 	proof->has_keyboard_focus = owner && focused && focused->client == owner;
@@ -592,10 +592,11 @@ static void make_proof(struct cordon_selection *selection, struct wl_client *own
 	}
 }
 
-static void request_set(struct cordon_selection *selection, struct slot *slot, void *source,
-		uint32_t serial) {
+static void request_set(
+	struct cordon_selection *selection, struct slot *slot, void *source, uint32_t serial) {
 	if (!source) {
-		/* Clearing would let any client empty another's clipboard; the next copy replaces it. */
+		/* Clearing would let any client empty another's clipboard; the next copy replaces
+		 * it. */
 		wlr_log(WLR_DEBUG, "Ignoring a request to clear the %s", kind_name(slot));
 		return;
 	}
@@ -616,7 +617,8 @@ static void request_set(struct cordon_selection *selection, struct slot *slot, v
 		snprintf(decision, sizeof(decision), "set-refused-%s",
 			cordon_selection_verdict_name(verdict));
 		cordon_transfer_log_add(&selection->log, kind_name(slot), name, "-", "", decision);
-		/* Cancelled, as a replaced source is: the client knows it does not own the selection. */
+		/* Cancelled, as a replaced source is: the client knows it does not own the
+		 * selection. */
 		destroy_source(slot, source);
 		return;
 	}
@@ -639,13 +641,13 @@ static void request_set(struct cordon_selection *selection, struct slot *slot, v
 	slot_refresh(slot);
 }
 
-void cordon_selection_request_set(struct cordon_selection *selection,
-		struct wlr_seat_request_set_selection_event *event) {
+void cordon_selection_request_set(
+	struct cordon_selection *selection, struct wlr_seat_request_set_selection_event *event) {
 	request_set(selection, &selection->clipboard, event->source, event->serial);
 }
 
 void cordon_selection_request_set_primary(struct cordon_selection *selection,
-		struct wlr_seat_request_set_primary_selection_event *event) {
+	struct wlr_seat_request_set_primary_selection_event *event) {
 	request_set(selection, &selection->primary, event->source, event->serial);
 }
 
@@ -688,14 +690,15 @@ static void drag_send(struct wlr_data_source *base, const char *mime_type, int32
 	int pipe_fds[2];
 	if (!cordon_selection_type_allowed(&rules, mime_type)) {
 		refusal = "denied-type";
-	} else if (cordon_data_proxy_count(selection->proxy, reader) >= rules.transfers_per_client) {
+	} else if (cordon_data_proxy_count(selection->proxy, reader) >=
+		rules.transfers_per_client) {
 		refusal = "denied-too-many-transfers";
 	} else if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) < 0) {
 		refusal = "failed-no-pipe";
 	}
 	if (refusal) {
-		cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name, mime_type,
-			refusal);
+		cordon_transfer_log_add(
+			&selection->log, "drag", source_name, reader_name, mime_type, refusal);
 		close(fd);
 		return;
 	}
@@ -727,8 +730,8 @@ static void drag_dnd_finish(struct wlr_data_source *base) {
 	}
 }
 
-static void drag_dnd_action(struct wlr_data_source *base,
-		enum wl_data_device_manager_dnd_action action) {
+static void drag_dnd_action(
+	struct wlr_data_source *base, enum wl_data_device_manager_dnd_action action) {
 	struct drag_proxy *drag = wl_container_of(base, drag, base);
 	if (drag->source) {
 		wlr_data_source_dnd_action(drag->source, action);
@@ -801,7 +804,7 @@ static bool drag_set_types(struct drag_proxy *drag, struct wl_client *target) {
 
 /* Puts cordon's source in front of the client's before wlroots starts the drag. */
 static void interpose_drag_source(struct cordon_selection *selection, struct wlr_drag *wlr_drag,
-		struct wl_client *owner, const struct cordon_tag *tag) {
+	struct wl_client *owner, const struct cordon_tag *tag) {
 	struct wlr_data_source *source = wlr_drag->source;
 	struct drag_proxy *drag = calloc(1, sizeof(*drag));
 	if (!drag) {
@@ -828,8 +831,8 @@ static void interpose_drag_source(struct cordon_selection *selection, struct wlr
 	selection->drag = drag;
 }
 
-void cordon_selection_drag_will_enter(struct cordon_selection *selection,
-		struct wlr_surface *surface) {
+void cordon_selection_drag_will_enter(
+	struct cordon_selection *selection, struct wlr_surface *surface) {
 	struct drag_proxy *drag = selection->drag;
 	if (!drag || !surface) {
 		return;
@@ -840,8 +843,8 @@ void cordon_selection_drag_will_enter(struct cordon_selection *selection,
 	}
 }
 
-void cordon_selection_request_start_drag(struct cordon_selection *selection,
-		struct wlr_seat_request_start_drag_event *event) {
+void cordon_selection_request_start_drag(
+	struct cordon_selection *selection, struct wlr_seat_request_start_drag_event *event) {
 	struct wlr_seat *seat = selection->wlr_seat;
 	struct wl_client *owner = wl_resource_get_client(event->origin->resource);
 	const struct cordon_tag *tag = client_tag(owner);
@@ -852,9 +855,10 @@ void cordon_selection_request_start_drag(struct cordon_selection *selection,
 		.has_pointer_focus = seat->pointer_state.focused_surface == event->origin,
 	};
 	enum cordon_selection_verdict verdict = cordon_selection_may_drag(tag, &proof);
-	/* wlroots' own check (one button held, its grab serial, the origin focused) applies to all. */
+	/* wlroots' own check (one button held, its grab serial, the origin focused) applies to all.
+	 */
 	if (verdict == CORDON_SELECTION_ALLOW &&
-			wlr_seat_validate_pointer_grab_serial(seat, event->origin, event->serial)) {
+		wlr_seat_validate_pointer_grab_serial(seat, event->origin, event->serial)) {
 		if (event->drag->source) {
 			interpose_drag_source(selection, event->drag, owner, tag);
 		}
@@ -864,16 +868,16 @@ void cordon_selection_request_start_drag(struct cordon_selection *selection,
 	char name[CORDON_TRANSFER_TAG_MAX], decision[CORDON_TRANSFER_DECISION_MAX];
 	tag_name(tag, name, sizeof(name));
 	snprintf(decision, sizeof(decision), "drag-refused-%s",
-		verdict == CORDON_SELECTION_ALLOW ? "bad-serial" :
-		cordon_selection_verdict_name(verdict));
+		verdict == CORDON_SELECTION_ALLOW ? "bad-serial"
+						  : cordon_selection_verdict_name(verdict));
 	cordon_transfer_log_add(&selection->log, "drag", name, "-", "", decision);
 	wlr_data_source_destroy(event->drag->source);
 }
 
 /* Focus and input */
 
-void cordon_selection_focus_will_change(struct cordon_selection *selection,
-		struct wlr_surface *surface) {
+void cordon_selection_focus_will_change(
+	struct cordon_selection *selection, struct wlr_surface *surface) {
 	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
 	struct wl_client *current = focused ? focused->client : NULL;
 	struct wl_client *next = surface ? wl_resource_get_client(surface->resource) : NULL;
@@ -893,10 +897,11 @@ static void handle_keyboard_focus_change(struct wl_listener *listener, void *dat
 	struct cordon_selection *selection =
 		wl_container_of(listener, selection, keyboard_focus_change);
 	struct wlr_seat_keyboard_focus_change_event *event = data;
-	struct wl_client *next = event->new_surface ?
-		wl_resource_get_client(event->new_surface->resource) : NULL;
+	struct wl_client *next =
+		event->new_surface ? wl_resource_get_client(event->new_surface->resource) : NULL;
 	if (next != selection->focus_client) {
-		/* A new focus has done nothing yet: mapping a window to grab focus is not consent. */
+		/* A new focus has done nothing yet: mapping a window to grab focus is not consent.
+		 */
 		selection->focus_client = next;
 		selection->focus_acted = false;
 		selection->pasted_across = false;
@@ -923,21 +928,22 @@ void cordon_selection_paste_across(struct cordon_selection *selection) {
 	tag_name(tag, name, sizeof(name));
 	tag_name(slot->source ? slot_tag(slot) : NULL, source_name, sizeof(source_name));
 	if (!client || !slot->source) {
-		cordon_transfer_log_add(&selection->log, "clipboard", slot->source ? source_name : "-",
-			client ? name : "-", "", "paste-across-nothing");
+		cordon_transfer_log_add(&selection->log, "clipboard",
+			slot->source ? source_name : "-", client ? name : "-", "",
+			"paste-across-nothing");
 		return;
 	}
 	/* The shortcut is a press in the focused app, and the explicit consent for one paste. */
 	selection->focus_acted = true;
 	selection->pasted_across = true;
 	slot_refresh(slot);
-	cordon_transfer_log_add(&selection->log, "clipboard", source_name, name, "",
-		"paste-across-offered");
+	cordon_transfer_log_add(
+		&selection->log, "clipboard", source_name, name, "", "paste-across-offered");
 	cordon_mediation_notice_show(selection->notice, name);
 }
 
-void cordon_selection_input_delivered(struct cordon_selection *selection,
-		struct wl_client *client, uint32_t serial) {
+void cordon_selection_input_delivered(
+	struct cordon_selection *selection, struct wl_client *client, uint32_t serial) {
 	if (!client || client != selection->focus_client) {
 		return;
 	}
@@ -950,15 +956,15 @@ void cordon_selection_input_delivered(struct cordon_selection *selection,
 	}
 }
 
-void cordon_selection_press_delivered(struct cordon_selection *selection,
-		struct wl_client *client, uint32_t serial) {
+void cordon_selection_press_delivered(
+	struct cordon_selection *selection, struct wl_client *client, uint32_t serial) {
 	selection->press_client = client;
 	selection->press_serial = serial;
 	cordon_selection_input_delivered(selection, client, serial);
 }
 
 static void handle_protocol_message(void *data, enum wl_protocol_logger_type type,
-		const struct wl_protocol_logger_message *message) {
+	const struct wl_protocol_logger_message *message) {
 	struct cordon_selection *selection = data;
 	if (type == WL_PROTOCOL_LOGGER_REQUEST) {
 		selection->requester = wl_resource_get_client(message->resource);
@@ -967,8 +973,8 @@ static void handle_protocol_message(void *data, enum wl_protocol_logger_type typ
 
 /* Life cycle */
 
-static void slot_init(struct cordon_selection *selection, struct slot *slot,
-		enum cordon_selection_kind kind) {
+static void slot_init(
+	struct cordon_selection *selection, struct slot *slot, enum cordon_selection_kind kind) {
 	slot->selection = selection;
 	slot->kind = kind;
 	wl_list_init(&slot->source_destroy.link);
@@ -977,12 +983,12 @@ static void slot_init(struct cordon_selection *selection, struct slot *slot,
 static void handle_grants_idle(void *data) {
 	struct cordon_selection *selection = data;
 	selection->grants_idle = NULL;
-	selection->grants = cordon_file_grants_create(selection->server->event_loop,
-		selection->server->session_bus);
+	selection->grants = cordon_file_grants_create(
+		selection->server->event_loop, selection->server->session_bus);
 }
 
-struct cordon_selection *cordon_selection_create(struct cordon_server *server,
-		struct wlr_seat *wlr_seat) {
+struct cordon_selection *cordon_selection_create(
+	struct cordon_server *server, struct wlr_seat *wlr_seat) {
 	struct cordon_selection *selection = calloc(1, sizeof(*selection));
 	if (!selection) {
 		return NULL;
@@ -990,19 +996,19 @@ struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 	selection->server = server;
 	selection->wlr_seat = wlr_seat;
 	cordon_transfer_log_init(&selection->log);
-	selection->proxy = cordon_data_proxy_create(server->event_loop, handle_transfer_done,
-		selection);
+	selection->proxy =
+		cordon_data_proxy_create(server->event_loop, handle_transfer_done, selection);
 	if (!selection->proxy) {
 		free(selection);
 		return NULL;
 	}
-	selection->logger = wl_display_add_protocol_logger(server->display,
-		handle_protocol_message, selection);
+	selection->logger =
+		wl_display_add_protocol_logger(server->display, handle_protocol_message, selection);
 	selection->notice = cordon_mediation_notice_create(server);
 	wl_list_init(&selection->file_transfers);
 	/* The session bus is made after the seat: file grants start on the loop's first turn. */
-	selection->grants_idle = wl_event_loop_add_idle(server->event_loop, handle_grants_idle,
-		selection);
+	selection->grants_idle =
+		wl_event_loop_add_idle(server->event_loop, handle_grants_idle, selection);
 	if (!selection->logger || !selection->notice || !selection->grants_idle) {
 		if (selection->logger) {
 			wl_protocol_logger_destroy(selection->logger);
@@ -1018,8 +1024,8 @@ struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 	slot_init(selection, &selection->clipboard, CORDON_SELECTION_CLIPBOARD);
 	slot_init(selection, &selection->primary, CORDON_SELECTION_PRIMARY);
 	selection->keyboard_focus_change.notify = handle_keyboard_focus_change;
-	wl_signal_add(&wlr_seat->keyboard_state.events.focus_change,
-		&selection->keyboard_focus_change);
+	wl_signal_add(
+		&wlr_seat->keyboard_state.events.focus_change, &selection->keyboard_focus_change);
 	return selection;
 }
 
@@ -1049,6 +1055,7 @@ void cordon_selection_destroy(struct cordon_selection *selection) {
 	free(selection);
 }
 
-const struct cordon_transfer_log *cordon_selection_get_log(const struct cordon_selection *selection) {
+const struct cordon_transfer_log *cordon_selection_get_log(
+	const struct cordon_selection *selection) {
 	return &selection->log;
 }

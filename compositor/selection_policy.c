@@ -29,8 +29,8 @@ static const char *const default_types[] = {
 void cordon_selection_rules_init(struct cordon_selection_rules *rules) {
 	memset(rules, 0, sizeof(*rules));
 	for (size_t i = 0; i < sizeof(default_types) / sizeof(default_types[0]); i++) {
-		snprintf(rules->allowed_types[rules->allowed_type_count++], CORDON_SELECTION_TYPE_MAX,
-			"%s", default_types[i]);
+		snprintf(rules->allowed_types[rules->allowed_type_count++],
+			CORDON_SELECTION_TYPE_MAX, "%s", default_types[i]);
 	}
 	rules->size_limit = CORDON_SELECTION_DEFAULT_SIZE_LIMIT;
 	rules->input_age_ms = CORDON_SELECTION_DEFAULT_INPUT_AGE_MS;
@@ -59,7 +59,7 @@ static void set_types(struct cordon_selection_rules *rules, const char *list) {
 }
 
 void cordon_selection_rules_for_app(struct cordon_selection_rules *rules,
-		const struct cordon_policy *policy, const char *app_id) {
+	const struct cordon_policy *policy, const char *app_id) {
 	cordon_selection_rules_init(rules);
 	if (!policy) {
 		return;
@@ -68,18 +68,18 @@ void cordon_selection_rules_for_app(struct cordon_selection_rules *rules,
 	if (types) {
 		set_types(rules, types);
 	}
-	rules->size_limit = cordon_policy_get_size(policy, app_id, NULL, "clipboard-size-limit",
-		rules->size_limit);
-	rules->primary_crosses = cordon_policy_get_bool(policy, app_id, NULL, "clipboard-primary",
-		rules->primary_crosses);
-	rules->explicit_paste = cordon_policy_get_bool(policy, app_id, NULL, "clipboard-explicit",
-		rules->explicit_paste);
-	rules->files_cross = cordon_policy_get_bool(policy, app_id, NULL, "clipboard-files",
-		rules->files_cross);
+	rules->size_limit = cordon_policy_get_size(
+		policy, app_id, NULL, "clipboard-size-limit", rules->size_limit);
+	rules->primary_crosses = cordon_policy_get_bool(
+		policy, app_id, NULL, "clipboard-primary", rules->primary_crosses);
+	rules->explicit_paste = cordon_policy_get_bool(
+		policy, app_id, NULL, "clipboard-explicit", rules->explicit_paste);
+	rules->files_cross =
+		cordon_policy_get_bool(policy, app_id, NULL, "clipboard-files", rules->files_cross);
 }
 
-void cordon_selection_rules_narrow(struct cordon_selection_rules *rules,
-		const struct cordon_selection_rules *other) {
+void cordon_selection_rules_narrow(
+	struct cordon_selection_rules *rules, const struct cordon_selection_rules *other) {
 	size_t kept = 0;
 	for (size_t i = 0; i < rules->allowed_type_count; i++) {
 		if (cordon_selection_type_allowed(other, rules->allowed_types[i])) {
@@ -106,8 +106,8 @@ void cordon_selection_rules_narrow(struct cordon_selection_rules *rules,
 }
 
 void cordon_selection_rules_between(struct cordon_selection_rules *rules,
-		const struct cordon_policy *policy, const struct cordon_tag *a,
-		const struct cordon_tag *b) {
+	const struct cordon_policy *policy, const struct cordon_tag *a,
+	const struct cordon_tag *b) {
 	const struct cordon_tag *sides[] = {a, b};
 	bool have = false;
 	for (size_t i = 0; i < 2; i++) {
@@ -183,8 +183,8 @@ bool cordon_selection_type_is_files(const char *mime_type) {
 	return mime_type && same_type(mime_type, "text/uri-list");
 }
 
-bool cordon_selection_type_allowed(const struct cordon_selection_rules *rules,
-		const char *mime_type) {
+bool cordon_selection_type_allowed(
+	const struct cordon_selection_rules *rules, const char *mime_type) {
 	if (!mime_type || strlen(mime_type) > 255) {
 		return false;
 	}
@@ -203,7 +203,7 @@ bool cordon_selection_type_allowed(const struct cordon_selection_rules *rules,
 }
 
 enum cordon_selection_verdict cordon_selection_may_set(const struct cordon_selection_rules *rules,
-		const struct cordon_tag *source, const struct cordon_selection_proof *proof) {
+	const struct cordon_tag *source, const struct cordon_selection_proof *proof) {
 	if (source && !source->sandboxed) {
 		return CORDON_SELECTION_ALLOW;
 	}
@@ -217,8 +217,8 @@ enum cordon_selection_verdict cordon_selection_may_set(const struct cordon_selec
 	return CORDON_SELECTION_ALLOW;
 }
 
-enum cordon_selection_verdict cordon_selection_may_drag(const struct cordon_tag *source,
-		const struct cordon_selection_proof *proof) {
+enum cordon_selection_verdict cordon_selection_may_drag(
+	const struct cordon_tag *source, const struct cordon_selection_proof *proof) {
 	if (source && !source->sandboxed) {
 		return CORDON_SELECTION_ALLOW;
 	}
@@ -236,9 +236,9 @@ enum cordon_selection_verdict cordon_selection_may_drag(const struct cordon_tag 
 }
 
 struct cordon_offer_decision cordon_selection_offer(const struct cordon_selection_rules *rules,
-		enum cordon_selection_kind kind, const struct cordon_tag *source,
-		const struct cordon_tag *destination, bool user_acted, bool pasted_across,
-		size_t allowed_types) {
+	enum cordon_selection_kind kind, const struct cordon_tag *source,
+	const struct cordon_tag *destination, bool user_acted, bool pasted_across,
+	size_t allowed_types) {
 	struct cordon_offer_decision decision = {CORDON_OFFER_NONE, CORDON_OFFER_REASON_NO_ACTION};
 	if (!cordon_selection_crosses(source, destination)) {
 		decision.mode = CORDON_OFFER_DIRECT;

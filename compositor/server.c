@@ -82,9 +82,9 @@ static bool create_backend(struct cordon_server *server, const struct cordon_opt
 	server->headless_output_count =
 		options->headless_output_count > 0 ? options->headless_output_count : 1;
 	for (int i = 0; i < server->headless_output_count; i++) {
-		server->headless_outputs[i] = options->headless_output_count > 0 ?
-			options->headless_outputs[i] :
-			(struct cordon_headless_output_size){1280, 720};
+		server->headless_outputs[i] = options->headless_output_count > 0
+			? options->headless_outputs[i]
+			: (struct cordon_headless_output_size){1280, 720};
 	}
 	return true;
 }
@@ -217,7 +217,8 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	 * DRM device.
 	 */
 	server->input_backend = wlr_headless_backend_create(server->display);
-	if (!server->input_backend || !wlr_multi_backend_add(server->backend, server->input_backend)) {
+	if (!server->input_backend ||
+		!wlr_multi_backend_add(server->backend, server->input_backend)) {
 		wlr_log(WLR_ERROR, "Cannot create the virtual input backend");
 		goto error;
 	}
@@ -288,10 +289,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		goto error;
 	}
 
-	server->sigterm_source = wl_event_loop_add_signal(server->event_loop, SIGTERM,
-		handle_terminate_signal, server);
-	server->sigint_source = wl_event_loop_add_signal(server->event_loop, SIGINT,
-		handle_terminate_signal, server);
+	server->sigterm_source = wl_event_loop_add_signal(
+		server->event_loop, SIGTERM, handle_terminate_signal, server);
+	server->sigint_source = wl_event_loop_add_signal(
+		server->event_loop, SIGINT, handle_terminate_signal, server);
 	return server;
 
 error:
@@ -311,7 +312,7 @@ bool cordon_server_start(struct cordon_server *server) {
 	for (int i = 0; i < server->headless_output_count; i++) {
 		const struct cordon_headless_output_size *size = &server->headless_outputs[i];
 		if (!wlr_headless_add_output(server->headless_backend, (unsigned)size->width,
-				(unsigned)size->height)) {
+			    (unsigned)size->height)) {
 			wlr_log(WLR_ERROR, "Cannot add a %dx%d headless output", size->width,
 				size->height);
 			return false;

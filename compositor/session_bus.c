@@ -101,14 +101,15 @@ struct cordon_session_bus *cordon_session_bus_create(struct wl_event_loop *loop)
 	bus->loop = loop;
 	int r = sd_bus_open_user(&bus->bus);
 	if (r < 0) {
-		wlr_log(WLR_INFO, "D-Bus: no session bus (%s): the D-Bus portal backend and "
-			"document grants are off", strerror(-r));
+		wlr_log(WLR_INFO,
+			"D-Bus: no session bus (%s): the D-Bus portal backend and "
+			"document grants are off",
+			strerror(-r));
 		free(bus);
 		return NULL;
 	}
 	bus->fd = sd_bus_get_fd(bus->bus);
-	bus->fd_source = wl_event_loop_add_fd(loop, bus->fd, WL_EVENT_READABLE,
-		handle_bus_fd, bus);
+	bus->fd_source = wl_event_loop_add_fd(loop, bus->fd, WL_EVENT_READABLE, handle_bus_fd, bus);
 	bus->timer = wl_event_loop_add_timer(loop, handle_bus_timer, bus);
 	if (bus->fd < 0 || !bus->fd_source || !bus->timer) {
 		wlr_log(WLR_ERROR, "D-Bus: cannot watch the session bus");

@@ -30,8 +30,7 @@ static struct cordon_transfer_entry *slot(struct cordon_transfer_log *log, uint6
 }
 
 uint64_t cordon_transfer_log_add(struct cordon_transfer_log *log, const char *kind,
-		const char *source, const char *destination, const char *mime_type,
-		const char *decision) {
+	const char *source, const char *destination, const char *mime_type, const char *decision) {
 	uint64_t id = log->next_id++;
 	struct cordon_transfer_entry *entry = slot(log, id);
 	memset(entry, 0, sizeof(*entry));
@@ -47,8 +46,8 @@ uint64_t cordon_transfer_log_add(struct cordon_transfer_log *log, const char *ki
 	return id;
 }
 
-void cordon_transfer_log_finish(struct cordon_transfer_log *log, uint64_t id, uint64_t bytes,
-		const char *decision) {
+void cordon_transfer_log_finish(
+	struct cordon_transfer_log *log, uint64_t id, uint64_t bytes, const char *decision) {
 	struct cordon_transfer_entry *entry = slot(log, id);
 	if (entry->id != id) {
 		return;
@@ -59,8 +58,8 @@ void cordon_transfer_log_finish(struct cordon_transfer_log *log, uint64_t id, ui
 		(unsigned long long)bytes, decision);
 }
 
-const struct cordon_transfer_entry *cordon_transfer_log_get(const struct cordon_transfer_log *log,
-		uint64_t id) {
+const struct cordon_transfer_entry *cordon_transfer_log_get(
+	const struct cordon_transfer_log *log, uint64_t id) {
 	const struct cordon_transfer_entry *entry = &log->entries[id % CORDON_TRANSFER_LOG_SIZE];
 	return entry->id == id && id != 0 ? entry : NULL;
 }

@@ -66,8 +66,8 @@ static bool has_scheme(const char *line, size_t len, const char *scheme) {
  * One line, without its end: the kept URI's text, or NULL when dropped (with *reason set) or
  * out of memory (*reason NULL).
  */
-static char *parse_line(const char *line, size_t len, enum cordon_uri_kind *kind,
-		const char **reason) {
+static char *parse_line(
+	const char *line, size_t len, enum cordon_uri_kind *kind, const char **reason) {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)line[i];
 		if (c <= ' ' || c == 0x7f) {
@@ -95,7 +95,8 @@ static char *parse_line(const char *line, size_t len, enum cordon_uri_kind *kind
 			return NULL;
 		}
 		size_t host_len = (size_t)(slash - (rest + 2));
-		if (host_len != 0 && !(host_len == 9 && strncasecmp(rest + 2, "localhost", 9) == 0)) {
+		if (host_len != 0 &&
+			!(host_len == 9 && strncasecmp(rest + 2, "localhost", 9) == 0)) {
 			*reason = "a file URI of another host";
 			return NULL;
 		}
@@ -116,7 +117,7 @@ static char *parse_line(const char *line, size_t len, enum cordon_uri_kind *kind
 }
 
 bool cordon_uri_list_parse(const char *data, size_t len, struct cordon_uri_list *list,
-		cordon_uri_drop_fn drop, void *drop_data) {
+	cordon_uri_drop_fn drop, void *drop_data) {
 	memset(list, 0, sizeof(*list));
 	size_t line_number = 0;
 	size_t pos = 0;
@@ -243,8 +244,8 @@ bool cordon_uri_append_line(struct cordon_uri_buffer *buffer, const char *uri) {
 	return true;
 }
 
-bool cordon_uri_split_document(const char *path, const char *root, char *doc_id, char *name,
-		size_t size) {
+bool cordon_uri_split_document(
+	const char *path, const char *root, char *doc_id, char *name, size_t size) {
 	size_t root_len = strlen(root);
 	if (strncmp(path, root, root_len) != 0 || path[root_len] != '/') {
 		return false;
@@ -260,7 +261,7 @@ bool cordon_uri_split_document(const char *path, const char *root, char *doc_id,
 	const char *base = id + id_len + 1;
 	size_t base_len = strlen(base);
 	if (base_len == 0 || base_len >= size || strchr(base, '/') || strcmp(base, ".") == 0 ||
-			strcmp(base, "..") == 0) {
+		strcmp(base, "..") == 0) {
 		return false;
 	}
 	memcpy(doc_id, id, id_len);

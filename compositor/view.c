@@ -49,8 +49,8 @@ const char *cordon_view_get_title(struct cordon_view *view) {
 
 pid_t cordon_view_get_pid(struct cordon_view *view) {
 	pid_t pid = 0;
-	wl_client_get_credentials(wl_resource_get_client(view->xdg_surface->resource), &pid, NULL,
-		NULL);
+	wl_client_get_credentials(
+		wl_resource_get_client(view->xdg_surface->resource), &pid, NULL, NULL);
 	return pid;
 }
 
@@ -102,8 +102,8 @@ void cordon_view_update_enabled(struct cordon_view *view) {
 	if (!cordon_view_is_visible(view)) {
 		view->occluded = false;
 	}
-	wlr_scene_node_set_enabled(&view->tree->node,
-		cordon_view_is_visible(view) && !view->occluded);
+	wlr_scene_node_set_enabled(
+		&view->tree->node, cordon_view_is_visible(view) && !view->occluded);
 }
 
 struct cordon_view *cordon_view_focused(struct cordon_server *server) {
@@ -268,7 +268,7 @@ void cordon_view_output_area_changed(struct cordon_server *server, struct cordon
 	struct cordon_view *view;
 	wl_list_for_each(view, &server->views, link) {
 		if (view->mapped && view->maximized && !view->fullscreen &&
-				view_output(view) == output) {
+			view_output(view) == output) {
 			fit_to_area(view, &output->usable_area);
 		}
 	}
@@ -291,10 +291,11 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 		cordon_view_move_to(view, box.x, box.y);
 		wlr_xdg_toplevel_set_size(view->xdg_surface, box.width, box.height);
 		/* Fullscreen covers the panels: lift the view above the top layer. */
-		wlr_scene_node_reparent(&view->tree->node, &view->server->layers[CORDON_LAYER_TOP]->node);
+		wlr_scene_node_reparent(
+			&view->tree->node, &view->server->layers[CORDON_LAYER_TOP]->node);
 	} else {
-		wlr_scene_node_reparent(&view->tree->node,
-			&view->server->layers[CORDON_LAYER_VIEWS]->node);
+		wlr_scene_node_reparent(
+			&view->tree->node, &view->server->layers[CORDON_LAYER_VIEWS]->node);
 		if (view->maximized) {
 			/* Back to maximized; the saved box still holds the normal geometry. */
 			struct cordon_output *restore = view_output(view);
@@ -303,8 +304,8 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 			}
 		} else {
 			cordon_view_move_to(view, view->saved.x, view->saved.y);
-			wlr_xdg_toplevel_set_size(view->xdg_surface, view->saved.width,
-				view->saved.height);
+			wlr_xdg_toplevel_set_size(
+				view->xdg_surface, view->saved.width, view->saved.height);
 		}
 	}
 	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, fullscreen);
@@ -315,7 +316,7 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 }
 
 struct cordon_view *cordon_view_at(struct cordon_server *server, double lx, double ly,
-		struct wlr_surface **surface, double *sx, double *sy) {
+	struct wlr_surface **surface, double *sx, double *sy) {
 	*surface = NULL;
 	struct wlr_scene_node *node = wlr_scene_node_at(&server->scene->node, lx, ly, sx, sy);
 	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
@@ -331,8 +332,8 @@ struct cordon_view *cordon_view_at(struct cordon_server *server, double lx, doub
 	return NULL;
 }
 
-struct cordon_view *cordon_view_from_surface(struct cordon_server *server,
-		struct wlr_surface *surface) {
+struct cordon_view *cordon_view_from_surface(
+	struct cordon_server *server, struct wlr_surface *surface) {
 	if (!surface) {
 		return NULL;
 	}
@@ -484,8 +485,8 @@ static void handle_request_move(struct wl_listener *listener, void *data) {
 	struct wlr_xdg_toplevel_move_event *event = data;
 	struct cordon_seat *seat = view->server->seat;
 	/* Only a button that is still held may start a move: the serial proves it. */
-	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->xdg_surface->surface,
-			event->serial)) {
+	if (!wlr_seat_validate_pointer_grab_serial(
+		    seat->wlr_seat, view->xdg_surface->surface, event->serial)) {
 		wlr_log(WLR_DEBUG, "Refusing move of view %u: stale serial", view->id);
 		return;
 	}
@@ -514,8 +515,8 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 			event->edges);
 		return;
 	}
-	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->xdg_surface->surface,
-			event->serial)) {
+	if (!wlr_seat_validate_pointer_grab_serial(
+		    seat->wlr_seat, view->xdg_surface->surface, event->serial)) {
 		wlr_log(WLR_DEBUG, "Refusing resize of view %u: stale serial", view->id);
 		return;
 	}
@@ -531,8 +532,8 @@ static void configure_unmapped_state(struct cordon_view *view) {
 	struct wlr_xdg_toplevel *toplevel = view->xdg_surface->toplevel;
 	struct cordon_seat *seat = view->server->seat;
 	/* Where place_new_view will put it. */
-	struct cordon_output *output = cordon_output_at(view->server, seat->cursor->x,
-		seat->cursor->y);
+	struct cordon_output *output =
+		cordon_output_at(view->server, seat->cursor->x, seat->cursor->y);
 	bool fullscreen = output && toplevel->requested.fullscreen;
 	bool maximized = output && !fullscreen && toplevel->requested.maximized;
 	if (fullscreen) {
@@ -580,21 +581,21 @@ static void handle_request_minimize(struct wl_listener *listener, void *data) {
 static void handle_set_title(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, set_title);
 	if (view->foreign_toplevel) {
-		wlr_foreign_toplevel_handle_v1_set_title(view->foreign_toplevel,
-			cordon_view_get_title(view));
+		wlr_foreign_toplevel_handle_v1_set_title(
+			view->foreign_toplevel, cordon_view_get_title(view));
 	}
 }
 
 static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, set_app_id);
 	if (view->foreign_toplevel) {
-		wlr_foreign_toplevel_handle_v1_set_app_id(view->foreign_toplevel,
-			cordon_view_get_app_id(view));
+		wlr_foreign_toplevel_handle_v1_set_app_id(
+			view->foreign_toplevel, cordon_view_get_app_id(view));
 	}
 }
 
-struct cordon_view *cordon_view_create(struct cordon_server *server,
-		struct wlr_xdg_surface *xdg_surface) {
+struct cordon_view *cordon_view_create(
+	struct cordon_server *server, struct wlr_xdg_surface *xdg_surface) {
 	struct cordon_view *view = calloc(1, sizeof(*view));
 	if (!view) {
 		return NULL;

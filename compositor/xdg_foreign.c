@@ -23,8 +23,8 @@ struct cordon_xdg_foreign *cordon_xdg_foreign_create(struct wl_display *display)
 		return NULL;
 	}
 	foreign->registry = wlr_xdg_foreign_registry_create(display);
-	foreign->v2 = foreign->registry ? wlr_xdg_foreign_v2_create(display, foreign->registry) :
-		NULL;
+	foreign->v2 =
+		foreign->registry ? wlr_xdg_foreign_v2_create(display, foreign->registry) : NULL;
 	if (!foreign->v2) {
 		/* A registry made without its protocol goes with the display. */
 		wlr_log(WLR_ERROR, "Cannot create xdg-foreign-v2");
@@ -38,8 +38,8 @@ void cordon_xdg_foreign_destroy(struct cordon_xdg_foreign *foreign) {
 	free(foreign);
 }
 
-struct wl_resource *cordon_xdg_foreign_lookup(struct cordon_xdg_foreign *foreign,
-		const char *handle) {
+struct wl_resource *cordon_xdg_foreign_lookup(
+	struct cordon_xdg_foreign *foreign, const char *handle) {
 	if (!foreign) {
 		return NULL;
 	}

@@ -50,8 +50,8 @@ static void unconstrain_popup(struct cordon_server *server, struct wlr_xdg_popup
 	}
 	/* The output where the popup would appear, else the root's. */
 	int popup_lx, popup_ly;
-	wlr_xdg_popup_get_toplevel_coords(popup, popup->geometry.x, popup->geometry.y, &popup_lx,
-		&popup_ly);
+	wlr_xdg_popup_get_toplevel_coords(
+		popup, popup->geometry.x, popup->geometry.y, &popup_lx, &popup_ly);
 	struct cordon_output *output =
 		cordon_output_at(server, root_lx + popup_lx, root_ly + popup_ly);
 	if (!output) {
@@ -85,8 +85,8 @@ void cordon_xdg_shell_attach_popup(struct cordon_server *server, struct wlr_xdg_
 	unconstrain_popup(server, popup);
 }
 
-void cordon_xdg_shell_handle_new_surface(struct cordon_server *server,
-		struct wlr_xdg_surface *xdg_surface) {
+void cordon_xdg_shell_handle_new_surface(
+	struct cordon_server *server, struct wlr_xdg_surface *xdg_surface) {
 	switch (xdg_surface->role) {
 	case WLR_XDG_SURFACE_ROLE_TOPLEVEL:
 		if (!cordon_view_create(server, xdg_surface)) {

@@ -22,9 +22,9 @@
 #include "compositor/config.h"
 #include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
+#include "cordon/camera-frame.h"
 #include "cordon/portal-ui.h"
 #include "portals/camera_capture.h"
-#include "cordon/camera-frame.h"
 #include "portals/camera_providers.h"
 #include "portals/camera_relay.h"
 #include "portals/portals.h"
@@ -93,7 +93,8 @@ static bool photo_configuring(struct photo *photo) {
 	if (photo->request->state == CORDON_PORTAL_REQUEST_CONFIGURING) {
 		return true;
 	}
-	wl_resource_post_error(photo->resource, CORDON_PORTAL_CAMERA_PHOTO_V1_ERROR_ALREADY_SUBMITTED,
+	wl_resource_post_error(photo->resource,
+		CORDON_PORTAL_CAMERA_PHOTO_V1_ERROR_ALREADY_SUBMITTED,
 		"options and submit are only accepted before submit");
 	return false;
 }
@@ -102,15 +103,16 @@ static void handle_request_destroy(struct wl_client *client, struct wl_resource 
 	wl_resource_destroy(resource);
 }
 
-static void handle_set_size(struct wl_client *client, struct wl_resource *resource,
-		uint32_t width, uint32_t height) {
+static void handle_set_size(
+	struct wl_client *client, struct wl_resource *resource, uint32_t width, uint32_t height) {
 	struct photo *photo = photo_from_resource(resource);
 	if (!photo_configuring(photo)) {
 		return;
 	}
 	if (width == 0 || height == 0 || width > MAX_SIZE || height > MAX_SIZE) {
 		wl_resource_post_error(resource, CORDON_PORTAL_CAMERA_PHOTO_V1_ERROR_INVALID_OPTION,
-			"a size must be 1 to %d pixels each way, not %ux%u", MAX_SIZE, width, height);
+			"a size must be 1 to %d pixels each way, not %ux%u", MAX_SIZE, width,
+			height);
 		return;
 	}
 	photo->width = width;
@@ -131,15 +133,16 @@ static bool valid_mime_type(const char *type) {
 	return true;
 }
 
-static void handle_add_mime_type(struct wl_client *client, struct wl_resource *resource,
-		const char *mime_type) {
+static void handle_add_mime_type(
+	struct wl_client *client, struct wl_resource *resource, const char *mime_type) {
 	struct photo *photo = photo_from_resource(resource);
 	if (!photo_configuring(photo)) {
 		return;
 	}
 	if (!valid_mime_type(mime_type)) {
 		wl_resource_post_error(resource, CORDON_PORTAL_CAMERA_PHOTO_V1_ERROR_INVALID_OPTION,
-			"a mime type is TYPE/SUBTYPE, printable, shorter than %d bytes", MAX_STRING);
+			"a mime type is TYPE/SUBTYPE, printable, shorter than %d bytes",
+			MAX_STRING);
 		return;
 	}
 	if (photo->mime_type_count == MAX_MIME_TYPES) {
@@ -156,8 +159,8 @@ static void handle_add_mime_type(struct wl_client *client, struct wl_resource *r
 	photo->mime_type_count++;
 }
 
-static void handle_photo_set_parent(struct wl_client *client, struct wl_resource *resource,
-		struct wl_resource *parent) {
+static void handle_photo_set_parent(
+	struct wl_client *client, struct wl_resource *resource, struct wl_resource *parent) {
 	struct photo *photo = photo_from_resource(resource);
 	if (photo_configuring(photo) && !cordon_portal_request_set_parent(photo->request, parent)) {
 		wl_resource_post_error(resource, CORDON_PORTAL_CAMERA_PHOTO_V1_ERROR_BAD_PARENT,
@@ -167,12 +170,15 @@ static void handle_photo_set_parent(struct wl_client *client, struct wl_resource
 
 struct cordon_camera_limits cordon_camera_get_limits(const struct cordon_config *config) {
 	struct cordon_camera_limits limits = {
-		.max_bytes = config && config->portal_camera_max_bytes > 0 ?
-			(size_t)config->portal_camera_max_bytes : DEFAULT_MAX_BYTES,
-		.timeout_ms = config && config->portal_camera_timeout_ms > 0 ?
-			config->portal_camera_timeout_ms : DEFAULT_TIMEOUT_MS,
-		.launcher = config && config->portal_camera_launcher ?
-			config->portal_camera_launcher : CORDON_RUN_PATH,
+		.max_bytes = config && config->portal_camera_max_bytes > 0
+			? (size_t)config->portal_camera_max_bytes
+			: DEFAULT_MAX_BYTES,
+		.timeout_ms = config && config->portal_camera_timeout_ms > 0
+			? config->portal_camera_timeout_ms
+			: DEFAULT_TIMEOUT_MS,
+		.launcher = config && config->portal_camera_launcher
+			? config->portal_camera_launcher
+			: CORDON_RUN_PATH,
 	};
 	if (strcmp(limits.launcher, "none") == 0) {
 		limits.launcher = NULL;
@@ -181,7 +187,7 @@ struct cordon_camera_limits cordon_camera_get_limits(const struct cordon_config 
 }
 
 bool cordon_camera_provider_allowed(const struct cordon_policy *policy, const char *app_id,
-		const struct cordon_camera_provider *provider) {
+	const struct cordon_camera_provider *provider) {
 	const char *id = app_id[0] ? app_id : NULL;
 	return !policy || !cordon_policy_get(policy, id, NULL, "camera-providers") ||
 		cordon_policy_list_contains(policy, id, NULL, "camera-providers", provider->id);
@@ -190,8 +196,8 @@ bool cordon_camera_provider_allowed(const struct cordon_policy *policy, const ch
 /* The providers that make something the app accepts, in the registry's order. */
 static void offer_providers(struct photo *photo) {
 	static const char *const any[] = {"image/png", "image/jpeg"};
-	const char *const *accepted = photo->mime_type_count ?
-		(const char *const *)photo->mime_types : any;
+	const char *const *accepted =
+		photo->mime_type_count ? (const char *const *)photo->mime_types : any;
 	size_t accepted_count = photo->mime_type_count ? photo->mime_type_count : 2;
 	cordon_camera_providers_load_default(&photo->providers);
 	const struct cordon_policy *policy = photo->request->portals->server->policy;
@@ -258,14 +264,15 @@ static void start_capture(struct photo *photo) {
 	wlr_log(WLR_INFO, "Portal camera request %s: provider %s", request->token,
 		photo->offered[photo->chosen].id);
 	photo->capture = cordon_camera_capture_start(request->portals->server->event_loop,
-		photo->offered_provider[photo->chosen], &options, handle_capture_done, photo, &error);
+		photo->offered_provider[photo->chosen], &options, handle_capture_done, photo,
+		&error);
 	if (!photo->capture) {
 		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_IO, error);
 	}
 }
 
-static void handle_preview_frame(void *data, const struct cordon_camera_frame_header *header,
-		const unsigned char *pixels) {
+static void handle_preview_frame(
+	void *data, const struct cordon_camera_frame_header *header, const unsigned char *pixels) {
 	struct photo *photo = data;
 	struct cordon_portal_ui_frame frame = {
 		.width = header->width,
@@ -278,8 +285,8 @@ static void handle_preview_frame(void *data, const struct cordon_camera_frame_he
 	}
 }
 
-static void handle_preview_ended(void *data, enum cordon_camera_relay_end end,
-		const char *message) {
+static void handle_preview_ended(
+	void *data, enum cordon_camera_relay_end end, const char *message) {
 	struct photo *photo = data;
 	wlr_log(WLR_INFO, "Portal camera request %s: the preview stopped: %s",
 		photo->request->token, message);
@@ -289,8 +296,8 @@ static void handle_preview_ended(void *data, enum cordon_camera_relay_end end,
 	}
 }
 
-static bool photo_start_preview(struct cordon_portal_request *request, size_t index,
-		uint32_t width, uint32_t height) {
+static bool photo_start_preview(
+	struct cordon_portal_request *request, size_t index, uint32_t width, uint32_t height) {
 	struct photo *photo = request->data;
 	if (index >= photo->offered_count || !photo->offered_preview[index]) {
 		return false;
@@ -309,7 +316,8 @@ static bool photo_start_preview(struct cordon_portal_request *request, size_t in
 	};
 	const char *error = NULL;
 	photo->preview = cordon_camera_relay_start(request->portals->server->event_loop,
-		photo->offered_provider[index], &options, handle_preview_ended, photo, NULL, &error);
+		photo->offered_provider[index], &options, handle_preview_ended, photo, NULL,
+		&error);
 	wlr_log(WLR_INFO, "Portal camera request %s: preview of %s %s", request->token,
 		photo->offered[index].id, photo->preview ? "started" : error);
 	return photo->preview != NULL;
@@ -345,8 +353,8 @@ static bool photo_allowed_without_dialog(struct cordon_portal_request *request) 
 /* After the denial check, so that a denied app hears "denied" whatever is installed. */
 static const char *photo_unavailable(struct cordon_portal_request *request) {
 	struct photo *photo = request->data;
-	return photo->offered_count == 0 ?
-		"no camera provider makes an image this app accepts" : NULL;
+	return photo->offered_count == 0 ? "no camera provider makes an image this app accepts"
+					 : NULL;
 }
 
 static void handle_photo_submit(struct wl_client *client, struct wl_resource *resource) {
@@ -378,21 +386,21 @@ static const struct cordon_portal_camera_photo_v1_interface photo_impl = {
 	.submit = handle_photo_submit,
 };
 
-static void photo_send_response(struct cordon_portal_request *request,
-		const struct cordon_portal_response *response) {
+static void photo_send_response(
+	struct cordon_portal_request *request, const struct cordon_portal_response *response) {
 	struct photo *photo = request->data;
 	switch (response->result) {
 	case CORDON_PORTAL_CHOSEN:
 		/* libwayland duplicates the fd into the message; ours closes below. */
-		cordon_portal_camera_photo_v1_send_photo(photo->resource, response->files[0].fd,
-			response->files[0].display_name);
+		cordon_portal_camera_photo_v1_send_photo(
+			photo->resource, response->files[0].fd, response->files[0].display_name);
 		break;
 	case CORDON_PORTAL_CANCELLED:
 		cordon_portal_camera_photo_v1_send_cancelled(photo->resource);
 		break;
 	case CORDON_PORTAL_FAILED:
-		cordon_portal_camera_photo_v1_send_failed(photo->resource, response->failure,
-			response->reason);
+		cordon_portal_camera_photo_v1_send_failed(
+			photo->resource, response->failure, response->reason);
 		break;
 	}
 	/* A cancel while the provider runs (the parent went away) stops it. */
@@ -411,7 +419,7 @@ static const struct cordon_portal_request_impl photo_request_impl = {
 };
 
 void cordon_camera_photo_create(struct cordon_portals *portals, struct wl_client *client,
-		struct wl_resource *manager, uint32_t id) {
+	struct wl_resource *manager, uint32_t id) {
 	struct photo *photo = calloc(1, sizeof(*photo));
 	if (!photo) {
 		wl_client_post_no_memory(client);
@@ -419,8 +427,8 @@ void cordon_camera_photo_create(struct cordon_portals *portals, struct wl_client
 	}
 	photo->chosen = -1;
 	photo->photo_file.fd = -1;
-	photo->request = cordon_portal_request_create(portals, client, manager,
-		&photo_request_impl, photo);
+	photo->request =
+		cordon_portal_request_create(portals, client, manager, &photo_request_impl, photo);
 	if (!photo->request) {
 		free(photo);
 		return;
@@ -433,6 +441,6 @@ void cordon_camera_photo_create(struct cordon_portals *portals, struct wl_client
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(photo->resource, &photo_impl, photo,
-		handle_photo_resource_destroy);
+	wl_resource_set_implementation(
+		photo->resource, &photo_impl, photo, handle_photo_resource_destroy);
 }

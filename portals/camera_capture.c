@@ -107,7 +107,8 @@ static void complete(struct cordon_camera_capture *capture) {
 		read_only = open(path, O_RDONLY | O_CLOEXEC);
 	}
 	if (read_only < 0) {
-		wlr_log_errno(WLR_ERROR, "Camera provider %s: cannot seal its photo", capture->name);
+		wlr_log_errno(
+			WLR_ERROR, "Camera provider %s: cannot seal its photo", capture->name);
 		fail(capture, "cordon could not seal the photo");
 		return;
 	}
@@ -158,8 +159,8 @@ static int handle_pipe(int fd, uint32_t mask, void *data) {
 			return 0;
 		}
 		if (n < 0) {
-			wlr_log_errno(WLR_ERROR, "Camera provider %s: reading its photo",
-				capture->name);
+			wlr_log_errno(
+				WLR_ERROR, "Camera provider %s: reading its photo", capture->name);
 			fail(capture, "cordon could not read the photo");
 			return 0;
 		}
@@ -202,9 +203,9 @@ static int handle_timeout(void *data) {
 }
 
 struct cordon_camera_capture *cordon_camera_capture_start(struct wl_event_loop *loop,
-		const struct cordon_camera_provider *provider,
-		const struct cordon_camera_capture_options *options,
-		cordon_camera_capture_done_func done, void *data, const char **error) {
+	const struct cordon_camera_provider *provider,
+	const struct cordon_camera_capture_options *options, cordon_camera_capture_done_func done,
+	void *data, const char **error) {
 	*error = "cordon could not start the camera provider";
 	struct cordon_camera_capture *capture = calloc(1, sizeof(*capture));
 	if (!capture) {
@@ -235,8 +236,8 @@ struct cordon_camera_capture *cordon_camera_capture_start(struct wl_event_loop *
 		.app_id = options->app_id,
 		.launcher = options->launcher,
 	};
-	bool started = cordon_camera_process_spawn(&capture->process, provider, &process_options,
-		fds[1]);
+	bool started =
+		cordon_camera_process_spawn(&capture->process, provider, &process_options, fds[1]);
 	close(fds[1]);
 	if (!started) {
 		wlr_log_errno(WLR_ERROR, "Cannot start the camera provider %s (%s)", provider->id,
@@ -246,14 +247,14 @@ struct cordon_camera_capture *cordon_camera_capture_start(struct wl_event_loop *
 	wlr_log(WLR_INFO, "Camera provider %s started as pid %d", provider->id,
 		(int)capture->process.pid);
 	int pidfd = capture->process.pidfd;
-	capture->pipe_source = wl_event_loop_add_fd(loop, capture->pipe_fd, WL_EVENT_READABLE,
-		handle_pipe, capture);
-	capture->pid_source = pidfd >= 0 ? wl_event_loop_add_fd(loop, pidfd,
-		WL_EVENT_READABLE, handle_pid, capture) : NULL;
+	capture->pipe_source = wl_event_loop_add_fd(
+		loop, capture->pipe_fd, WL_EVENT_READABLE, handle_pipe, capture);
+	capture->pid_source = pidfd >= 0
+		? wl_event_loop_add_fd(loop, pidfd, WL_EVENT_READABLE, handle_pid, capture)
+		: NULL;
 	capture->timer = wl_event_loop_add_timer(loop, handle_timeout, capture);
-	if (pidfd < 0 || !capture->pipe_source || !capture->pid_source ||
-			!capture->timer || wl_event_source_timer_update(capture->timer,
-				options->timeout_ms) != 0) {
+	if (pidfd < 0 || !capture->pipe_source || !capture->pid_source || !capture->timer ||
+		wl_event_source_timer_update(capture->timer, options->timeout_ms) != 0) {
 		wlr_log_errno(WLR_ERROR, "Camera provider %s: cannot watch it", provider->id);
 		goto error;
 	}

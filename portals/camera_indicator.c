@@ -90,20 +90,20 @@ void cordon_camera_indicator_update(struct cordon_camera_indicator *indicator) {
 		indicator->font = cordon_ui_font_load(FONT);
 	}
 	if (!indicator->surface) {
-		indicator->surface = cordon_portal_dialog_surface_create(indicator->portals->server,
-			&indicator->portals->layer->node);
+		indicator->surface = cordon_portal_dialog_surface_create(
+			indicator->portals->server, &indicator->portals->layer->node);
 		if (!indicator->surface) {
 			return;
 		}
-		cordon_portal_dialog_surface_set_placement(indicator->surface,
-			CORDON_PORTAL_DIALOG_TOP_RIGHT);
+		cordon_portal_dialog_surface_set_placement(
+			indicator->surface, CORDON_PORTAL_DIALOG_TOP_RIGHT);
 	}
 	int line = indicator->font ? cordon_ui_font_height(indicator->font) : 14;
 	indicator->height = line + 2 * PAD;
 	indicator->close_w = line + PAD;
 	indicator->close_x = WIDTH - PAD / 2 - indicator->close_w;
-	pixman_image_t *image = cordon_portal_dialog_surface_get_image(indicator->surface, WIDTH,
-		indicator->height);
+	pixman_image_t *image = cordon_portal_dialog_surface_get_image(
+		indicator->surface, WIDTH, indicator->height);
 	if (!image) {
 		return;
 	}
@@ -111,28 +111,28 @@ void cordon_camera_indicator_update(struct cordon_camera_indicator *indicator) {
 	cordon_ui_fill(image, COLOR_BACKGROUND, 2, 2, WIDTH - 4, indicator->height - 4);
 	cordon_ui_fill(image, COLOR_DOT, PAD, (indicator->height - DOT) / 2, DOT, DOT);
 	int button_y = PAD / 2, button_h = indicator->height - PAD;
-	cordon_ui_fill(image, COLOR_BUTTON, indicator->close_x, button_y, indicator->close_w,
-		button_h);
+	cordon_ui_fill(
+		image, COLOR_BUTTON, indicator->close_x, button_y, indicator->close_w, button_h);
 	if (indicator->font) {
 		char text[320];
 		snprintf(text, sizeof(text), "Camera in use by %s", apps.text);
 		int text_x = PAD + DOT + PAD;
-		cordon_ui_text(image, indicator->font, COLOR_TEXT, text_x, PAD, indicator->close_x -
-			PAD - text_x, text);
+		cordon_ui_text(image, indicator->font, COLOR_TEXT, text_x, PAD,
+			indicator->close_x - PAD - text_x, text);
 		cordon_ui_text(image, indicator->font, COLOR_TEXT, indicator->close_x + PAD / 2 + 1,
 			PAD, indicator->close_w - PAD / 2, "X");
 	}
 	cordon_portal_dialog_surface_commit(indicator->surface);
 }
 
-static bool get_box(const struct cordon_camera_indicator *indicator, int *x, int *y, int *w,
-		int *h) {
+static bool get_box(
+	const struct cordon_camera_indicator *indicator, int *x, int *y, int *w, int *h) {
 	return indicator->surface &&
 		cordon_portal_dialog_surface_get_box(indicator->surface, x, y, w, h);
 }
 
-bool cordon_camera_indicator_get_close_box(const struct cordon_camera_indicator *indicator,
-		int *x, int *y, int *width, int *height) {
+bool cordon_camera_indicator_get_close_box(
+	const struct cordon_camera_indicator *indicator, int *x, int *y, int *width, int *height) {
 	int w, h;
 	if (!indicator || !get_box(indicator, x, y, &w, &h)) {
 		return false;
@@ -147,14 +147,14 @@ static bool inside(double lx, double ly, int x, int y, int w, int h) {
 	return lx >= x && ly >= y && lx < x + w && ly < y + h;
 }
 
-bool cordon_camera_indicator_handle_motion(struct cordon_camera_indicator *indicator,
-		double lx, double ly) {
+bool cordon_camera_indicator_handle_motion(
+	struct cordon_camera_indicator *indicator, double lx, double ly) {
 	int x, y, w, h;
 	return indicator && get_box(indicator, &x, &y, &w, &h) && inside(lx, ly, x, y, w, h);
 }
 
-bool cordon_camera_indicator_handle_button(struct cordon_camera_indicator *indicator,
-		double lx, double ly, uint32_t button, bool pressed) {
+bool cordon_camera_indicator_handle_button(struct cordon_camera_indicator *indicator, double lx,
+	double ly, uint32_t button, bool pressed) {
 	if (!indicator) {
 		return false;
 	}
@@ -169,8 +169,9 @@ bool cordon_camera_indicator_handle_button(struct cordon_camera_indicator *indic
 	}
 	indicator->button_down = true;
 	int cx, cy, cw, ch;
-	if (button == BTN_LEFT && cordon_camera_indicator_get_close_box(indicator, &cx, &cy, &cw,
-			&ch) && inside(lx, ly, cx, cy, cw, ch)) {
+	if (button == BTN_LEFT &&
+		cordon_camera_indicator_get_close_box(indicator, &cx, &cy, &cw, &ch) &&
+		inside(lx, ly, cx, cy, cw, ch)) {
 		/* Hides the indicator too: the press's release is still ours, see above. */
 		size_t count = cordon_camera_streams_revoke(indicator->portals, NULL);
 		wlr_log(WLR_INFO, "Camera indicator closed: %zu streams ended", count);

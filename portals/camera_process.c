@@ -49,7 +49,7 @@ static int make_policy_fd(void) {
 }
 
 static pid_t spawn(const struct cordon_camera_provider *provider,
-		const struct cordon_camera_process_options *options, int out_fd) {
+	const struct cordon_camera_process_options *options, int out_fd) {
 	char width[32], height[32], mime[128], app_id[128], app_dir[4096], program[4096];
 	snprintf(width, sizeof(width), "--width=%u", options->width);
 	snprintf(height, sizeof(height), "--height=%u", options->height);
@@ -129,8 +129,8 @@ static pid_t spawn(const struct cordon_camera_provider *provider,
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &all);
 	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-		POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setflags(
+		&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
 	pid_t pid;
 	int err = posix_spawn(&pid, argv[0], &actions, &attr, argv, envp);
 	posix_spawn_file_actions_destroy(&actions);
@@ -145,10 +145,9 @@ static pid_t spawn(const struct cordon_camera_provider *provider,
 	return pid;
 }
 
-
 bool cordon_camera_process_spawn(struct cordon_camera_process *process,
-		const struct cordon_camera_provider *provider,
-		const struct cordon_camera_process_options *options, int out_fd) {
+	const struct cordon_camera_provider *provider,
+	const struct cordon_camera_process_options *options, int out_fd) {
 	*process = (struct cordon_camera_process){.pidfd = -1};
 	pid_t pid = spawn(provider, options, out_fd);
 	if (pid < 0) {
@@ -202,4 +201,3 @@ void cordon_camera_process_stop(struct cordon_camera_process *process) {
 		process->pidfd = -1;
 	}
 }
-

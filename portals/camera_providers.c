@@ -57,8 +57,8 @@ static bool valid_mime_type(const char *type) {
 	return true;
 }
 
-static bool split_words(const char *value, char **words, size_t max, size_t *count,
-		char **reason, const char *key) {
+static bool split_words(const char *value, char **words, size_t max, size_t *count, char **reason,
+	const char *key) {
 	char *copy = strdup(value);
 	if (!copy) {
 		return false;
@@ -66,7 +66,7 @@ static bool split_words(const char *value, char **words, size_t max, size_t *cou
 	*count = 0;
 	char *save = NULL;
 	for (char *word = strtok_r(copy, " \t,", &save); word;
-			word = strtok_r(NULL, " \t,", &save)) {
+		word = strtok_r(NULL, " \t,", &save)) {
 		if (*count == max) {
 			free(copy);
 			return refuse(reason, "%s has too many words", key);
@@ -97,7 +97,7 @@ static bool parse_bool(const char *value, bool *out) {
 }
 
 static bool handle_line(void *data, const char *section, const char *key, const char *value,
-		int line, char **reason) {
+	int line, char **reason) {
 	struct parser *parser = data;
 	struct cordon_camera_provider *provider = parser->provider;
 	if (!key) {
@@ -129,8 +129,10 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 	} else if (strcmp(key, "Stream") == 0) {
 		seen = &parser->seen_stream;
 	} else {
-		return refuse(reason, "unknown key '%s' (Name, Icon, MimeTypes, Exec, AppId, Device, "
-			"Stream)", key);
+		return refuse(reason,
+			"unknown key '%s' (Name, Icon, MimeTypes, Exec, AppId, Device, "
+			"Stream)",
+			key);
 	}
 	if (*seen) {
 		return refuse(reason, "%s is set twice", key);
@@ -146,15 +148,18 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 	}
 	if (strcmp(key, "MimeTypes") == 0) {
 		if (!split_words(value, provider->mime_types, CORDON_CAMERA_MAX_MIME_TYPES,
-				&provider->mime_type_count, reason, key)) {
+			    &provider->mime_type_count, reason, key)) {
 			return false;
 		}
 		for (size_t i = 0; i < provider->mime_type_count; i++) {
 			if (strcmp(provider->mime_types[i], "image/png") != 0 &&
-					strcmp(provider->mime_types[i], "image/jpeg") != 0) {
-				return refuse(reason, "cordon checks only image/png and image/jpeg, "
-					"not '%s'", valid_mime_type(provider->mime_types[i]) ?
-					provider->mime_types[i] : "(malformed)");
+				strcmp(provider->mime_types[i], "image/jpeg") != 0) {
+				return refuse(reason,
+					"cordon checks only image/png and image/jpeg, "
+					"not '%s'",
+					valid_mime_type(provider->mime_types[i])
+						? provider->mime_types[i]
+						: "(malformed)");
 			}
 		}
 		return true;
@@ -167,7 +172,7 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 		char *save = NULL;
 		provider->argc = 0;
 		for (char *word = strtok_r(words, " \t", &save); word;
-				word = strtok_r(NULL, " \t", &save)) {
+			word = strtok_r(NULL, " \t", &save)) {
 			if (provider->argc == CORDON_CAMERA_MAX_ARGS) {
 				free(words);
 				return refuse(reason, "%s has too many words", key);
@@ -220,8 +225,8 @@ void cordon_camera_provider_finish(struct cordon_camera_provider *provider) {
 	*provider = (struct cordon_camera_provider){0};
 }
 
-bool cordon_camera_provider_parse_file(struct cordon_camera_provider *provider,
-		const char *path, const char *id, char **error) {
+bool cordon_camera_provider_parse_file(
+	struct cordon_camera_provider *provider, const char *path, const char *id, char **error) {
 	*provider = (struct cordon_camera_provider){0};
 	*error = NULL;
 	FILE *file = fopen(path, "re");
@@ -233,9 +238,11 @@ bool cordon_camera_provider_parse_file(struct cordon_camera_provider *provider,
 	bool ok = cordon_ini_parse_file(file, path, handle_line, &parser, error);
 	fclose(file);
 	if (ok) {
-		const char *missing = !parser.seen_section ? "the [" SECTION "] section" :
-			!parser.seen_name ? "Name" : !parser.seen_mime ? "MimeTypes" :
-			!parser.seen_exec ? "Exec" : NULL;
+		const char *missing = !parser.seen_section ? "the [" SECTION "] section"
+			: !parser.seen_name                ? "Name"
+			: !parser.seen_mime                ? "MimeTypes"
+			: !parser.seen_exec                ? "Exec"
+							   : NULL;
 		if (missing) {
 			*error = cordon_format("%s: %s is missing", path, missing);
 			ok = false;
@@ -259,8 +266,8 @@ static int compare_ids(const void *a, const void *b) {
 	return strcmp(pa->id, pb->id);
 }
 
-static struct cordon_camera_provider *find(struct cordon_camera_providers *providers,
-		const char *id) {
+static struct cordon_camera_provider *find(
+	struct cordon_camera_providers *providers, const char *id) {
 	for (size_t i = 0; i < providers->count; i++) {
 		if (strcmp(providers->providers[i].id, id) == 0) {
 			return &providers->providers[i];
@@ -282,19 +289,22 @@ static void load_dir(struct cordon_camera_providers *providers, const char *dir)
 		size_t len = strlen(entry->d_name);
 		size_t suffix = strlen(SUFFIX);
 		if (entry->d_name[0] == '.' || len <= suffix ||
-				strcmp(entry->d_name + len - suffix, SUFFIX) != 0) {
+			strcmp(entry->d_name + len - suffix, SUFFIX) != 0) {
 			continue;
 		}
 		bool valid_id = true;
 		for (size_t i = 0; i < len - suffix; i++) {
 			char c = entry->d_name[i];
-			valid_id = valid_id && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-');
+			valid_id = valid_id &&
+				((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+					(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-');
 		}
 		if (!valid_id) {
 			/* The id names the provider's sandbox (cordon-camera.ID). */
-			wlr_log(WLR_ERROR, "Camera provider skipped: %s/%s: a name of letters, "
-				"digits, '.', '_' and '-' only", dir, entry->d_name);
+			wlr_log(WLR_ERROR,
+				"Camera provider skipped: %s/%s: a name of letters, "
+				"digits, '.', '_' and '-' only",
+				dir, entry->d_name);
 			continue;
 		}
 		char *id = strndup(entry->d_name, len - suffix);
@@ -309,12 +319,14 @@ static void load_dir(struct cordon_camera_providers *providers, const char *dir)
 		} else {
 			struct cordon_camera_provider *same = find(providers, id);
 			if (same) {
-				/* A later folder (the user's) replaces the system's same-named file. */
+				/* A later folder (the user's) replaces the system's same-named
+				 * file. */
 				cordon_camera_provider_finish(same);
 				*same = provider;
 			} else if (providers->count == CORDON_CAMERA_MAX_PROVIDERS) {
-				wlr_log(WLR_ERROR, "Camera provider %s skipped: more than %d providers",
-					path, CORDON_CAMERA_MAX_PROVIDERS);
+				wlr_log(WLR_ERROR,
+					"Camera provider %s skipped: more than %d providers", path,
+					CORDON_CAMERA_MAX_PROVIDERS);
 				cordon_camera_provider_finish(&provider);
 			} else {
 				providers->providers[providers->count++] = provider;
@@ -327,8 +339,8 @@ static void load_dir(struct cordon_camera_providers *providers, const char *dir)
 	closedir(d);
 }
 
-void cordon_camera_providers_load(struct cordon_camera_providers *providers,
-		const char *const *dirs, size_t dir_count) {
+void cordon_camera_providers_load(
+	struct cordon_camera_providers *providers, const char *const *dirs, size_t dir_count) {
 	providers->count = 0;
 	providers->providers = calloc(CORDON_CAMERA_MAX_PROVIDERS, sizeof(*providers->providers));
 	if (!providers->providers) {
@@ -358,7 +370,7 @@ void cordon_camera_providers_finish(struct cordon_camera_providers *providers) {
 }
 
 const char *cordon_camera_provider_match(const struct cordon_camera_provider *provider,
-		const char *const *accepted, size_t accepted_count) {
+	const char *const *accepted, size_t accepted_count) {
 	for (size_t i = 0; i < provider->mime_type_count; i++) {
 		for (size_t j = 0; j < accepted_count; j++) {
 			if (strcmp(provider->mime_types[i], accepted[j]) == 0) {

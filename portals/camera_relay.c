@@ -60,8 +60,8 @@ struct cordon_camera_relay {
 	struct cordon_camera_relay_stats stats;
 };
 
-bool cordon_camera_frame_header_check(const struct cordon_camera_frame_header *header,
-		size_t max_bytes, const char **reason) {
+bool cordon_camera_frame_header_check(
+	const struct cordon_camera_frame_header *header, size_t max_bytes, const char **reason) {
 	*reason = cordon_camera_frame_header_problem(header);
 	if (!*reason && header->size > max_bytes) {
 		*reason = "a frame over the size cap";
@@ -76,8 +76,8 @@ static void swap_frames(struct frame *a, struct frame *b) {
 }
 
 /* ENDED is the last thing that happens: the owner may destroy the relay in it. */
-static void end(struct cordon_camera_relay *relay, enum cordon_camera_relay_end how,
-		const char *message) {
+static void end(
+	struct cordon_camera_relay *relay, enum cordon_camera_relay_end how, const char *message) {
 	if (relay->finished) {
 		return;
 	}
@@ -119,7 +119,8 @@ static bool send_frames(struct cordon_camera_relay *relay) {
 			return true;
 		}
 		if (n < 0) {
-			/* EPIPE: the app closed its fd (cordon ignores SIGPIPE, see data_proxy.c). */
+			/* EPIPE: the app closed its fd (cordon ignores SIGPIPE, see data_proxy.c).
+			 */
 			end(relay, CORDON_CAMERA_RELAY_READER_CLOSED, "the app closed the stream");
 			return false;
 		}
@@ -223,7 +224,8 @@ static bool splice_pixels(struct cordon_camera_relay *relay, bool *again) {
 	}
 	if (n <= 0) {
 		if (n < 0) {
-			wlr_log_errno(WLR_ERROR, "Camera provider %s: relaying its stream", relay->name);
+			wlr_log_errno(
+				WLR_ERROR, "Camera provider %s: relaying its stream", relay->name);
 		}
 		/* A frame cut short: the app has its header and part of it, nothing more comes. */
 		end(relay, CORDON_CAMERA_RELAY_PROVIDER, "the camera provider stopped");
@@ -246,7 +248,8 @@ static bool header_done(struct cordon_camera_relay *relay) {
 	if (!cordon_camera_frame_header_check(&header, relay->max_frame_bytes, &reason)) {
 		wlr_log(WLR_ERROR, "Camera provider %s sent %s (frame %llu)", relay->name, reason,
 			(unsigned long long)relay->stats.frames);
-		end(relay, CORDON_CAMERA_RELAY_PROVIDER, "the camera provider sent what is not a frame");
+		end(relay, CORDON_CAMERA_RELAY_PROVIDER,
+			"the camera provider sent what is not a frame");
 		return false;
 	}
 	if (can_cut_through(relay, HEADER_SIZE + header.size)) {
@@ -295,12 +298,14 @@ static int handle_provider_readable(int fd, uint32_t mask, void *data) {
 			break;
 		}
 		if (n < 0) {
-			wlr_log_errno(WLR_ERROR, "Camera provider %s: reading its stream", relay->name);
+			wlr_log_errno(
+				WLR_ERROR, "Camera provider %s: reading its stream", relay->name);
 			end(relay, CORDON_CAMERA_RELAY_PROVIDER, "the camera provider stopped");
 			return 0;
 		}
 		if (n == 0) {
-			/* The frames it sent before it stopped still reach the app (or time out). */
+			/* The frames it sent before it stopped still reach the app (or time out).
+			 */
 			relay->provider_done = true;
 			cordon_remove_source(&relay->provider_source);
 			wl_event_source_timer_update(relay->timer, relay->timeout_ms);
@@ -378,9 +383,9 @@ static int handle_timeout(void *data) {
 }
 
 struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop,
-		const struct cordon_camera_provider *provider,
-		const struct cordon_camera_relay_options *options, cordon_camera_relay_ended_func ended,
-		void *data, int *app_fd, const char **error) {
+	const struct cordon_camera_provider *provider,
+	const struct cordon_camera_relay_options *options, cordon_camera_relay_ended_func ended,
+	void *data, int *app_fd, const char **error) {
 	*error = "cordon could not start the camera provider";
 	if (app_fd) {
 		*app_fd = -1;
@@ -402,7 +407,7 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 		goto error;
 	}
 	if (pipe2(from_provider, O_CLOEXEC) != 0 ||
-			(!relay->frame && pipe2(to_app, O_CLOEXEC) != 0)) {
+		(!relay->frame && pipe2(to_app, O_CLOEXEC) != 0)) {
 		wlr_log_errno(WLR_ERROR, "Camera provider %s: no pipes", provider->id);
 		goto error;
 	}
@@ -427,8 +432,8 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 		.app_id = options->app_id,
 		.launcher = options->launcher,
 	};
-	bool started = cordon_camera_process_spawn(&relay->process, provider, &process_options,
-		from_provider[1]);
+	bool started = cordon_camera_process_spawn(
+		&relay->process, provider, &process_options, from_provider[1]);
 	cordon_close_fd(&from_provider[1]);
 	if (!started) {
 		wlr_log_errno(WLR_ERROR, "Cannot start the camera provider %s (%s)", provider->id,
@@ -437,17 +442,19 @@ struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop
 	}
 	wlr_log(WLR_INFO, "Camera provider %s streams as pid %d", provider->id,
 		(int)relay->process.pid);
-	relay->provider_source = wl_event_loop_add_fd(loop, relay->provider_fd, WL_EVENT_READABLE,
-		handle_provider_readable, relay);
-	relay->app_source = relay->frame ? NULL : wl_event_loop_add_fd(loop, relay->app_fd, 0,
-		handle_app_writable, relay);
-	relay->pid_source = relay->process.pidfd >= 0 ? wl_event_loop_add_fd(loop,
-		relay->process.pidfd, WL_EVENT_READABLE, handle_pid, relay) : NULL;
+	relay->provider_source = wl_event_loop_add_fd(
+		loop, relay->provider_fd, WL_EVENT_READABLE, handle_provider_readable, relay);
+	relay->app_source = relay->frame
+		? NULL
+		: wl_event_loop_add_fd(loop, relay->app_fd, 0, handle_app_writable, relay);
+	relay->pid_source = relay->process.pidfd >= 0
+		? wl_event_loop_add_fd(
+			  loop, relay->process.pidfd, WL_EVENT_READABLE, handle_pid, relay)
+		: NULL;
 	relay->timer = wl_event_loop_add_timer(loop, handle_timeout, relay);
 	if (!relay->provider_source || (!relay->frame && !relay->app_source) ||
-			!relay->pid_source ||
-			!relay->timer || wl_event_source_timer_update(relay->timer,
-				options->timeout_ms) != 0) {
+		!relay->pid_source || !relay->timer ||
+		wl_event_source_timer_update(relay->timer, options->timeout_ms) != 0) {
 		wlr_log_errno(WLR_ERROR, "Camera provider %s: cannot watch it", provider->id);
 		goto error;
 	}
@@ -483,6 +490,6 @@ void cordon_camera_relay_destroy(struct cordon_camera_relay *relay) {
 }
 
 const struct cordon_camera_relay_stats *cordon_camera_relay_get_stats(
-		const struct cordon_camera_relay *relay) {
+	const struct cordon_camera_relay *relay) {
 	return &relay->stats;
 }

@@ -51,8 +51,8 @@ static struct stream *stream_from_resource(struct wl_resource *resource) {
 }
 
 /* Closes cordon's end; the app hears why when it can (version 4). */
-static void stream_close(struct stream *stream, enum cordon_portal_camera_stream_v1_end_reason reason,
-		const char *message) {
+static void stream_close(struct stream *stream,
+	enum cordon_portal_camera_stream_v1_end_reason reason, const char *message) {
 	if (!stream->relay) {
 		return;
 	}
@@ -94,24 +94,24 @@ static void handle_destroy(struct wl_client *client, struct wl_resource *resourc
 	wl_resource_destroy(resource);
 }
 
-static void handle_set_parent(struct wl_client *client, struct wl_resource *resource,
-		struct wl_resource *parent) {
+static void handle_set_parent(
+	struct wl_client *client, struct wl_resource *resource, struct wl_resource *parent) {
 	struct stream *stream = stream_from_resource(resource);
 	if (stream_configuring(stream) &&
-			!cordon_portal_request_set_parent(stream->request, parent)) {
+		!cordon_portal_request_set_parent(stream->request, parent)) {
 		wl_resource_post_error(resource, CORDON_PORTAL_CAMERA_STREAM_V1_ERROR_BAD_PARENT,
 			"the parent toplevel is not the client's own");
 	}
 }
 
-static void handle_set_size(struct wl_client *client, struct wl_resource *resource,
-		uint32_t width, uint32_t height) {
+static void handle_set_size(
+	struct wl_client *client, struct wl_resource *resource, uint32_t width, uint32_t height) {
 	struct stream *stream = stream_from_resource(resource);
 	if (!stream_configuring(stream)) {
 		return;
 	}
 	if (width == 0 || height == 0 || width > CORDON_CAMERA_FRAME_MAX_SIDE ||
-			height > CORDON_CAMERA_FRAME_MAX_SIDE) {
+		height > CORDON_CAMERA_FRAME_MAX_SIDE) {
 		wl_resource_post_error(resource, CORDON_PORTAL_CAMERA_STREAM_V1_ERROR_INVALID_SIZE,
 			"a frame size must be 1 to %d pixels each way, not %ux%u",
 			CORDON_CAMERA_FRAME_MAX_SIDE, width, height);
@@ -129,16 +129,17 @@ static void offer_providers(struct stream *stream) {
 	for (size_t i = 0; i < stream->providers.count; i++) {
 		const struct cordon_camera_provider *provider = &stream->providers.providers[i];
 		if (!provider->can_stream ||
-				!cordon_camera_provider_allowed(policy, app_id, provider)) {
+			!cordon_camera_provider_allowed(policy, app_id, provider)) {
 			continue;
 		}
 		stream->offered_provider[stream->offered_count] = provider;
-		stream->offered[stream->offered_count++] = (struct cordon_portal_ui_camera_provider){
-			.id = provider->id,
-			.name = provider->name,
-			.icon = provider->icon,
-			.mime_type = "video",
-		};
+		stream->offered[stream->offered_count++] =
+			(struct cordon_portal_ui_camera_provider){
+				.id = provider->id,
+				.name = provider->name,
+				.icon = provider->icon,
+				.mime_type = "video",
+			};
 	}
 }
 
@@ -181,12 +182,13 @@ static const struct cordon_portal_camera_stream_v1_interface stream_impl = {
 	.submit = handle_submit,
 };
 
-static void handle_relay_ended(void *data, enum cordon_camera_relay_end end,
-		const char *message) {
+static void handle_relay_ended(void *data, enum cordon_camera_relay_end end, const char *message) {
 	struct stream *stream = data;
-	stream_close(stream, end == CORDON_CAMERA_RELAY_READER_CLOSED ?
-		CORDON_PORTAL_CAMERA_STREAM_V1_END_REASON_CLOSED :
-		CORDON_PORTAL_CAMERA_STREAM_V1_END_REASON_PROVIDER, message);
+	stream_close(stream,
+		end == CORDON_CAMERA_RELAY_READER_CLOSED
+			? CORDON_PORTAL_CAMERA_STREAM_V1_END_REASON_CLOSED
+			: CORDON_PORTAL_CAMERA_STREAM_V1_END_REASON_PROVIDER,
+		message);
 }
 
 /* Consent given: start the provider and hand the app its end. */
@@ -271,8 +273,8 @@ static const char *stream_unavailable(struct cordon_portal_request *request) {
 	return stream->offered_count == 0 ? "no camera provider can stream to this app" : NULL;
 }
 
-static void stream_send_response(struct cordon_portal_request *request,
-		const struct cordon_portal_response *response) {
+static void stream_send_response(
+	struct cordon_portal_request *request, const struct cordon_portal_response *response) {
 	struct stream *stream = request->data;
 	switch (response->result) {
 	case CORDON_PORTAL_CHOSEN:
@@ -282,8 +284,8 @@ static void stream_send_response(struct cordon_portal_request *request,
 		cordon_portal_camera_stream_v1_send_cancelled(stream->resource);
 		break;
 	case CORDON_PORTAL_FAILED:
-		cordon_portal_camera_stream_v1_send_failed(stream->resource, response->failure,
-			response->reason);
+		cordon_portal_camera_stream_v1_send_failed(
+			stream->resource, response->failure, response->reason);
 		break;
 	}
 }
@@ -298,15 +300,15 @@ static const struct cordon_portal_request_impl stream_request_impl = {
 };
 
 void cordon_camera_stream_create(struct cordon_portals *portals, struct wl_client *client,
-		struct wl_resource *manager, uint32_t id) {
+	struct wl_resource *manager, uint32_t id) {
 	struct stream *stream = calloc(1, sizeof(*stream));
 	if (!stream) {
 		wl_client_post_no_memory(client);
 		return;
 	}
 	wl_list_init(&stream->link);
-	stream->request = cordon_portal_request_create(portals, client, manager,
-		&stream_request_impl, stream);
+	stream->request = cordon_portal_request_create(
+		portals, client, manager, &stream_request_impl, stream);
 	if (!stream->request) {
 		free(stream);
 		return;
@@ -319,8 +321,8 @@ void cordon_camera_stream_create(struct cordon_portals *portals, struct wl_clien
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(stream->resource, &stream_impl, stream,
-		handle_stream_resource_destroy);
+	wl_resource_set_implementation(
+		stream->resource, &stream_impl, stream, handle_stream_resource_destroy);
 }
 
 size_t cordon_camera_streams_revoke(struct cordon_portals *portals, const char *app_id) {
@@ -337,8 +339,8 @@ size_t cordon_camera_streams_revoke(struct cordon_portals *portals, const char *
 	return count;
 }
 
-void cordon_camera_streams_for_each(struct cordon_portals *portals,
-		cordon_camera_stream_iterator fn, void *data) {
+void cordon_camera_streams_for_each(
+	struct cordon_portals *portals, cordon_camera_stream_iterator fn, void *data) {
 	struct stream *stream;
 	wl_list_for_each(stream, &portals->camera_streams, link) {
 		const struct cordon_camera_relay_stats *stats =

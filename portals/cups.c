@@ -180,8 +180,7 @@ static http_t *connect_server(struct cordon_cups_task *task) {
 
 /* An option's supported values and default, from the printer's IPP attributes. */
 static bool read_option(const struct cordon_cups_library *lib, http_t *http, cups_dest_t *dest,
-		cups_dinfo_t *info, const char *name,
-		struct cordon_portal_ui_print_option *option) {
+	cups_dinfo_t *info, const char *name, struct cordon_portal_ui_print_option *option) {
 	option->name = name;
 	ipp_attribute_t *supported = lib->cupsFindDestSupported(http, dest, info, name);
 	int count = supported ? lib->ippGetCount(supported) : 0;
@@ -209,7 +208,7 @@ static bool read_option(const struct cordon_cups_library *lib, http_t *http, cup
 }
 
 static bool read_printer(const struct cordon_cups_library *lib, http_t *http, cups_dest_t *dest,
-		struct cordon_portal_ui_printer *printer) {
+	struct cordon_portal_ui_printer *printer) {
 	const char *info = lib->cupsGetOption("printer-info", dest->num_options, dest->options);
 	printer->name = strdup(dest->name);
 	printer->info = strdup(info ? info : "");
@@ -260,7 +259,8 @@ static void run_list(struct cordon_cups_task *task) {
 	task->printers = calloc(1, sizeof(*task->printers));
 	size_t wanted = count > MAX_PRINTERS ? MAX_PRINTERS : (size_t)count;
 	if (task->printers) {
-		task->printers->printers = calloc(wanted ? wanted : 1, sizeof(*task->printers->printers));
+		task->printers->printers =
+			calloc(wanted ? wanted : 1, sizeof(*task->printers->printers));
 	}
 	if (!task->printers || !task->printers->printers) {
 		task->failed = true;
@@ -310,8 +310,8 @@ static void read_job_state(http_t *http, struct cordon_cups_task *task) {
 	lib->ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", NULL,
 		"job-state");
 	ipp_t *response = lib->cupsDoRequest(http, request, "/jobs/");
-	ipp_attribute_t *state = response ?
-		lib->ippFindAttribute(response, "job-state", IPP_TAG_ENUM) : NULL;
+	ipp_attribute_t *state =
+		response ? lib->ippFindAttribute(response, "job-state", IPP_TAG_ENUM) : NULL;
 	snprintf(task->job_state, sizeof(task->job_state), "%s",
 		state ? job_state_name(lib->ippGetInteger(state, 0)) : "unknown");
 	lib->ippDelete(response);
@@ -329,8 +329,8 @@ static bool send_document(http_t *http, struct cordon_cups_task *task) {
 		}
 		if (n < 0) {
 			task->failed = true;
-			snprintf(task->error, sizeof(task->error), "the document cannot be read: %s",
-				strerror(errno));
+			snprintf(task->error, sizeof(task->error),
+				"the document cannot be read: %s", strerror(errno));
 			return false;
 		}
 		if (n == 0) {
@@ -382,8 +382,8 @@ static void run_submit(struct cordon_cups_task *task) {
 	int option_count = 0;
 	cups_option_t *options = NULL;
 	for (size_t i = 0; i < task->option_count; i++) {
-		option_count = lib->cupsAddOption(task->option_names[i], task->option_values[i],
-			option_count, &options);
+		option_count = lib->cupsAddOption(
+			task->option_names[i], task->option_values[i], option_count, &options);
 	}
 	task->job_id = lib->cupsCreateJob(http, task->printer, task->title, option_count, options);
 	lib->cupsFreeOptions(option_count, options);
@@ -394,7 +394,7 @@ static void run_submit(struct cordon_cups_task *task) {
 		return;
 	}
 	bool sent = lib->cupsStartDocument(http, task->printer, task->job_id, docname, task->format,
-		1) == HTTP_STATUS_CONTINUE;
+			    1) == HTTP_STATUS_CONTINUE;
 	if (!sent) {
 		task_fail(task, "the printer did not take the document");
 	} else {
@@ -411,7 +411,7 @@ static void run_submit(struct cordon_cups_task *task) {
 	} else {
 		read_job_state(http, task);
 		if (strcmp(task->job_state, "aborted") == 0 ||
-				strcmp(task->job_state, "canceled") == 0) {
+			strcmp(task->job_state, "canceled") == 0) {
 			task->failed = true;
 			snprintf(task->error, sizeof(task->error), "the job was %s by the printer",
 				task->job_state);
@@ -463,8 +463,8 @@ static int handle_task_done(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-static struct cordon_cups_task *task_new(struct cordon_cups *cups, enum task_kind kind,
-		cordon_cups_done_func done, void *data) {
+static struct cordon_cups_task *task_new(
+	struct cordon_cups *cups, enum task_kind kind, cordon_cups_done_func done, void *data) {
 	struct cordon_cups_task *task = calloc(1, sizeof(*task));
 	if (!task) {
 		return NULL;
@@ -486,8 +486,8 @@ static struct cordon_cups_task *task_start(struct cordon_cups_task *task) {
 		free_task(task);
 		return NULL;
 	}
-	task->source = wl_event_loop_add_fd(task->cups->loop, task->event_fd, WL_EVENT_READABLE,
-		handle_task_done, task);
+	task->source = wl_event_loop_add_fd(
+		task->cups->loop, task->event_fd, WL_EVENT_READABLE, handle_task_done, task);
 	if (!task->source) {
 		free_task(task);
 		return NULL;
@@ -502,14 +502,14 @@ static struct cordon_cups_task *task_start(struct cordon_cups_task *task) {
 	return task;
 }
 
-struct cordon_cups_task *cordon_cups_list(struct cordon_cups *cups, cordon_cups_done_func done,
-		void *data) {
+struct cordon_cups_task *cordon_cups_list(
+	struct cordon_cups *cups, cordon_cups_done_func done, void *data) {
 	struct cordon_cups_task *task = task_new(cups, TASK_LIST, done, data);
 	return task ? task_start(task) : NULL;
 }
 
 struct cordon_cups_task *cordon_cups_submit(struct cordon_cups *cups,
-		const struct cordon_cups_job *job, cordon_cups_done_func done, void *data) {
+	const struct cordon_cups_job *job, cordon_cups_done_func done, void *data) {
 	struct cordon_cups_task *task = task_new(cups, TASK_SUBMIT, done, data);
 	if (!task) {
 		return NULL;

@@ -41,7 +41,7 @@ static bool take_dialog_key(struct cordon_portals *portals, uint32_t keycode) {
 }
 
 bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboard *keyboard,
-		uint32_t keycode, bool pressed) {
+	uint32_t keycode, bool pressed) {
 	if (!portals) {
 		return false;
 	}
@@ -68,8 +68,8 @@ bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboa
 		xkb_keycode_t xkb_code = keycode + 8;
 		xkb_keysym_t keysym = xkb_state_key_get_one_sym(keyboard->xkb_state, xkb_code);
 		uint32_t codepoint = xkb_state_key_get_utf32(keyboard->xkb_state, xkb_code);
-		cordon_portal_ui_send_key(portals->ui, keysym, codepoint, pressed,
-			plugin_modifiers(keyboard));
+		cordon_portal_ui_send_key(
+			portals->ui, keysym, codepoint, pressed, plugin_modifiers(keyboard));
 	}
 	return true;
 }
@@ -83,14 +83,14 @@ bool cordon_portals_handle_motion(struct cordon_portals *portals, double lx, dou
 	return cordon_camera_indicator_handle_motion(portals->camera_indicator, lx, ly) || dialog;
 }
 
-bool cordon_portals_handle_button(struct cordon_portals *portals, double lx, double ly,
-		uint32_t button, bool pressed) {
+bool cordon_portals_handle_button(
+	struct cordon_portals *portals, double lx, double ly, uint32_t button, bool pressed) {
 	if (!portals) {
 		return false;
 	}
 	/* The indicator is drawn over any dialog, so it is asked first. */
-	if (cordon_camera_indicator_handle_button(portals->camera_indicator, lx, ly, button,
-			pressed)) {
+	if (cordon_camera_indicator_handle_button(
+		    portals->camera_indicator, lx, ly, button, pressed)) {
 		return true;
 	}
 	return cordon_portal_ui_send_button(portals->ui, lx, ly, button, pressed);

@@ -46,8 +46,8 @@ static void pixel_buffer_destroy(struct wlr_buffer *wlr_buffer) {
 	free(buffer);
 }
 
-static bool pixel_buffer_begin_access(struct wlr_buffer *wlr_buffer, uint32_t flags,
-		void **data, uint32_t *format, size_t *stride) {
+static bool pixel_buffer_begin_access(struct wlr_buffer *wlr_buffer, uint32_t flags, void **data,
+	uint32_t *format, size_t *stride) {
 	struct pixel_buffer *buffer = wl_container_of(wlr_buffer, buffer, base);
 	*data = buffer->data;
 	*format = DRM_FORMAT_ARGB8888;
@@ -65,7 +65,7 @@ static const struct wlr_buffer_impl pixel_buffer_impl = {
 };
 
 struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
-		struct cordon_server *server, struct wlr_scene_node *layer) {
+	struct cordon_server *server, struct wlr_scene_node *layer) {
 	struct cordon_portal_dialog_surface *surface = calloc(1, sizeof(*surface));
 	if (surface) {
 		surface->server = server;
@@ -88,17 +88,17 @@ void cordon_portal_dialog_surface_destroy(struct cordon_portal_dialog_surface *s
 }
 
 void cordon_portal_dialog_surface_set_placement(struct cordon_portal_dialog_surface *surface,
-		enum cordon_portal_dialog_placement placement) {
+	enum cordon_portal_dialog_placement placement) {
 	surface->placement = placement;
 }
 
 pixman_image_t *cordon_portal_dialog_surface_get_image(
-		struct cordon_portal_dialog_surface *surface, int width, int height) {
+	struct cordon_portal_dialog_surface *surface, int width, int height) {
 	if (width <= 0 || height <= 0 || width > MAX_SIZE || height > MAX_SIZE) {
 		return NULL;
 	}
 	if (surface->image && pixman_image_get_width(surface->image) == width &&
-			pixman_image_get_height(surface->image) == height) {
+		pixman_image_get_height(surface->image) == height) {
 		return surface->image;
 	}
 	pixman_image_t *image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, NULL, 0);
@@ -157,8 +157,7 @@ void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *su
 
 	struct wlr_box box = {0, 0, 1280, 720};
 	if (!wl_list_empty(&server->outputs)) {
-		struct cordon_output *output =
-			wl_container_of(server->outputs.next, output, link);
+		struct cordon_output *output = wl_container_of(server->outputs.next, output, link);
 		cordon_output_get_box(output, &box);
 	}
 	if (surface->placement == CORDON_PORTAL_DIALOG_TOP_RIGHT) {
@@ -173,7 +172,7 @@ void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *su
 }
 
 bool cordon_portal_dialog_surface_get_box(const struct cordon_portal_dialog_surface *surface,
-		int *x, int *y, int *width, int *height) {
+	int *x, int *y, int *width, int *height) {
 	if (!surface->node) {
 		return false;
 	}

@@ -100,13 +100,14 @@ static bool check_string(struct file_chooser *chooser, const char *value, const 
 	if (strlen(value) < MAX_STRING) {
 		return true;
 	}
-	wl_resource_post_error(chooser->resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
-		"%s is longer than %d bytes", what, MAX_STRING - 1);
+	wl_resource_post_error(chooser->resource,
+		CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION, "%s is longer than %d bytes",
+		what, MAX_STRING - 1);
 	return false;
 }
 
-static void set_string(struct file_chooser *chooser, char **field, const char *value,
-		const char *what) {
+static void set_string(
+	struct file_chooser *chooser, char **field, const char *value, const char *what) {
 	if (!check_configuring(chooser) || !check_string(chooser, value, what)) {
 		return;
 	}
@@ -123,14 +124,14 @@ static void handle_destroy(struct wl_client *client, struct wl_resource *resourc
 	wl_resource_destroy(resource);
 }
 
-static void handle_set_title(struct wl_client *client, struct wl_resource *resource,
-		const char *title) {
+static void handle_set_title(
+	struct wl_client *client, struct wl_resource *resource, const char *title) {
 	struct file_chooser *chooser = chooser_from_resource(resource);
 	set_string(chooser, &chooser->title, title, "the title");
 }
 
-static void handle_set_parent(struct wl_client *client, struct wl_resource *resource,
-		struct wl_resource *parent) {
+static void handle_set_parent(
+	struct wl_client *client, struct wl_resource *resource, struct wl_resource *parent) {
 	struct file_chooser *chooser = chooser_from_resource(resource);
 	if (!check_configuring(chooser)) {
 		return;
@@ -141,12 +142,13 @@ static void handle_set_parent(struct wl_client *client, struct wl_resource *reso
 	}
 }
 
-static bool check_kind(struct file_chooser *chooser, enum cordon_portal_manager_v1_file_chooser_kind kind,
-		const char *option) {
+static bool check_kind(struct file_chooser *chooser,
+	enum cordon_portal_manager_v1_file_chooser_kind kind, const char *option) {
 	if (chooser->kind == kind) {
 		return true;
 	}
-	wl_resource_post_error(chooser->resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
+	wl_resource_post_error(chooser->resource,
+		CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
 		"%s only applies to %s requests", option,
 		kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN ? "open" : "save");
 	return false;
@@ -156,42 +158,44 @@ static bool check_flag(struct file_chooser *chooser, uint32_t value) {
 	if (value <= 1) {
 		return true;
 	}
-	wl_resource_post_error(chooser->resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION,
-		"a flag must be 0 or 1, not %u", value);
+	wl_resource_post_error(chooser->resource,
+		CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_INVALID_OPTION, "a flag must be 0 or 1, not %u",
+		value);
 	return false;
 }
 
-static void handle_set_multiple(struct wl_client *client, struct wl_resource *resource,
-		uint32_t multiple) {
+static void handle_set_multiple(
+	struct wl_client *client, struct wl_resource *resource, uint32_t multiple) {
 	struct file_chooser *chooser = chooser_from_resource(resource);
 	if (check_configuring(chooser) &&
-			check_kind(chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN, "multiple") &&
-			check_flag(chooser, multiple)) {
+		check_kind(chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN, "multiple") &&
+		check_flag(chooser, multiple)) {
 		chooser->multiple = multiple;
 	}
 }
 
-static void handle_set_directory(struct wl_client *client, struct wl_resource *resource,
-		uint32_t directory) {
+static void handle_set_directory(
+	struct wl_client *client, struct wl_resource *resource, uint32_t directory) {
 	struct file_chooser *chooser = chooser_from_resource(resource);
 	if (check_configuring(chooser) &&
-			check_kind(chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN, "directory") &&
-			check_flag(chooser, directory)) {
+		check_kind(chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN, "directory") &&
+		check_flag(chooser, directory)) {
 		chooser->directory = directory;
 	}
 }
 
-static void handle_set_current_folder(struct wl_client *client, struct wl_resource *resource,
-		const char *folder) {
+static void handle_set_current_folder(
+	struct wl_client *client, struct wl_resource *resource, const char *folder) {
 	struct file_chooser *chooser = chooser_from_resource(resource);
 	set_string(chooser, &chooser->current_folder, folder, "the current folder");
 }
 
-static void handle_set_current_name(struct wl_client *client, struct wl_resource *resource,
-		const char *name) {
+static void handle_set_current_name(
+	struct wl_client *client, struct wl_resource *resource, const char *name) {
 	struct file_chooser *chooser = chooser_from_resource(resource);
 	if (!check_configuring(chooser) ||
-			!check_kind(chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE, "current_name")) {
+		!check_kind(
+			chooser, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE, "current_name")) {
 		return;
 	}
 	if (strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
@@ -202,14 +206,15 @@ static void handle_set_current_name(struct wl_client *client, struct wl_resource
 	set_string(chooser, &chooser->current_name, name, "the current name");
 }
 
-static void handle_add_filter(struct wl_client *client, struct wl_resource *resource,
-		const char *name) {
+static void handle_add_filter(
+	struct wl_client *client, struct wl_resource *resource, const char *name) {
 	struct file_chooser *chooser = chooser_from_resource(resource);
 	if (!check_configuring(chooser) || !check_string(chooser, name, "a filter name")) {
 		return;
 	}
 	if (chooser->filter_count == MAX_FILTERS) {
-		wl_resource_post_error(resource, CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_TOO_MANY_FILTERS,
+		wl_resource_post_error(resource,
+			CORDON_PORTAL_FILE_CHOOSER_V1_ERROR_TOO_MANY_FILTERS,
 			"more than %d filters", MAX_FILTERS);
 		return;
 	}
@@ -249,13 +254,13 @@ static void add_to_filter(struct file_chooser *chooser, bool mime, const char *v
 	(*count)++;
 }
 
-static void handle_add_pattern(struct wl_client *client, struct wl_resource *resource,
-		const char *pattern) {
+static void handle_add_pattern(
+	struct wl_client *client, struct wl_resource *resource, const char *pattern) {
 	add_to_filter(chooser_from_resource(resource), false, pattern);
 }
 
-static void handle_add_mime_type(struct wl_client *client, struct wl_resource *resource,
-		const char *mime_type) {
+static void handle_add_mime_type(
+	struct wl_client *client, struct wl_resource *resource, const char *mime_type) {
 	add_to_filter(chooser_from_resource(resource), true, mime_type);
 }
 
@@ -309,7 +314,7 @@ static const struct cordon_portal_file_chooser_v1_interface file_chooser_impl = 
  * when asked for) are handed over.
  */
 int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool directory,
-		const char *token, const char **reason) {
+	const char *token, const char **reason) {
 	int flags = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK;
 	if (directory) {
 		flags |= O_RDONLY | O_DIRECTORY;
@@ -320,15 +325,14 @@ int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool di
 	}
 	int fd = openat(dir_fd, name, flags, 0666);
 	if (fd < 0) {
-		*reason = errno == ELOOP ? "the chosen file is a symbolic link" :
-			"the chosen file cannot be opened";
-		wlr_log_errno(WLR_INFO, "Portal request %s: cannot open '%s'",
-			token, name);
+		*reason = errno == ELOOP ? "the chosen file is a symbolic link"
+					 : "the chosen file cannot be opened";
+		wlr_log_errno(WLR_INFO, "Portal request %s: cannot open '%s'", token, name);
 		return -1;
 	}
 	struct stat st;
-	bool right_type = fstat(fd, &st) == 0 &&
-		(directory ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+	bool right_type =
+		fstat(fd, &st) == 0 && (directory ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
 	if (!right_type) {
 		*reason = "the chosen file is not a regular file";
 		close(fd);
@@ -342,15 +346,16 @@ int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool di
 	return fd;
 }
 
-static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
-		const char *name, const char **reason) {
+static bool chooser_choose_at(
+	struct cordon_portal_request *request, int dir_fd, const char *name, const char **reason) {
 	struct file_chooser *chooser = request->data;
 	if (name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
-			strcmp(name, "..") == 0) {
+		strcmp(name, "..") == 0) {
 		*reason = "a chosen name must be a single file name";
 		return false;
 	}
-	bool single = !chooser->multiple || chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE;
+	bool single = !chooser->multiple ||
+		chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE;
 	if ((single && chooser->file_count == 1) || chooser->file_count == MAX_FILES) {
 		*reason = "too many files chosen";
 		return false;
@@ -361,8 +366,8 @@ static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
 		return false;
 	}
 	int fd = cordon_file_chooser_open_at(dir_fd, name,
-		chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE, chooser->directory,
-		request->token, reason);
+		chooser->kind == CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE,
+		chooser->directory, request->token, reason);
 	if (fd < 0) {
 		free(display_name);
 		return false;
@@ -372,22 +377,22 @@ static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
 }
 
 static void chooser_get_files(struct cordon_portal_request *request,
-		const struct cordon_portal_file **files, size_t *count) {
+	const struct cordon_portal_file **files, size_t *count) {
 	struct file_chooser *chooser = request->data;
 	*files = chooser->files;
 	*count = chooser->file_count;
 }
 
-static void chooser_send_response(struct cordon_portal_request *request,
-		const struct cordon_portal_response *response) {
+static void chooser_send_response(
+	struct cordon_portal_request *request, const struct cordon_portal_response *response) {
 	struct file_chooser *chooser = request->data;
 	struct wl_resource *resource = chooser->resource;
 	switch (response->result) {
 	case CORDON_PORTAL_CHOSEN:
 		/* libwayland duplicates each fd into the message; ours close below. */
 		for (size_t i = 0; i < response->file_count; i++) {
-			cordon_portal_file_chooser_v1_send_file(resource, response->files[i].fd,
-				response->files[i].display_name);
+			cordon_portal_file_chooser_v1_send_file(
+				resource, response->files[i].fd, response->files[i].display_name);
 		}
 		cordon_portal_file_chooser_v1_send_done(resource);
 		break;
@@ -395,8 +400,8 @@ static void chooser_send_response(struct cordon_portal_request *request,
 		cordon_portal_file_chooser_v1_send_cancelled(resource);
 		break;
 	case CORDON_PORTAL_FAILED:
-		cordon_portal_file_chooser_v1_send_failed(resource, response->failure,
-			response->reason);
+		cordon_portal_file_chooser_v1_send_failed(
+			resource, response->failure, response->reason);
 		break;
 	}
 	close_files(chooser);
@@ -410,9 +415,9 @@ static const struct cordon_portal_request_impl request_impl = {
 };
 
 void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client *client,
-		struct wl_resource *manager, uint32_t id, uint32_t kind) {
+	struct wl_resource *manager, uint32_t id, uint32_t kind) {
 	if (kind != CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN &&
-			kind != CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE) {
+		kind != CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE) {
 		wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_INVALID_KIND,
 			"unknown file chooser kind %u", kind);
 		return;
@@ -423,8 +428,8 @@ void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client
 		return;
 	}
 	chooser->kind = kind;
-	chooser->request = cordon_portal_request_create(portals, client, manager, &request_impl,
-		chooser);
+	chooser->request =
+		cordon_portal_request_create(portals, client, manager, &request_impl, chooser);
 	if (!chooser->request) {
 		free(chooser);
 		return;
@@ -437,6 +442,6 @@ void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(chooser->resource, &file_chooser_impl, chooser,
-		handle_resource_destroy);
+	wl_resource_set_implementation(
+		chooser->resource, &file_chooser_impl, chooser, handle_resource_destroy);
 }

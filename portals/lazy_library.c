@@ -18,7 +18,7 @@ _Static_assert(sizeof(void *) == sizeof(void (*)(void)),
 
 /* Writes SYMBOL's address into TABLE; false with the reason in ERROR. */
 static bool find_symbol(void *handle, const char *soname, const struct cordon_lazy_symbol *symbol,
-		void *table, char *error, size_t error_size) {
+	void *table, char *error, size_t error_size) {
 	/* Cleared first: a NULL from dlsym is an error only when dlerror says so. */
 	dlerror();
 	void *address = dlsym(handle, symbol->name);
@@ -37,8 +37,8 @@ static bool find_symbol(void *handle, const char *soname, const struct cordon_la
 	return true;
 }
 
-void *cordon_lazy_library_open(const struct cordon_lazy_library *library, void *table,
-		char *error, size_t error_size) {
+void *cordon_lazy_library_open(
+	const struct cordon_lazy_library *library, void *table, char *error, size_t error_size) {
 	void *handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
 		snprintf(error, error_size, "%s", dlerror());
@@ -46,7 +46,7 @@ void *cordon_lazy_library_open(const struct cordon_lazy_library *library, void *
 	}
 	for (size_t i = 0; i < library->symbol_count; i++) {
 		if (!find_symbol(handle, library->soname, &library->symbols[i], table, error,
-				error_size)) {
+			    error_size)) {
 			dlclose(handle);
 			return NULL;
 		}
@@ -56,8 +56,8 @@ void *cordon_lazy_library_open(const struct cordon_lazy_library *library, void *
 		 * Marked only now that it has everything: a library that lacks a function is
 		 * unmapped again. RTLD_NOLOAD finds the loaded one and sets RTLD_NODELETE on it.
 		 */
-		void *kept = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE |
-			RTLD_NOLOAD);
+		void *kept = dlopen(
+			library->soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE | RTLD_NOLOAD);
 		if (kept) {
 			dlclose(kept);
 		}

@@ -92,8 +92,8 @@ static void clear_entries(struct cordon_permission_store *store) {
 	}
 }
 
-static struct entry *find_entry(const struct cordon_permission_store *store,
-		const char *app_id, const char *portal) {
+static struct entry *find_entry(
+	const struct cordon_permission_store *store, const char *app_id, const char *portal) {
 	struct entry *entry;
 	wl_list_for_each(entry, &store->entries, link) {
 		if (strcmp(entry->app_id, app_id) == 0 && strcmp(entry->portal, portal) == 0) {
@@ -103,8 +103,8 @@ static struct entry *find_entry(const struct cordon_permission_store *store,
 	return NULL;
 }
 
-static struct entry *get_entry(struct cordon_permission_store *store, const char *app_id,
-		const char *portal) {
+static struct entry *get_entry(
+	struct cordon_permission_store *store, const char *app_id, const char *portal) {
 	struct entry *entry = find_entry(store, app_id, portal);
 	if (entry) {
 		return entry;
@@ -141,7 +141,7 @@ static bool fail(char **reason, const char *fmt, const char *arg) {
 }
 
 static bool handle_line(void *data, const char *section, const char *key, const char *value,
-		int line, char **reason) {
+	int line, char **reason) {
 	struct cordon_permission_store *store = data;
 	if (!section) {
 		return fail(reason, "'%s' before any [app-id] section", key);
@@ -153,8 +153,8 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 		return true;
 	}
 	size_t key_len = strlen(key), suffix_len = strlen(FOLDER_SUFFIX);
-	bool is_folder = key_len > suffix_len &&
-		strcmp(key + key_len - suffix_len, FOLDER_SUFFIX) == 0;
+	bool is_folder =
+		key_len > suffix_len && strcmp(key + key_len - suffix_len, FOLDER_SUFFIX) == 0;
 	char portal[256];
 	size_t portal_len = is_folder ? key_len - suffix_len : key_len;
 	if (portal_len >= sizeof(portal)) {
@@ -190,11 +190,12 @@ static void set_aside(struct cordon_permission_store *store, const char *error) 
 	clear_entries(store);
 	char *backup = cordon_format("%s.corrupt", store->path);
 	if (backup && rename(store->path, backup) == 0) {
-		wlr_log(WLR_ERROR, "%s; kept it as %s and started from the defaults (ask)",
-			error, backup);
+		wlr_log(WLR_ERROR, "%s; kept it as %s and started from the defaults (ask)", error,
+			backup);
 	} else {
-		wlr_log(WLR_ERROR, "%s; cannot keep it as a backup (%s), starting from the defaults",
-			error, strerror(errno));
+		wlr_log(WLR_ERROR,
+			"%s; cannot keep it as a backup (%s), starting from the defaults", error,
+			strerror(errno));
 	}
 	free(backup);
 }
@@ -220,12 +221,13 @@ static void remove_stale_temporaries(const char *path) {
 	while ((entry = readdir(listing))) {
 		const char *name = entry->d_name;
 		if (strncmp(name, base, base_len) != 0 || name[base_len] != '.' ||
-				strlen(name + base_len + 1) != 6 || strcmp(name + base_len + 1, "corrupt") == 0) {
+			strlen(name + base_len + 1) != 6 ||
+			strcmp(name + base_len + 1, "corrupt") == 0) {
 			continue;
 		}
 		struct stat st;
 		if (fstatat(dirfd(listing), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-				S_ISREG(st.st_mode)) {
+			S_ISREG(st.st_mode)) {
 			unlinkat(dirfd(listing), name, 0);
 		}
 	}
@@ -272,22 +274,21 @@ void cordon_permission_store_destroy(struct cordon_permission_store *store) {
 	free(store);
 }
 
-enum cordon_permission cordon_permission_store_get(const struct cordon_permission_store *store,
-		const char *app_id, const char *portal) {
+enum cordon_permission cordon_permission_store_get(
+	const struct cordon_permission_store *store, const char *app_id, const char *portal) {
 	const struct entry *entry = find_entry(store, app_id, portal);
 	return entry ? entry->permission : CORDON_PERMISSION_ASK;
 }
 
-const char *const *cordon_permission_store_get_folders(
-		const struct cordon_permission_store *store, const char *app_id, const char *portal,
-		size_t *count) {
+const char *const *cordon_permission_store_get_folders(const struct cordon_permission_store *store,
+	const char *app_id, const char *portal, size_t *count) {
 	const struct entry *entry = find_entry(store, app_id, portal);
 	*count = entry ? entry->folder_count : 0;
 	return entry ? (const char *const *)entry->folders : NULL;
 }
 
-void cordon_permission_store_for_each(const struct cordon_permission_store *store,
-		cordon_permission_iterator fn, void *data) {
+void cordon_permission_store_for_each(
+	const struct cordon_permission_store *store, cordon_permission_iterator fn, void *data) {
 	const struct entry *entry;
 	wl_list_for_each(entry, &store->entries, link) {
 		fn(data, entry->app_id, entry->portal, entry->permission,
@@ -309,7 +310,8 @@ static char *serialize(const struct cordon_permission_store *store) {
 		fprintf(out, "\n[%s]\n%s = %s\n", entry->app_id, entry->portal,
 			cordon_permission_name(entry->permission));
 		for (size_t i = 0; i < entry->folder_count; i++) {
-			fprintf(out, "%s%s = %s\n", entry->portal, FOLDER_SUFFIX, entry->folders[i]);
+			fprintf(out, "%s%s = %s\n", entry->portal, FOLDER_SUFFIX,
+				entry->folders[i]);
 		}
 	}
 	if (fclose(out) != 0) {
@@ -423,7 +425,7 @@ static bool check_names(const char *app_id, const char *portal, char **error) {
 }
 
 bool cordon_permission_store_set(struct cordon_permission_store *store, const char *app_id,
-		const char *portal, enum cordon_permission permission, char **error) {
+	const char *portal, enum cordon_permission permission, char **error) {
 	if (!check_names(app_id, portal, error)) {
 		return false;
 	}
@@ -447,8 +449,8 @@ bool cordon_permission_store_set(struct cordon_permission_store *store, const ch
 	return false;
 }
 
-bool cordon_permission_store_add_folder(struct cordon_permission_store *store,
-		const char *app_id, const char *portal, const char *folder, char **error) {
+bool cordon_permission_store_add_folder(struct cordon_permission_store *store, const char *app_id,
+	const char *portal, const char *folder, char **error) {
 	if (!check_names(app_id, portal, error)) {
 		return false;
 	}
@@ -471,7 +473,8 @@ bool cordon_permission_store_add_folder(struct cordon_permission_store *store,
 		}
 	}
 	if (found == 0 && entry->folder_count > 0) {
-		/* Already the most recent: nothing changes, nothing to save (an fsync per answer). */
+		/* Already the most recent: nothing changes, nothing to save (an fsync per answer).
+		 */
 		free(copy);
 		return true;
 	}

@@ -29,24 +29,23 @@ static void handle_manager_destroy(struct wl_client *client, struct wl_resource 
 	wl_resource_destroy(resource);
 }
 
-static void handle_get_file_chooser(struct wl_client *client, struct wl_resource *resource,
-		uint32_t id, uint32_t kind) {
+static void handle_get_file_chooser(
+	struct wl_client *client, struct wl_resource *resource, uint32_t id, uint32_t kind) {
 	struct cordon_portals *portals = wl_resource_get_user_data(resource);
 	cordon_file_chooser_create(portals, client, resource, id, kind);
 }
 
-static void handle_take_photo(struct wl_client *client, struct wl_resource *resource,
-		uint32_t id) {
+static void handle_take_photo(struct wl_client *client, struct wl_resource *resource, uint32_t id) {
 	cordon_camera_photo_create(wl_resource_get_user_data(resource), client, resource, id);
 }
 
-static void handle_open_camera_stream(struct wl_client *client, struct wl_resource *resource,
-		uint32_t id) {
+static void handle_open_camera_stream(
+	struct wl_client *client, struct wl_resource *resource, uint32_t id) {
 	cordon_camera_stream_create(wl_resource_get_user_data(resource), client, resource, id);
 }
 
-static void handle_get_print(struct wl_client *client, struct wl_resource *resource,
-		uint32_t id, uint32_t kind) {
+static void handle_get_print(
+	struct wl_client *client, struct wl_resource *resource, uint32_t id, uint32_t kind) {
 	struct cordon_portals *portals = wl_resource_get_user_data(resource);
 	cordon_print_create(portals, client, resource, id, kind);
 }
@@ -69,8 +68,8 @@ static void bind_manager(struct wl_client *client, void *data, uint32_t version,
 	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
 }
 
-struct cordon_portals *cordon_portals_create(struct cordon_server *server,
-		const struct cordon_portal_ui_choice *choice) {
+struct cordon_portals *cordon_portals_create(
+	struct cordon_server *server, const struct cordon_portal_ui_choice *choice) {
 	struct cordon_portals *portals = calloc(1, sizeof(*portals));
 	if (!portals) {
 		return NULL;
@@ -82,7 +81,8 @@ struct cordon_portals *cordon_portals_create(struct cordon_server *server,
 	portals->layer = wlr_scene_tree_create(&server->scene->node);
 	char *path = cordon_permission_store_default_path();
 	if (!path) {
-		wlr_log(WLR_ERROR, "Neither XDG_STATE_HOME nor HOME is set: portal permissions "
+		wlr_log(WLR_ERROR,
+			"Neither XDG_STATE_HOME nor HOME is set: portal permissions "
 			"will not be saved");
 	}
 	portals->store = cordon_permission_store_load(path);
@@ -93,14 +93,14 @@ struct cordon_portals *cordon_portals_create(struct cordon_server *server,
 	portals->manager = wl_global_create(server->display, &cordon_portal_manager_v1_interface,
 		MANAGER_VERSION, portals, bind_manager);
 	if (!portals->layer || !portals->store || !portals->ui || !portals->print ||
-			!portals->camera_indicator || !portals->manager) {
+		!portals->camera_indicator || !portals->manager) {
 		wlr_log(WLR_ERROR, "Cannot create the portal host");
 		cordon_portals_destroy(portals);
 		return NULL;
 	}
 	/* The D-Bus door: nothing to serve without a session bus, not an error. */
-	portals->dbus = cordon_dbus_portal_create(portals,
-		cordon_session_bus_get(server->session_bus));
+	portals->dbus =
+		cordon_dbus_portal_create(portals, cordon_session_bus_get(server->session_bus));
 	wlr_log(WLR_INFO, "Portal dialogs by the '%s' UI", cordon_portal_ui_name(portals->ui));
 	return portals;
 }
@@ -131,7 +131,7 @@ void cordon_portals_destroy(struct cordon_portals *portals) {
 }
 
 bool cordon_portals_set_permission(struct cordon_portals *portals, const char *app_id,
-		const char *portal, enum cordon_permission permission, char **error) {
+	const char *portal, enum cordon_permission permission, char **error) {
 	if (!cordon_permission_store_set(portals->store, app_id, portal, permission, error)) {
 		return false;
 	}
@@ -139,7 +139,8 @@ bool cordon_portals_set_permission(struct cordon_portals *portals, const char *a
 	if (permission != CORDON_PERMISSION_ALLOW && strcmp(portal, "camera") == 0) {
 		size_t count = cordon_camera_streams_revoke(portals, app_id);
 		if (count) {
-			wlr_log(WLR_INFO, "Camera revoked for '%s': %zu streams ended", app_id, count);
+			wlr_log(WLR_INFO, "Camera revoked for '%s': %zu streams ended", app_id,
+				count);
 		}
 	}
 	return true;

@@ -42,12 +42,20 @@
 #define PIPE_CHUNK 65536
 
 static const char *const setting_keys[] = {
-	"printer", "copies", "page-ranges", "sides", "print-color-mode", "media",
+	"printer",
+	"copies",
+	"page-ranges",
+	"sides",
+	"print-color-mode",
+	"media",
 	"orientation-requested",
 };
 
 static const char *const printable_types[] = {
-	"application/pdf", "application/postscript", "image/png", "image/jpeg",
+	"application/pdf",
+	"application/postscript",
+	"image/png",
+	"image/jpeg",
 };
 
 struct setting {
@@ -196,7 +204,8 @@ static bool valid_setting(const char *key, const char *value, const char **why) 
 		ok = all_chars_in(value, "0123456789,-") && value[0] >= '0' && value[0] <= '9';
 	} else {
 		/* IPP keywords and queue names: no spaces, quotes or slashes for CUPS to parse. */
-		ok = all_chars_in(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		ok = all_chars_in(value,
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			"0123456789._-+@");
 	}
 	if (!ok) {
@@ -268,8 +277,8 @@ static void handle_destroy(struct wl_client *client, struct wl_resource *resourc
 	wl_resource_destroy(resource);
 }
 
-static void handle_set_title(struct wl_client *client, struct wl_resource *resource,
-		const char *title) {
+static void handle_set_title(
+	struct wl_client *client, struct wl_resource *resource, const char *title) {
 	struct cordon_print *print = print_from_resource(resource);
 	if (!check_configuring(print)) {
 		return;
@@ -288,8 +297,8 @@ static void handle_set_title(struct wl_client *client, struct wl_resource *resou
 	print->title = copy;
 }
 
-static void handle_set_parent(struct wl_client *client, struct wl_resource *resource,
-		struct wl_resource *parent) {
+static void handle_set_parent(
+	struct wl_client *client, struct wl_resource *resource, struct wl_resource *parent) {
 	struct cordon_print *print = print_from_resource(resource);
 	if (check_configuring(print) && !cordon_portal_request_set_parent(print->request, parent)) {
 		wl_resource_post_error(resource, CORDON_PORTAL_PRINT_V1_ERROR_BAD_PARENT,
@@ -313,12 +322,12 @@ static void suggest(struct cordon_print *print, const char *key, const char *val
 }
 
 static void handle_set_setting(struct wl_client *client, struct wl_resource *resource,
-		const char *key, const char *value) {
+	const char *key, const char *value) {
 	suggest(print_from_resource(resource), key, value);
 }
 
 static void handle_set_page_setup(struct wl_client *client, struct wl_resource *resource,
-		const char *key, const char *value) {
+	const char *key, const char *value) {
 	if (strcmp(key, "media") != 0 && strcmp(key, "orientation-requested") != 0) {
 		wl_resource_post_error(resource, CORDON_PORTAL_PRINT_V1_ERROR_INVALID_OPTION,
 			"the page setup is media or orientation-requested, not '%.64s'", key);
@@ -327,8 +336,8 @@ static void handle_set_page_setup(struct wl_client *client, struct wl_resource *
 	suggest(print_from_resource(resource), key, value);
 }
 
-static void handle_set_modal(struct wl_client *client, struct wl_resource *resource,
-		uint32_t modal) {
+static void handle_set_modal(
+	struct wl_client *client, struct wl_resource *resource, uint32_t modal) {
 	struct cordon_print *print = print_from_resource(resource);
 	if (!check_configuring(print) || !check_print_only(print, "modal")) {
 		return;
@@ -341,8 +350,8 @@ static void handle_set_modal(struct wl_client *client, struct wl_resource *resou
 	print->modal = modal;
 }
 
-static void handle_set_token(struct wl_client *client, struct wl_resource *resource,
-		const char *token) {
+static void handle_set_token(
+	struct wl_client *client, struct wl_resource *resource, const char *token) {
 	struct cordon_print *print = print_from_resource(resource);
 	if (!check_configuring(print) || !check_print_only(print, "a token")) {
 		return;
@@ -361,8 +370,8 @@ static void handle_set_token(struct wl_client *client, struct wl_resource *resou
 	print->token = copy;
 }
 
-static void handle_set_document(struct wl_client *client, struct wl_resource *resource,
-		int32_t fd, const char *mime_type) {
+static void handle_set_document(
+	struct wl_client *client, struct wl_resource *resource, int32_t fd, const char *mime_type) {
 	struct cordon_print *print = print_from_resource(resource);
 	if (!check_configuring(print) || !check_print_only(print, "a document")) {
 		close(fd);
@@ -406,7 +415,7 @@ static void handle_job_done(void *data, const struct cordon_cups_result *result)
 /* Sends the job once both the document and the settings are there. */
 static void maybe_start_job(struct cordon_print *print) {
 	if (!print->confirmed || !print->doc_ready || print->task ||
-			print->request->state == CORDON_PORTAL_REQUEST_ANSWERED) {
+		print->request->state == CORDON_PORTAL_REQUEST_ANSWERED) {
 		return;
 	}
 	const char *names[MAX_SETTINGS], *values[MAX_SETTINGS];
@@ -429,7 +438,8 @@ static void maybe_start_job(struct cordon_print *print) {
 	};
 	print->task = cordon_cups_submit(print->portal->cups, &job, handle_job_done, print);
 	if (!print->task) {
-		fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_PRINTING, "cannot start sending the job");
+		fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_PRINTING,
+			"cannot start sending the job");
 	}
 }
 
@@ -470,7 +480,8 @@ static int handle_pipe_readable(int fd, uint32_t mask, void *data) {
 			return 0;
 		}
 		if (n < 0) {
-			fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_IO, "the document cannot be read");
+			fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_IO,
+				"the document cannot be read");
 			return 0;
 		}
 		if (n == 0) {
@@ -589,7 +600,7 @@ static bool use_token(struct cordon_print *print) {
 	struct token *token;
 	wl_list_for_each(token, &portal->tokens, link) {
 		if (strcmp(token->token, print->token) == 0 && strcmp(token->app_id, app_id) == 0 &&
-				token->engine == request->tag.engine) {
+			token->engine == request->tag.engine) {
 			bool ok = settings_copy(&print->chosen, &token->settings);
 			/* One print per token. */
 			wl_list_remove(&token->link);
@@ -599,8 +610,10 @@ static bool use_token(struct cordon_print *print) {
 			return ok;
 		}
 	}
-	wlr_log(WLR_INFO, "Print request %s: the token is unknown, expired or another app's: "
-		"asking", request->token);
+	wlr_log(WLR_INFO,
+		"Print request %s: the token is unknown, expired or another app's: "
+		"asking",
+		request->token);
 	return false;
 }
 
@@ -649,14 +662,16 @@ void cordon_print_submit(struct cordon_print *print) {
 	/* Waiting from now on (for CUPS, the document, the user): a parent that goes cancels. */
 	print->request->state = CORDON_PORTAL_REQUEST_PENDING;
 	if (!print->prepare && !print->modal && use_token(print)) {
-		wlr_log(WLR_INFO, "Print request %s: a valid token, no dialog", print->request->token);
+		wlr_log(WLR_INFO, "Print request %s: a valid token, no dialog",
+			print->request->token);
 		print->confirmed = true;
 		maybe_start_job(print);
 		return;
 	}
 	print->task = cordon_cups_list(print->portal->cups, handle_printers_listed, print);
 	if (!print->task) {
-		fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_PRINTING, "cannot ask the printing service");
+		fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_PRINTING,
+			"cannot ask the printing service");
 	}
 }
 
@@ -685,8 +700,8 @@ static const struct cordon_portal_print_v1_interface print_impl = {
 	.submit = handle_submit,
 };
 
-static const struct cordon_portal_ui_printer *find_printer(struct cordon_print *print,
-		const char *name) {
+static const struct cordon_portal_ui_printer *find_printer(
+	struct cordon_print *print, const char *name) {
 	for (size_t i = 0; print->printers && i < print->printers->count; i++) {
 		if (strcmp(print->printers->printers[i].name, name) == 0) {
 			return &print->printers->printers[i];
@@ -696,7 +711,7 @@ static const struct cordon_portal_ui_printer *find_printer(struct cordon_print *
 }
 
 static bool print_set_setting(struct cordon_portal_request *request, const char *key,
-		const char *value, const char **reason) {
+	const char *value, const char **reason) {
 	struct cordon_print *print = request->data;
 	if (!valid_setting(key, value, reason)) {
 		return false;
@@ -785,8 +800,8 @@ static void answer_door(struct cordon_print *print, const struct cordon_portal_r
 	print->answer(print->answer_data, &answer);
 }
 
-static void print_send_response(struct cordon_portal_request *request,
-		const struct cordon_portal_response *response) {
+static void print_send_response(
+	struct cordon_portal_request *request, const struct cordon_portal_response *response) {
 	struct cordon_print *print = request->data;
 	struct wl_resource *resource = print->resource;
 	if (!resource) {
@@ -798,8 +813,8 @@ static void print_send_response(struct cordon_portal_request *request,
 	case CORDON_PORTAL_CHOSEN:
 		if (print->prepare) {
 			for (size_t i = 0; i < print->chosen.count; i++) {
-				cordon_portal_print_v1_send_setting(resource, print->chosen.items[i].key,
-					print->chosen.items[i].value);
+				cordon_portal_print_v1_send_setting(resource,
+					print->chosen.items[i].key, print->chosen.items[i].value);
 			}
 			cordon_portal_print_v1_send_prepared(resource, print->new_token);
 		} else {
@@ -824,9 +839,9 @@ static const struct cordon_portal_request_impl request_impl = {
 };
 
 void cordon_print_create(struct cordon_portals *portals, struct wl_client *client,
-		struct wl_resource *manager, uint32_t id, uint32_t kind) {
+	struct wl_resource *manager, uint32_t id, uint32_t kind) {
 	if (kind != CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PREPARE &&
-			kind != CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PRINT) {
+		kind != CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PRINT) {
 		wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_INVALID_KIND,
 			"unknown print kind %u", kind);
 		return;
@@ -841,28 +856,28 @@ void cordon_print_create(struct cordon_portals *portals, struct wl_client *clien
 	print->prepare = kind == CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PREPARE;
 	print->doc_fd = -1;
 	print->memfd = -1;
-	print->request = cordon_portal_request_create(portals, client, manager, &request_impl,
-		print);
+	print->request =
+		cordon_portal_request_create(portals, client, manager, &request_impl, print);
 	if (!print->request) {
 		free(print);
 		return;
 	}
-	print->resource = wl_resource_create(client, &cordon_portal_print_v1_interface,
-		wl_resource_get_version(manager), id);
+	print->resource = wl_resource_create(
+		client, &cordon_portal_print_v1_interface, wl_resource_get_version(manager), id);
 	if (!print->resource) {
 		cordon_portal_request_destroy(print->request);
 		free(print);
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(print->resource, &print_impl, print,
-		handle_resource_destroy);
+	wl_resource_set_implementation(
+		print->resource, &print_impl, print, handle_resource_destroy);
 	wl_list_insert(&print->portal->prints, &print->link);
 }
 
 struct cordon_print *cordon_print_create_for(struct cordon_portals *portals,
-		const struct cordon_portal_caller *caller, bool prepare, cordon_print_answer_func answer,
-		void *data, bool *over_cap) {
+	const struct cordon_portal_caller *caller, bool prepare, cordon_print_answer_func answer,
+	void *data, bool *over_cap) {
 	struct cordon_print *print = calloc(1, sizeof(*print));
 	*over_cap = false;
 	if (!print) {
@@ -874,8 +889,8 @@ struct cordon_print *cordon_print_create_for(struct cordon_portals *portals,
 	print->memfd = -1;
 	print->answer = answer;
 	print->answer_data = data;
-	print->request = cordon_portal_request_create_for(portals, caller, &request_impl, print,
-		over_cap);
+	print->request =
+		cordon_portal_request_create_for(portals, caller, &request_impl, print, over_cap);
 	if (!print->request) {
 		free(print);
 		return NULL;
@@ -888,8 +903,8 @@ struct cordon_portal_request *cordon_print_request(struct cordon_print *print) {
 	return print->request;
 }
 
-bool cordon_print_suggest(struct cordon_print *print, const char *key, const char *value,
-		const char **why) {
+bool cordon_print_suggest(
+	struct cordon_print *print, const char *key, const char *value, const char **why) {
 	if (!valid_setting(key, value, why)) {
 		return false;
 	}
@@ -900,8 +915,8 @@ bool cordon_print_suggest(struct cordon_print *print, const char *key, const cha
 	return true;
 }
 
-bool cordon_print_set_options(struct cordon_print *print, const char *title, bool modal,
-		const char *token) {
+bool cordon_print_set_options(
+	struct cordon_print *print, const char *title, bool modal, const char *token) {
 	if (strlen(title) >= MAX_TITLE || (token && strlen(token) > CORDON_PORTAL_TOKEN_LEN)) {
 		return false;
 	}
@@ -928,8 +943,8 @@ struct cordon_print_portal *cordon_print_portal_create(struct cordon_portals *po
 	portal->portals = portals;
 	wl_list_init(&portal->tokens);
 	wl_list_init(&portal->prints);
-	uint64_t configured = portals->server->config ?
-		portals->server->config->portal_print_max_size : 0;
+	uint64_t configured =
+		portals->server->config ? portals->server->config->portal_print_max_size : 0;
 	portal->max_size = configured ? configured : CORDON_PRINT_DEFAULT_MAX_SIZE;
 	portal->cups = cordon_cups_create(portals->server->event_loop);
 	if (!portal->cups) {

@@ -48,9 +48,10 @@ static bool under_cap(struct cordon_portals *portals, const struct cordon_portal
 	size_t unanswered = 0, objects = 0;
 	struct cordon_portal_request *request;
 	wl_list_for_each(request, &portals->requests, link) {
-		bool same = caller->client ? request->client == caller->client :
-			!request->client && strcmp(cordon_portal_request_app_id(request),
-				caller->tag_known ? caller->tag.app_id : "") == 0;
+		bool same = caller->client ? request->client == caller->client
+					   : !request->client &&
+				strcmp(cordon_portal_request_app_id(request),
+					caller->tag_known ? caller->tag.app_id : "") == 0;
 		if (!same) {
 			continue;
 		}
@@ -64,8 +65,8 @@ static bool under_cap(struct cordon_portals *portals, const struct cordon_portal
 }
 
 struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_portals *portals,
-		const struct cordon_portal_caller *caller, const struct cordon_portal_request_impl *impl,
-		void *data, bool *over_cap) {
+	const struct cordon_portal_caller *caller, const struct cordon_portal_request_impl *impl,
+	void *data, bool *over_cap) {
 	*over_cap = !under_cap(portals, caller);
 	if (*over_cap) {
 		return NULL;
@@ -92,8 +93,8 @@ struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_por
 }
 
 struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
-		struct wl_client *client, struct wl_resource *manager,
-		const struct cordon_portal_request_impl *impl, void *data) {
+	struct wl_client *client, struct wl_resource *manager,
+	const struct cordon_portal_request_impl *impl, void *data) {
 	struct cordon_portal_caller caller = {.client = client};
 	const struct cordon_client *record = cordon_client_from_wl(client);
 	const struct cordon_tag *tag = cordon_client_get_tag(record);
@@ -111,7 +112,8 @@ struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals
 	if (over_cap) {
 		wl_resource_post_error(manager, CORDON_PORTAL_MANAGER_V1_ERROR_TOO_MANY_REQUESTS,
 			"more than %d unanswered portal requests, or %d request objects",
-			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT, CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
+			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT,
+			CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT);
 	} else if (!request) {
 		wl_client_post_no_memory(client);
 	}
@@ -147,8 +149,7 @@ void cordon_portal_request_destroy(struct cordon_portal_request *request) {
 }
 
 static void handle_parent_destroy(struct wl_listener *listener, void *data) {
-	struct cordon_portal_request *request =
-		wl_container_of(listener, request, parent_destroy);
+	struct cordon_portal_request *request = wl_container_of(listener, request, parent_destroy);
 	detach_parent(request);
 	if (request->state == CORDON_PORTAL_REQUEST_PENDING) {
 		/* The window the dialog was for is gone: the question has no one to belong to. */
@@ -156,8 +157,8 @@ static void handle_parent_destroy(struct wl_listener *listener, void *data) {
 	}
 }
 
-bool cordon_portal_request_set_parent(struct cordon_portal_request *request,
-		struct wl_resource *toplevel) {
+bool cordon_portal_request_set_parent(
+	struct cordon_portal_request *request, struct wl_resource *toplevel) {
 	if (wl_resource_get_client(toplevel) != request->client) {
 		return false;
 	}
@@ -179,19 +180,18 @@ static bool parent_busy(struct cordon_portal_request *request) {
 	struct cordon_portal_request *other;
 	wl_list_for_each(other, &request->portals->requests, link) {
 		if (other != request && other->parent == request->parent &&
-				other->state == CORDON_PORTAL_REQUEST_PENDING) {
+			other->state == CORDON_PORTAL_REQUEST_PENDING) {
 			return true;
 		}
 	}
 	return false;
 }
 
-static void fill_app(const struct cordon_portal_request *request,
-		struct cordon_portal_ui_app *app) {
+static void fill_app(
+	const struct cordon_portal_request *request, struct cordon_portal_ui_app *app) {
 	app->known = request->tag_known;
 	app->sandboxed = request->tag.sandboxed;
-	app->engine = request->tag_known ? cordon_tag_engine_name(&request->tag) :
-		"unknown";
+	app->engine = request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown";
 	app->app_id = cordon_portal_request_app_id(request);
 	app->instance = request->tag_known ? request->tag.instance : "";
 }
@@ -208,12 +208,11 @@ static bool policy_allows(const struct cordon_portal_request *request) {
 }
 
 /* The policy, the store and the parent, in that order; the store's answer in *permission. */
-static bool check_request(struct cordon_portal_request *request,
-		enum cordon_permission *permission, enum cordon_portal_failure *failure,
-		const char **reason) {
+static bool check_request(struct cordon_portal_request *request, enum cordon_permission *permission,
+	enum cordon_portal_failure *failure, const char **reason) {
 	const char *app_id = cordon_portal_request_app_id(request);
-	*permission = cordon_permission_store_get(request->portals->store, app_id,
-		request->impl->portal);
+	*permission =
+		cordon_permission_store_get(request->portals->store, app_id, request->impl->portal);
 	wlr_log(WLR_INFO, "Portal %s request %s from pid %d (%s %s), permission %s",
 		request->impl->portal, request->token, (int)request->pid,
 		request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown",
@@ -238,13 +237,13 @@ static bool check_request(struct cordon_portal_request *request,
 }
 
 bool cordon_portal_request_check(struct cordon_portal_request *request,
-		enum cordon_portal_failure *failure, const char **reason) {
+	enum cordon_portal_failure *failure, const char **reason) {
 	enum cordon_permission permission;
 	return check_request(request, &permission, failure, reason);
 }
 
-void cordon_portal_request_submit(struct cordon_portal_request *request,
-		struct cordon_portal_ui_request *options) {
+void cordon_portal_request_submit(
+	struct cordon_portal_request *request, struct cordon_portal_ui_request *options) {
 	request->state = CORDON_PORTAL_REQUEST_PENDING;
 	enum cordon_permission permission;
 	enum cordon_portal_failure failure;
@@ -253,27 +252,27 @@ void cordon_portal_request_submit(struct cordon_portal_request *request,
 		cordon_portal_request_fail(request, failure, reason);
 		return;
 	}
-	const char *unavailable = request->impl->unavailable ?
-		request->impl->unavailable(request) : NULL;
+	const char *unavailable =
+		request->impl->unavailable ? request->impl->unavailable(request) : NULL;
 	if (unavailable) {
 		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_UNAVAILABLE, unavailable);
 		return;
 	}
 	if (permission == CORDON_PERMISSION_ALLOW && request->impl->allowed_without_dialog &&
-			request->impl->allowed_without_dialog(request)) {
+		request->impl->allowed_without_dialog(request)) {
 		return;
 	}
 	options->token = request->token;
 	fill_app(request, &options->app);
 	request->dialog = cordon_portal_dialog_open(request->portals->ui, request, options);
 	if (!request->dialog && request->state == CORDON_PORTAL_REQUEST_PENDING) {
-		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_UNAVAILABLE,
-			"no dialog can be shown");
+		cordon_portal_request_fail(
+			request, CORDON_PORTAL_FAILURE_UNAVAILABLE, "no dialog can be shown");
 	}
 }
 
-void cordon_portal_request_respond(struct cordon_portal_request *request,
-		const struct cordon_portal_response *response) {
+void cordon_portal_request_respond(
+	struct cordon_portal_request *request, const struct cordon_portal_response *response) {
 	if (request->state == CORDON_PORTAL_REQUEST_ANSWERED) {
 		return;
 	}
@@ -294,7 +293,7 @@ void cordon_portal_request_respond(struct cordon_portal_request *request,
 }
 
 void cordon_portal_request_fail(struct cordon_portal_request *request,
-		enum cordon_portal_failure failure, const char *reason) {
+	enum cordon_portal_failure failure, const char *reason) {
 	struct cordon_portal_response response = {
 		.result = CORDON_PORTAL_FAILED,
 		.failure = failure,

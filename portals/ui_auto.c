@@ -60,8 +60,8 @@ static void auto_destroy(void *data) {
 
 /* A camera answer: the line for this kind of request, or a cancel. */
 static void answer_camera(const struct cordon_portal_ui_host *host,
-		struct cordon_portal_ui_dialog *dialog, const struct cordon_portal_ui_request *request,
-		FILE *file) {
+	struct cordon_portal_ui_dialog *dialog, const struct cordon_portal_ui_request *request,
+	FILE *file) {
 	char *line = NULL;
 	size_t size = 0;
 	ssize_t len;
@@ -89,8 +89,10 @@ static void answer_camera(const struct cordon_portal_ui_host *host,
 		/* A stream reads on for its consent; a photo is taken with the first fit. */
 		accepted = chosen && !stream;
 		if (!chosen) {
-			host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: request %s: no provider '%s' "
-				"among the %zu offered", request->token, id, request->provider_count);
+			host->log(CORDON_PORTAL_UI_LOG_INFO,
+				"auto: request %s: no provider '%s' "
+				"among the %zu offered",
+				request->token, id, request->provider_count);
 		}
 	}
 	free(line);
@@ -107,12 +109,14 @@ static void answer_camera(const struct cordon_portal_ui_host *host,
 }
 
 static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
-		const struct cordon_portal_ui_request *request) {
+	const struct cordon_portal_ui_request *request) {
 	struct auto_plugin *plugin = data;
 	const struct cordon_portal_ui_host *host = plugin->host;
 	if (request->portal == CORDON_PORTAL_UI_PRINT) {
-		host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: print dialog for request %s from '%s' "
-			"(%s), %zu printers", request->token, request->app.app_id, request->app.engine,
+		host->log(CORDON_PORTAL_UI_LOG_INFO,
+			"auto: print dialog for request %s from '%s' "
+			"(%s), %zu printers",
+			request->token, request->app.app_id, request->app.engine,
 			request->printer_count);
 	}
 	FILE *file = fopen(plugin->answers, "re");
@@ -122,7 +126,7 @@ static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		return true;
 	}
 	if (request->portal == CORDON_PORTAL_UI_CAMERA_PHOTO ||
-			request->portal == CORDON_PORTAL_UI_CAMERA_STREAM) {
+		request->portal == CORDON_PORTAL_UI_CAMERA_STREAM) {
 		answer_camera(host, dialog, request, file);
 		fclose(file);
 		return true;
@@ -137,7 +141,7 @@ static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		}
 		bool print_line = strncmp(line, "print.", 6) == 0;
 		if (len == 0 || strncmp(line, CAMERA_PREFIX, strlen(CAMERA_PREFIX)) == 0 ||
-				print_line != (request->portal == CORDON_PORTAL_UI_PRINT)) {
+			print_line != (request->portal == CORDON_PORTAL_UI_PRINT)) {
 			continue;
 		}
 		answers++;
@@ -146,9 +150,11 @@ static bool auto_open(void *data, struct cordon_portal_ui_dialog *dialog,
 			if (eq) {
 				*eq = '\0';
 			}
-			host->log(CORDON_PORTAL_UI_LOG_INFO, "auto: print request %s from '%s' (%s): "
-				"%s=%s", request->token, request->app.app_id, request->app.engine,
-				line + 6, eq ? eq + 1 : "");
+			host->log(CORDON_PORTAL_UI_LOG_INFO,
+				"auto: print request %s from '%s' (%s): "
+				"%s=%s",
+				request->token, request->app.app_id, request->app.engine, line + 6,
+				eq ? eq + 1 : "");
 			/* A refused setting is logged by cordon; the rest still counts. */
 			host->set_print_setting(dialog, line + 6, eq ? eq + 1 : "");
 			continue;

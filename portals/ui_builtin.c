@@ -90,22 +90,22 @@ static size_t find_print(const struct builtin *plugin, struct cordon_portal_ui_d
 	return plugin->print_count;
 }
 
-static struct cordon_ui_print *print_of(const struct builtin *plugin,
-		struct cordon_portal_ui_dialog *dialog) {
+static struct cordon_ui_print *print_of(
+	const struct builtin *plugin, struct cordon_portal_ui_dialog *dialog) {
 	size_t i = find_print(plugin, dialog);
 	return i < plugin->print_count ? plugin->prints[i] : NULL;
 }
 
 static bool open_print(struct builtin *plugin, struct cordon_portal_ui_dialog *dialog,
-		const struct cordon_portal_ui_request *request) {
-	struct cordon_ui_print **prints = realloc(plugin->prints,
-		(plugin->print_count + 1) * sizeof(*prints));
+	const struct cordon_portal_ui_request *request) {
+	struct cordon_ui_print **prints =
+		realloc(plugin->prints, (plugin->print_count + 1) * sizeof(*prints));
 	if (!prints) {
 		return false;
 	}
 	plugin->prints = prints;
-	struct cordon_ui_print *print = cordon_ui_print_open(plugin->host, plugin->font, dialog,
-		request);
+	struct cordon_ui_print *print =
+		cordon_ui_print_open(plugin->host, plugin->font, dialog, request);
 	if (!print) {
 		return false;
 	}
@@ -219,15 +219,18 @@ static void list_folder(struct chooser *chooser) {
 		}
 		bool is_dir = S_ISDIR(st.st_mode);
 		if (S_ISLNK(st.st_mode)) {
-			/* A link to a folder can be walked into; a link to a file cannot be chosen. */
-			is_dir = fstatat(chooser->dir_fd, d->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+			/* A link to a folder can be walked into; a link to a file cannot be chosen.
+			 */
+			is_dir = fstatat(chooser->dir_fd, d->d_name, &st, 0) == 0 &&
+				S_ISDIR(st.st_mode);
 			if (!is_dir) {
 				continue;
 			}
 		} else if (!is_dir && !S_ISREG(st.st_mode)) {
 			continue;
 		}
-		if (!is_dir && (chooser->request->directory || !matches_filter(chooser, d->d_name))) {
+		if (!is_dir &&
+			(chooser->request->directory || !matches_filter(chooser, d->d_name))) {
 			continue;
 		}
 		add_entry(chooser, d->d_name, is_dir);
@@ -299,8 +302,9 @@ static void choose_marked_or(struct chooser *chooser, const struct entry *entry)
 	const struct cordon_portal_ui_host *host = chooser->plugin->host;
 	size_t chosen = 0;
 	for (size_t i = 0; i < chooser->entry_count && chooser->request->multiple; i++) {
-		if (chooser->entries[i].marked && host->choose_at(chooser->dialog, chooser->dir_fd,
-				chooser->entries[i].name)) {
+		if (chooser->entries[i].marked &&
+			host->choose_at(
+				chooser->dialog, chooser->dir_fd, chooser->entries[i].name)) {
 			chosen++;
 		}
 	}
@@ -313,7 +317,7 @@ static void choose_marked_or(struct chooser *chooser, const struct entry *entry)
 
 static void save(struct chooser *chooser) {
 	if (chooser->name[0] == '\0' || strchr(chooser->name, '/') ||
-			strcmp(chooser->name, ".") == 0 || strcmp(chooser->name, "..") == 0) {
+		strcmp(chooser->name, ".") == 0 || strcmp(chooser->name, "..") == 0) {
 		chooser->message = "Type a file name";
 		return;
 	}
@@ -354,8 +358,8 @@ static void activate(struct chooser *chooser) {
 	}
 }
 
-static void draw_button(struct builtin *plugin, pixman_image_t *image, int x, int y, int w,
-		int h, const char *label, bool primary) {
+static void draw_button(struct builtin *plugin, pixman_image_t *image, int x, int y, int w, int h,
+	const char *label, bool primary) {
 	cordon_ui_fill(image, COLOR_BORDER, x, y, w, h);
 	cordon_ui_fill(image, primary ? COLOR_SELECTED : COLOR_BUTTON, x + 1, y + 1, w - 2, h - 2);
 	cordon_ui_text(image, plugin->font, primary ? COLOR_SELECTED_TEXT : COLOR_TEXT, x + PAD,
@@ -386,30 +390,32 @@ static void draw(struct chooser *chooser) {
 	cordon_ui_text(image, plugin->font, COLOR_HEADER_TEXT, PAD, PAD / 2, WIDTH - 2 * PAD,
 		chooser->header);
 	snprintf(text, sizeof(text), "\u201c%s\u201d", chooser->request->title);
-	cordon_ui_text(image, plugin->font, COLOR_HEADER_TEXT, PAD, PAD + line, WIDTH - 2 * PAD,
-		text);
+	cordon_ui_text(
+		image, plugin->font, COLOR_HEADER_TEXT, PAD, PAD + line, WIDTH - 2 * PAD, text);
 
 	snprintf(text, sizeof(text), "Folder: %s", chooser->path);
 	int filter_w = 220;
-	cordon_ui_text(image, plugin->font, COLOR_TEXT, PAD, l.path_y, WIDTH - 3 * PAD - filter_w,
-		text);
+	cordon_ui_text(
+		image, plugin->font, COLOR_TEXT, PAD, l.path_y, WIDTH - 3 * PAD - filter_w, text);
 	snprintf(text, sizeof(text), "Filter: %s (Tab)", filter_label(chooser));
-	cordon_ui_text(image, plugin->font, COLOR_DIM, WIDTH - PAD - filter_w, l.path_y, filter_w,
-		text);
+	cordon_ui_text(
+		image, plugin->font, COLOR_DIM, WIDTH - PAD - filter_w, l.path_y, filter_w, text);
 
 	if (is_save(chooser)) {
-		cordon_ui_text(image, plugin->font, COLOR_TEXT, PAD, l.name_y + PAD / 4, 60, "Name:");
+		cordon_ui_text(
+			image, plugin->font, COLOR_TEXT, PAD, l.name_y + PAD / 4, 60, "Name:");
 		cordon_ui_fill(image, COLOR_BORDER, PAD + 60, l.name_y - 2, WIDTH - 2 * PAD - 60,
 			line + 6);
-		cordon_ui_fill(image, COLOR_FIELD, PAD + 61, l.name_y - 1, WIDTH - 2 * PAD - 62,
-			line + 4);
+		cordon_ui_fill(
+			image, COLOR_FIELD, PAD + 61, l.name_y - 1, WIDTH - 2 * PAD - 62, line + 4);
 		int w = cordon_ui_text(image, plugin->font, COLOR_TEXT, PAD + 66, l.name_y + 1,
 			WIDTH - 2 * PAD - 80, chooser->name);
 		cordon_ui_fill(image, COLOR_TEXT, PAD + 67 + w, l.name_y + 1, 2, line);
 	}
 
 	cordon_ui_fill(image, COLOR_BORDER, PAD, l.list_y, WIDTH - 2 * PAD, l.list_h);
-	cordon_ui_fill(image, COLOR_FIELD, PAD + 1, l.list_y + 1, WIDTH - 2 * PAD - 2, l.list_h - 2);
+	cordon_ui_fill(
+		image, COLOR_FIELD, PAD + 1, l.list_y + 1, WIDTH - 2 * PAD - 2, l.list_h - 2);
 	if (chooser->cursor < chooser->scroll) {
 		chooser->scroll = chooser->cursor;
 	} else if (l.rows > 0 && chooser->cursor >= chooser->scroll + (size_t)l.rows) {
@@ -427,14 +433,16 @@ static void draw(struct chooser *chooser) {
 			cordon_ui_fill(image, COLOR_SELECTED, PAD + 1, y, WIDTH - 2 * PAD - 2,
 				plugin->row_height);
 		}
-		snprintf(text, sizeof(text), "%s %s%s", entry->marked ? "\u2611" :
-			(chooser->request->multiple && !entry->is_dir ? "\u2610" : " "), entry->name,
-			entry->is_dir ? "/" : "");
+		snprintf(text, sizeof(text), "%s %s%s",
+			entry->marked
+				? "\u2611"
+				: (chooser->request->multiple && !entry->is_dir ? "\u2610" : " "),
+			entry->name, entry->is_dir ? "/" : "");
 		cordon_ui_text(image, plugin->font, selected ? COLOR_SELECTED_TEXT : COLOR_TEXT,
 			PAD + 8, y + 2, WIDTH - 2 * PAD - 16, text);
 	}
-	if (chooser->entry_count == 0 || (chooser->entry_count == 1 &&
-			strcmp(chooser->entries[0].name, "..") == 0)) {
+	if (chooser->entry_count == 0 ||
+		(chooser->entry_count == 1 && strcmp(chooser->entries[0].name, "..") == 0)) {
 		cordon_ui_text(image, plugin->font, COLOR_DIM, PAD + 8,
 			l.list_y + 4 + plugin->row_height, 400, "(nothing to show here)");
 	}
@@ -442,20 +450,26 @@ static void draw(struct chooser *chooser) {
 	const char *hint = chooser->message;
 	uint32_t hint_color = COLOR_WARNING;
 	if (chooser->confirm_overwrite) {
-		snprintf(text, sizeof(text), "Replace the existing \u201c%s\u201d? Return: replace, "
-			"Escape: back", chooser->name);
+		snprintf(text, sizeof(text),
+			"Replace the existing \u201c%s\u201d? Return: replace, "
+			"Escape: back",
+			chooser->name);
 		hint = text;
 	} else if (!hint) {
 		hint_color = COLOR_DIM;
-		hint = chooser->request->multiple ? "Space marks files, Return chooses" :
-			is_save(chooser) ? "Type a name, Return saves" : "Return opens or chooses";
+		hint = chooser->request->multiple ? "Space marks files, Return chooses"
+			: is_save(chooser)        ? "Type a name, Return saves"
+						  : "Return opens or chooses";
 	}
 	cordon_ui_text(image, plugin->font, hint_color, PAD, l.footer_y - line - PAD / 2,
 		WIDTH - 2 * PAD, hint);
 	int bx = WIDTH - PAD - l.button_w;
 	draw_button(plugin, image, bx, l.footer_y, l.button_w, l.button_h,
-		chooser->confirm_overwrite ? "Replace" : is_save(chooser) ? "Save" :
-		chooser->request->directory ? "Choose" : "Open", true);
+		chooser->confirm_overwrite            ? "Replace"
+			: is_save(chooser)            ? "Save"
+			: chooser->request->directory ? "Choose"
+						      : "Open",
+		true);
 	draw_button(plugin, image, bx - PAD - l.button_w, l.footer_y, l.button_w, l.button_h,
 		"Cancel", false);
 	host->commit(chooser->dialog);
@@ -504,23 +518,25 @@ static void builtin_destroy(void *data) {
 
 static char *make_header(const struct cordon_portal_ui_request *request) {
 	const struct cordon_portal_ui_app *app = &request->app;
-	const char *what = request->portal == CORDON_PORTAL_UI_FILE_SAVE ? "save a file" :
-		request->directory ? "open a folder" : request->multiple ? "open files" : "open a file";
+	const char *what = request->portal == CORDON_PORTAL_UI_FILE_SAVE ? "save a file"
+		: request->directory                                     ? "open a folder"
+		: request->multiple                                      ? "open files"
+									 : "open a file";
 	char *header = NULL;
 	if (!app->known) {
 		if (asprintf(&header, "An unidentified sandboxed app wants to %s", what) < 0) {
 			header = NULL;
 		}
-	} else if (asprintf(&header, "%s (%s%s) wants to %s", app->app_id[0] ? app->app_id :
-			"An app without an id", app->engine, app->sandboxed ? ", sandboxed" : "",
-			what) < 0) {
+	} else if (asprintf(&header, "%s (%s%s) wants to %s",
+			   app->app_id[0] ? app->app_id : "An app without an id", app->engine,
+			   app->sandboxed ? ", sandboxed" : "", what) < 0) {
 		header = NULL;
 	}
 	return header;
 }
 
 static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
-		const struct cordon_portal_ui_request *request) {
+	const struct cordon_portal_ui_request *request) {
 	struct builtin *plugin = data;
 	if (!load_font(plugin)) {
 		return false;
@@ -533,8 +549,9 @@ static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 		return false;
 	}
 	if (request->portal == CORDON_PORTAL_UI_CAMERA_PHOTO ||
-			request->portal == CORDON_PORTAL_UI_CAMERA_STREAM) {
-		chooser->camera = cordon_ui_camera_open(plugin->host, plugin->font, dialog, request);
+		request->portal == CORDON_PORTAL_UI_CAMERA_STREAM) {
+		chooser->camera =
+			cordon_ui_camera_open(plugin->host, plugin->font, dialog, request);
 		if (!chooser->camera) {
 			free(chooser);
 			return false;
@@ -553,7 +570,7 @@ static bool builtin_open(void *data, struct cordon_portal_ui_dialog *dialog,
 	/* Where the user chose for this app last, else home: never where the app says. */
 	const char *home = getenv("HOME");
 	bool opened = (request->remembered_folder_count > 0 &&
-			open_folder(chooser, -1, request->remembered_folders[0])) ||
+			      open_folder(chooser, -1, request->remembered_folders[0])) ||
 		(home && home[0] == '/' && open_folder(chooser, -1, home)) ||
 		open_folder(chooser, -1, "/");
 	if (!opened || !chooser->header) {
@@ -637,7 +654,7 @@ static void move_cursor(struct chooser *chooser, long delta) {
 }
 
 static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint32_t keysym,
-		uint32_t codepoint, bool pressed, uint32_t modifiers) {
+	uint32_t codepoint, bool pressed, uint32_t modifiers) {
 	struct builtin *plugin = data;
 	struct cordon_ui_print *print = print_of(plugin, dialog);
 	if (print) {
@@ -688,7 +705,7 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 		break;
 	case XKB_KEY_Right:
 		if (chooser->cursor < chooser->entry_count &&
-				chooser->entries[chooser->cursor].is_dir) {
+			chooser->entries[chooser->cursor].is_dir) {
 			enter(chooser, chooser->entries[chooser->cursor].name);
 		}
 		break;
@@ -710,8 +727,8 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 		break;
 	case XKB_KEY_space:
 		if (!is_save(chooser) && chooser->request->multiple &&
-				chooser->cursor < chooser->entry_count &&
-				!chooser->entries[chooser->cursor].is_dir) {
+			chooser->cursor < chooser->entry_count &&
+			!chooser->entries[chooser->cursor].is_dir) {
 			chooser->entries[chooser->cursor].marked ^= true;
 			move_cursor(chooser, 1);
 			break;
@@ -720,7 +737,7 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 		__attribute__((fallthrough));
 	default:
 		if (is_save(chooser) && codepoint >= 0x20 && codepoint != 0x7f &&
-				!(modifiers & (CORDON_PORTAL_UI_MOD_CTRL | CORDON_PORTAL_UI_MOD_ALT))) {
+			!(modifiers & (CORDON_PORTAL_UI_MOD_CTRL | CORDON_PORTAL_UI_MOD_ALT))) {
 			type_character(chooser, codepoint);
 		}
 		break;
@@ -730,8 +747,7 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 	}
 }
 
-static void builtin_motion(void *data, struct cordon_portal_ui_dialog *dialog, double x,
-		double y) {
+static void builtin_motion(void *data, struct cordon_portal_ui_dialog *dialog, double x, double y) {
 	struct builtin *plugin = data;
 	struct cordon_ui_print *print = print_of(plugin, dialog);
 	if (print) {
@@ -751,8 +767,8 @@ static bool inside(double x, double y, int bx, int by, int w, int h) {
 	return x >= bx && y >= by && x < bx + w && y < by + h;
 }
 
-static void builtin_button(void *data, struct cordon_portal_ui_dialog *dialog, uint32_t button,
-		bool pressed) {
+static void builtin_button(
+	void *data, struct cordon_portal_ui_dialog *dialog, uint32_t button, bool pressed) {
 	struct builtin *plugin = data;
 	struct cordon_ui_print *print = print_of(plugin, dialog);
 	if (print) {
@@ -785,7 +801,8 @@ static void builtin_button(void *data, struct cordon_portal_ui_dialog *dialog, u
 		} else if (i < chooser->entry_count) {
 			chooser->cursor = i;
 			if (is_save(chooser) && !chooser->entries[i].is_dir) {
-				snprintf(chooser->name, sizeof(chooser->name), "%s", chooser->entries[i].name);
+				snprintf(chooser->name, sizeof(chooser->name), "%s",
+					chooser->entries[i].name);
 			}
 		}
 	}
@@ -793,7 +810,7 @@ static void builtin_button(void *data, struct cordon_portal_ui_dialog *dialog, u
 }
 
 static void builtin_preview_frame(void *data, struct cordon_portal_ui_dialog *dialog,
-		const struct cordon_portal_ui_frame *frame) {
+	const struct cordon_portal_ui_frame *frame) {
 	struct builtin *plugin = data;
 	if (print_of(plugin, dialog)) {
 		return;

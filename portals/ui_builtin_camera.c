@@ -62,8 +62,9 @@ static struct layout layout_of(const struct cordon_ui_camera *camera) {
 	l.header_h = 2 * l.line + 3 * PAD / 2;
 	l.row_h = l.line + 8;
 	size_t count = camera->request->provider_count;
-	l.rows = is_photo(camera) && !camera->previewing ?
-		(int)(count < MAX_ROWS ? count : MAX_ROWS) : 0;
+	l.rows = is_photo(camera) && !camera->previewing
+		? (int)(count < MAX_ROWS ? count : MAX_ROWS)
+		: 0;
 	l.list_y = l.header_h + PAD + l.line + PAD / 2;
 	l.button_h = l.line + PAD;
 	l.preview_y = l.list_y;
@@ -76,8 +77,8 @@ static struct layout layout_of(const struct cordon_ui_camera *camera) {
 	return l;
 }
 
-static void draw_button(struct cordon_ui_camera *camera, pixman_image_t *image, int x, int y,
-		int w, int h, const char *label, bool primary) {
+static void draw_button(struct cordon_ui_camera *camera, pixman_image_t *image, int x, int y, int w,
+	int h, const char *label, bool primary) {
 	cordon_ui_fill(image, COLOR_BORDER, x, y, w, h);
 	cordon_ui_fill(image, primary ? COLOR_SELECTED : COLOR_BUTTON, x + 1, y + 1, w - 2, h - 2);
 	cordon_ui_text(image, camera->font, primary ? COLOR_SELECTED_TEXT : COLOR_TEXT, x + PAD,
@@ -85,11 +86,11 @@ static void draw_button(struct cordon_ui_camera *camera, pixman_image_t *image, 
 }
 
 /* The last frame, or black with a word while there is none. */
-static void draw_preview(struct cordon_ui_camera *camera, pixman_image_t *image, int x0,
-		int y0) {
+static void draw_preview(struct cordon_ui_camera *camera, pixman_image_t *image, int x0, int y0) {
 	cordon_ui_fill(image, 0x000000, x0, y0, PREVIEW_W, PREVIEW_H);
 	if (!camera->preview_rgb) {
-		cordon_ui_text(image, camera->font, 0xffffff, x0 + PAD, y0 + PAD, PREVIEW_W - 2 * PAD,
+		cordon_ui_text(image, camera->font, 0xffffff, x0 + PAD, y0 + PAD,
+			PREVIEW_W - 2 * PAD,
 			camera->preview_stopped ? "No preview: the camera stopped" : "Starting...");
 		return;
 	}
@@ -99,7 +100,8 @@ static void draw_preview(struct cordon_ui_camera *camera, pixman_image_t *image,
 		const uint8_t *src = camera->preview_rgb + (size_t)y * PREVIEW_W * 3;
 		uint32_t *dst = pixels + (size_t)(y0 + y) * stride + x0;
 		for (int x = 0; x < PREVIEW_W; x++, src += 3) {
-			dst[x] = 0xff000000u | (uint32_t)src[0] << 16 | (uint32_t)src[1] << 8 | src[2];
+			dst[x] = 0xff000000u | (uint32_t)src[0] << 16 | (uint32_t)src[1] << 8 |
+				src[2];
 		}
 	}
 }
@@ -125,9 +127,9 @@ static void draw(struct cordon_ui_camera *camera) {
 	}
 	cordon_ui_text(image, camera->font, COLOR_HEADER_TEXT, PAD, PAD / 2, WIDTH - 2 * PAD, text);
 	cordon_ui_text(image, camera->font, COLOR_HEADER_TEXT, PAD, PAD / 2 + l.line + PAD / 2,
-		WIDTH - 2 * PAD, is_photo(camera) ?
-		"It gets the picture only, not the camera." :
-		"It gets live video from the camera until it closes it.");
+		WIDTH - 2 * PAD,
+		is_photo(camera) ? "It gets the picture only, not the camera."
+				 : "It gets live video from the camera until it closes it.");
 	int y = l.header_h + PAD;
 	if (camera->previewing) {
 		const struct cordon_portal_ui_camera_provider *provider =
@@ -144,12 +146,14 @@ static void draw(struct cordon_ui_camera *camera) {
 			int ry = l.list_y + row * l.row_h;
 			bool selected = (size_t)row == camera->cursor;
 			if (selected) {
-				cordon_ui_fill(image, COLOR_SELECTED, PAD, ry, WIDTH - 2 * PAD,
-					l.row_h);
+				cordon_ui_fill(
+					image, COLOR_SELECTED, PAD, ry, WIDTH - 2 * PAD, l.row_h);
 			}
-			snprintf(text, sizeof(text), "%s   (%s)", provider->name, provider->mime_type);
-			cordon_ui_text(image, camera->font, selected ? COLOR_SELECTED_TEXT : COLOR_TEXT,
-				PAD + 8, ry + 4, WIDTH - 2 * PAD - 16, text);
+			snprintf(text, sizeof(text), "%s   (%s)", provider->name,
+				provider->mime_type);
+			cordon_ui_text(image, camera->font,
+				selected ? COLOR_SELECTED_TEXT : COLOR_TEXT, PAD + 8, ry + 4,
+				WIDTH - 2 * PAD - 16, text);
 		}
 	} else {
 		cordon_ui_text(image, camera->font, COLOR_DIM, PAD, y, WIDTH - 2 * PAD,
@@ -167,9 +171,9 @@ static void draw(struct cordon_ui_camera *camera) {
 static bool start_preview(struct cordon_ui_camera *camera) {
 	const struct cordon_portal_ui_request *request = camera->request;
 	if (!request->provider_previews || camera->cursor >= request->provider_count ||
-			!request->provider_previews[camera->cursor] ||
-			!camera->host->start_preview(camera->dialog, camera->cursor, PREVIEW_W,
-				PREVIEW_H)) {
+		!request->provider_previews[camera->cursor] ||
+		!camera->host->start_preview(
+			camera->dialog, camera->cursor, PREVIEW_W, PREVIEW_H)) {
 		return false;
 	}
 	camera->previewing = true;
@@ -177,8 +181,8 @@ static bool start_preview(struct cordon_ui_camera *camera) {
 }
 
 struct cordon_ui_camera *cordon_ui_camera_open(const struct cordon_portal_ui_host *host,
-		struct cordon_ui_font *font, struct cordon_portal_ui_dialog *dialog,
-		const struct cordon_portal_ui_request *request) {
+	struct cordon_ui_font *font, struct cordon_portal_ui_dialog *dialog,
+	const struct cordon_portal_ui_request *request) {
 	struct cordon_ui_camera *camera = calloc(1, sizeof(*camera));
 	if (!camera) {
 		return NULL;
@@ -201,8 +205,8 @@ void cordon_ui_camera_close(struct cordon_ui_camera *camera) {
 	free(camera);
 }
 
-void cordon_ui_camera_preview_frame(struct cordon_ui_camera *camera,
-		const struct cordon_portal_ui_frame *frame) {
+void cordon_ui_camera_preview_frame(
+	struct cordon_ui_camera *camera, const struct cordon_portal_ui_frame *frame) {
 	if (!camera->previewing) {
 		return;
 	}
@@ -221,7 +225,8 @@ void cordon_ui_camera_preview_frame(struct cordon_ui_camera *camera,
 	}
 	/* Nearest neighbour: the provider may send another size than the one asked for. */
 	for (uint32_t y = 0; y < PREVIEW_H; y++) {
-		const uint8_t *row = frame->rgb + (size_t)(y * frame->height / PREVIEW_H) * frame->stride;
+		const uint8_t *row =
+			frame->rgb + (size_t)(y * frame->height / PREVIEW_H) * frame->stride;
 		uint8_t *dst = camera->preview_rgb + (size_t)y * PREVIEW_W * 3;
 		for (uint32_t x = 0; x < PREVIEW_W; x++) {
 			memcpy(dst + x * 3, row + (size_t)(x * frame->width / PREVIEW_W) * 3, 3);
@@ -265,8 +270,9 @@ void cordon_ui_camera_key(struct cordon_ui_camera *camera, uint32_t keysym, bool
 		if (camera->previewing) {
 			return;
 		}
-		camera->cursor = camera->cursor + 1 < count && camera->cursor + 1 < MAX_ROWS ?
-			camera->cursor + 1 : camera->cursor;
+		camera->cursor = camera->cursor + 1 < count && camera->cursor + 1 < MAX_ROWS
+			? camera->cursor + 1
+			: camera->cursor;
 		break;
 	default:
 		return;

@@ -107,7 +107,7 @@ static int glyph_advance(struct cordon_ui_font *font, uint32_t cp) {
 }
 
 static void draw_glyph(pixman_image_t *image, pixman_image_t *color, struct cordon_ui_font *font,
-		uint32_t cp, int x, int baseline) {
+	uint32_t cp, int x, int baseline) {
 	const struct fcft_glyph *glyph = glyph_of(font, cp);
 	if (!glyph) {
 		return;
@@ -121,8 +121,8 @@ static void draw_glyph(pixman_image_t *image, pixman_image_t *color, struct cord
 	}
 }
 
-int cordon_ui_text(pixman_image_t *image, struct cordon_ui_font *font, uint32_t rgb, int x,
-		int y, int max_width, const char *text) {
+int cordon_ui_text(pixman_image_t *image, struct cordon_ui_font *font, uint32_t rgb, int x, int y,
+	int max_width, const char *text) {
 	pixman_color_t c = color_of(rgb);
 	pixman_image_t *color = pixman_image_create_solid_fill(&c);
 	if (!color) {

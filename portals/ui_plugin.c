@@ -64,8 +64,9 @@ static void host_log(enum cordon_portal_ui_log_level level, const char *fmt, ...
 	va_start(args, fmt);
 	char *text = cordon_vformat(fmt, args);
 	va_end(args);
-	enum wlr_log_importance importance = level == CORDON_PORTAL_UI_LOG_ERROR ? WLR_ERROR :
-		level == CORDON_PORTAL_UI_LOG_INFO ? WLR_INFO : WLR_DEBUG;
+	enum wlr_log_importance importance = level == CORDON_PORTAL_UI_LOG_ERROR ? WLR_ERROR
+		: level == CORDON_PORTAL_UI_LOG_INFO                             ? WLR_INFO
+										 : WLR_DEBUG;
 	wlr_log(importance, "portal UI: %s", text ? text : fmt);
 	free(text);
 }
@@ -134,7 +135,7 @@ static void remember_folder(struct cordon_portal_dialog *dialog) {
 	}
 	char *error = NULL;
 	if (!cordon_permission_store_add_folder(request->portals->store, app_id,
-			request->impl->portal, dialog->folder, &error)) {
+		    request->impl->portal, dialog->folder, &error)) {
 		wlr_log(WLR_ERROR, "Cannot remember the folder for %s: %s", app_id,
 			error ? error : "out of memory");
 	}
@@ -161,7 +162,8 @@ static void handle_deliver(void *data) {
 	if (response.file_count == 0) {
 		/* "Done" with nothing chosen: the user gave up, or every choice was refused. */
 		if (dialog->refusal) {
-			cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_IO, dialog->refusal);
+			cordon_portal_request_fail(
+				request, CORDON_PORTAL_FAILURE_IO, dialog->refusal);
 		} else {
 			cordon_portal_request_cancel(request);
 		}
@@ -177,8 +179,8 @@ static void answer(struct cordon_portal_dialog *dialog, enum outcome outcome) {
 		return;
 	}
 	dialog->outcome = outcome;
-	dialog->deliver = wl_event_loop_add_idle(dialog->ui->portals->server->event_loop,
-		handle_deliver, dialog);
+	dialog->deliver = wl_event_loop_add_idle(
+		dialog->ui->portals->server->event_loop, handle_deliver, dialog);
 	if (!dialog->deliver) {
 		wlr_log(WLR_ERROR, "Cannot schedule the answer of portal request %s",
 			dialog->request->token);
@@ -193,15 +195,15 @@ static void host_cancel(struct cordon_portal_ui_dialog *handle) {
 	answer((struct cordon_portal_dialog *)handle, OUTCOME_CANCEL);
 }
 
-static bool host_set_print_setting(struct cordon_portal_ui_dialog *handle, const char *key,
-		const char *value) {
+static bool host_set_print_setting(
+	struct cordon_portal_ui_dialog *handle, const char *key, const char *value) {
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
 	const char *reason = "this dialog takes no print settings";
 	if (dialog->outcome != OUTCOME_NONE) {
 		return false;
 	}
 	if (!dialog->request->impl->set_setting ||
-			!dialog->request->impl->set_setting(dialog->request, key, value, &reason)) {
+		!dialog->request->impl->set_setting(dialog->request, key, value, &reason)) {
 		wlr_log(WLR_INFO, "Portal request %s: refused the setting %s=%s: %s",
 			dialog->request->token, key, value, reason);
 		return false;
@@ -209,15 +211,16 @@ static bool host_set_print_setting(struct cordon_portal_ui_dialog *handle, const
 	return true;
 }
 
-static pixman_image_t *host_get_image(struct cordon_portal_ui_dialog *handle, int width,
-		int height) {
+static pixman_image_t *host_get_image(
+	struct cordon_portal_ui_dialog *handle, int width, int height) {
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
 	if (!dialog->surface) {
 		dialog->surface = cordon_portal_dialog_surface_create(
 			dialog->ui->portals->server, &dialog->ui->portals->layer->node);
 	}
-	return dialog->surface ?
-		cordon_portal_dialog_surface_get_image(dialog->surface, width, height) : NULL;
+	return dialog->surface
+		? cordon_portal_dialog_surface_get_image(dialog->surface, width, height)
+		: NULL;
 }
 
 static void host_commit(struct cordon_portal_ui_dialog *handle) {
@@ -239,7 +242,7 @@ static bool host_choose_provider(struct cordon_portal_ui_dialog *handle, size_t 
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
 	struct cordon_portal_request *request = dialog->request;
 	if (dialog->outcome != OUTCOME_NONE || !request->impl->choose_provider ||
-			index >= dialog->options.provider_count) {
+		index >= dialog->options.provider_count) {
 		return false;
 	}
 	return request->impl->choose_provider(request, index);
@@ -248,14 +251,14 @@ static bool host_choose_provider(struct cordon_portal_ui_dialog *handle, size_t 
 /* The largest preview side a plugin may ask for: it is drawn in a dialog. */
 #define MAX_PREVIEW_SIDE 1024
 
-static bool host_start_preview(struct cordon_portal_ui_dialog *handle, size_t index,
-		uint32_t width, uint32_t height) {
+static bool host_start_preview(
+	struct cordon_portal_ui_dialog *handle, size_t index, uint32_t width, uint32_t height) {
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
 	struct cordon_portal_request *request = dialog->request;
 	if (dialog->outcome != OUTCOME_NONE || !request->impl->start_preview ||
-			index >= dialog->options.provider_count || !dialog->options.provider_previews ||
-			!dialog->options.provider_previews[index] || width == 0 || height == 0 ||
-			width > MAX_PREVIEW_SIDE || height > MAX_PREVIEW_SIDE) {
+		index >= dialog->options.provider_count || !dialog->options.provider_previews ||
+		!dialog->options.provider_previews[index] || width == 0 || height == 0 ||
+		width > MAX_PREVIEW_SIDE || height > MAX_PREVIEW_SIDE) {
 		return false;
 	}
 	return request->impl->start_preview(request, index, width, height);
@@ -268,13 +271,13 @@ static void host_stop_preview(struct cordon_portal_ui_dialog *handle) {
 	}
 }
 
-void cordon_portal_dialog_send_preview_frame(struct cordon_portal_dialog *dialog,
-		const struct cordon_portal_ui_frame *frame) {
+void cordon_portal_dialog_send_preview_frame(
+	struct cordon_portal_dialog *dialog, const struct cordon_portal_ui_frame *frame) {
 	const struct cordon_portal_ui_plugin *plugin = dialog->ui->plugin;
 	/* An older plugin's struct ends before preview_frame: never read past its version. */
 	if (dialog->outcome == OUTCOME_NONE && plugin->abi_version >= 3 && plugin->preview_frame) {
-		plugin->preview_frame(dialog->ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
-			frame);
+		plugin->preview_frame(
+			dialog->ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, frame);
 	}
 }
 
@@ -296,11 +299,13 @@ static const struct cordon_portal_ui_host host = {
 };
 
 /* dlopen()s DIR/NAME.so; NULL after logging why. The handle is returned through *dl. */
-static const struct cordon_portal_ui_plugin *load_plugin(const char *dir, const char *name,
-		void **dl) {
+static const struct cordon_portal_ui_plugin *load_plugin(
+	const char *dir, const char *name, void **dl) {
 	if (strchr(name, '/')) {
-		wlr_log(WLR_ERROR, "Portal UI plugin '%s': a name with a slash; keeping the "
-			"built-in UI", name);
+		wlr_log(WLR_ERROR,
+			"Portal UI plugin '%s': a name with a slash; keeping the "
+			"built-in UI",
+			name);
 		return NULL;
 	}
 	char *path = cordon_format("%s/%s.so", dir, name);
@@ -309,8 +314,9 @@ static const struct cordon_portal_ui_plugin *load_plugin(const char *dir, const 
 	}
 	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
-		wlr_log(WLR_ERROR, "Cannot load the portal UI plugin %s: %s; keeping the built-in UI",
-			path, dlerror());
+		wlr_log(WLR_ERROR,
+			"Cannot load the portal UI plugin %s: %s; keeping the built-in UI", path,
+			dlerror());
 		free(path);
 		return NULL;
 	}
@@ -321,14 +327,17 @@ static const struct cordon_portal_ui_plugin *load_plugin(const char *dir, const 
 		wlr_log(WLR_ERROR, "Portal UI plugin %s has no %s(); keeping the built-in UI", path,
 			CORDON_PORTAL_UI_ENTRY_SYMBOL);
 	} else if (plugin->abi_version < 1 || plugin->abi_version > CORDON_PORTAL_UI_ABI_VERSION) {
-		wlr_log(WLR_ERROR, "Portal UI plugin %s has ABI version %u, cordon needs 1 to %u; "
-			"keeping the built-in UI", path, plugin->abi_version,
-			CORDON_PORTAL_UI_ABI_VERSION);
+		wlr_log(WLR_ERROR,
+			"Portal UI plugin %s has ABI version %u, cordon needs 1 to %u; "
+			"keeping the built-in UI",
+			path, plugin->abi_version, CORDON_PORTAL_UI_ABI_VERSION);
 		plugin = NULL;
 	} else if (!plugin->name || !plugin->create || !plugin->destroy || !plugin->open ||
-			!plugin->close) {
-		wlr_log(WLR_ERROR, "Portal UI plugin %s lacks a name or a required function; "
-			"keeping the built-in UI", path);
+		!plugin->close) {
+		wlr_log(WLR_ERROR,
+			"Portal UI plugin %s lacks a name or a required function; "
+			"keeping the built-in UI",
+			path);
 		plugin = NULL;
 	}
 	if (!plugin) {
@@ -342,7 +351,7 @@ static const struct cordon_portal_ui_plugin *load_plugin(const char *dir, const 
 }
 
 static bool start_plugin(struct cordon_portal_ui *ui, const struct cordon_portal_ui_plugin *plugin,
-		const char *options) {
+	const char *options) {
 	ui->plugin_data = plugin->create(&host, options ? options : "");
 	if (!ui->plugin_data) {
 		wlr_log(WLR_ERROR, "The portal UI plugin '%s' failed to start", plugin->name);
@@ -352,8 +361,8 @@ static bool start_plugin(struct cordon_portal_ui *ui, const struct cordon_portal
 	return true;
 }
 
-struct cordon_portal_ui *cordon_portal_ui_create(struct cordon_portals *portals,
-		const struct cordon_portal_ui_choice *choice) {
+struct cordon_portal_ui *cordon_portal_ui_create(
+	struct cordon_portals *portals, const struct cordon_portal_ui_choice *choice) {
 	struct cordon_portal_ui *ui = calloc(1, sizeof(*ui));
 	if (!ui) {
 		return NULL;
@@ -367,8 +376,10 @@ struct cordon_portal_ui *cordon_portal_ui_create(struct cordon_portals *portals,
 			return ui;
 		}
 	} else if (name && strcmp(name, "builtin") != 0 && strcmp(name, "none") != 0) {
-		const char *dir = choice->plugin_dir ? choice->plugin_dir : CORDON_PORTAL_PLUGIN_DIR;
-		const struct cordon_portal_ui_plugin *plugin = load_plugin(dir, name, &ui->dl_handle);
+		const char *dir =
+			choice->plugin_dir ? choice->plugin_dir : CORDON_PORTAL_PLUGIN_DIR;
+		const struct cordon_portal_ui_plugin *plugin =
+			load_plugin(dir, name, &ui->dl_handle);
 		if (plugin && start_plugin(ui, plugin, choice->options)) {
 			return ui;
 		}
@@ -424,8 +435,8 @@ static void free_dialog(struct cordon_portal_dialog *dialog) {
 	free(dialog);
 }
 
-static bool copy_options(struct cordon_portal_dialog *dialog,
-		const struct cordon_portal_ui_request *options) {
+static bool copy_options(
+	struct cordon_portal_dialog *dialog, const struct cordon_portal_ui_request *options) {
 	struct cordon_portal_request *request = dialog->request;
 	dialog->options = *options;
 	size_t filter_count = options->filter_count;
@@ -440,9 +451,8 @@ static bool copy_options(struct cordon_portal_dialog *dialog,
 	}
 	dialog->options.filters = dialog->filters;
 	size_t count;
-	const char *const *folders = cordon_permission_store_get_folders(
-		dialog->ui->portals->store, cordon_portal_request_app_id(request),
-		request->impl->portal, &count);
+	const char *const *folders = cordon_permission_store_get_folders(dialog->ui->portals->store,
+		cordon_portal_request_app_id(request), request->impl->portal, &count);
 	dialog->options.remembered_folder_count = 0;
 	dialog->folders = calloc(count ? count : 1, sizeof(*dialog->folders));
 	if (!dialog->folders) {
@@ -460,13 +470,13 @@ static bool copy_options(struct cordon_portal_dialog *dialog,
 }
 
 struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *ui,
-		struct cordon_portal_request *request, const struct cordon_portal_ui_request *options) {
+	struct cordon_portal_request *request, const struct cordon_portal_ui_request *options) {
 	if (!ui->plugin) {
 		return NULL;
 	}
 	/* A version 1 plugin knows only the file chooser: camera and print came with 2. */
 	if (options->portal != CORDON_PORTAL_UI_FILE_OPEN &&
-			options->portal != CORDON_PORTAL_UI_FILE_SAVE && ui->plugin->abi_version < 2) {
+		options->portal != CORDON_PORTAL_UI_FILE_SAVE && ui->plugin->abi_version < 2) {
 		wlr_log(WLR_INFO, "The portal UI '%s' (ABI %u) has no %s dialog", ui->plugin->name,
 			ui->plugin->abi_version,
 			options->portal == CORDON_PORTAL_UI_PRINT ? "print" : "camera");
@@ -484,8 +494,8 @@ struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *
 		free_dialog(dialog);
 		return NULL;
 	}
-	if (!ui->plugin->open(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
-			&dialog->options)) {
+	if (!ui->plugin->open(
+		    ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, &dialog->options)) {
 		wlr_log(WLR_INFO, "The portal UI '%s' refused request %s", ui->plugin->name,
 			request->token);
 		/* The plugin said no: it keeps no state, so close() is not called. */
@@ -505,12 +515,13 @@ void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog) {
 }
 
 /* The newest dialog that shows itself has the keyboard. */
-static struct cordon_portal_dialog *shown_dialog(struct cordon_portal_ui *ui, int *x, int *y,
-		int *width, int *height) {
+static struct cordon_portal_dialog *shown_dialog(
+	struct cordon_portal_ui *ui, int *x, int *y, int *width, int *height) {
 	struct cordon_portal_dialog *dialog;
 	wl_list_for_each(dialog, &ui->dialogs, link) {
 		if (dialog->outcome == OUTCOME_NONE && dialog->surface &&
-				cordon_portal_dialog_surface_get_box(dialog->surface, x, y, width, height)) {
+			cordon_portal_dialog_surface_get_box(
+				dialog->surface, x, y, width, height)) {
 			return dialog;
 		}
 	}
@@ -523,7 +534,7 @@ bool cordon_portal_ui_has_focus(struct cordon_portal_ui *ui) {
 }
 
 void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uint32_t codepoint,
-		bool pressed, uint32_t modifiers) {
+	bool pressed, uint32_t modifiers) {
 	int x, y, width, height;
 	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
 	if (dialog && ui->plugin->key) {
@@ -533,13 +544,14 @@ void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uin
 }
 
 /* The dialog under the point, or the one holding the pointer grab; local coordinates. */
-static struct cordon_portal_dialog *pointer_dialog(struct cordon_portal_ui *ui, double lx,
-		double ly, double *sx, double *sy) {
+static struct cordon_portal_dialog *pointer_dialog(
+	struct cordon_portal_ui *ui, double lx, double ly, double *sx, double *sy) {
 	int x, y, width, height;
 	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
 	if (ui->pointer_grab && ui->pointer_grab != dialog) {
 		dialog = ui->pointer_grab;
-		if (!cordon_portal_dialog_surface_get_box(dialog->surface, &x, &y, &width, &height)) {
+		if (!cordon_portal_dialog_surface_get_box(
+			    dialog->surface, &x, &y, &width, &height)) {
 			return NULL;
 		}
 	}
@@ -559,14 +571,14 @@ bool cordon_portal_ui_send_motion(struct cordon_portal_ui *ui, double lx, double
 		return false;
 	}
 	if (ui->plugin->pointer_motion) {
-		ui->plugin->pointer_motion(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
-			sx, sy);
+		ui->plugin->pointer_motion(
+			ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, sx, sy);
 	}
 	return true;
 }
 
-bool cordon_portal_ui_send_button(struct cordon_portal_ui *ui, double lx, double ly,
-		uint32_t button, bool pressed) {
+bool cordon_portal_ui_send_button(
+	struct cordon_portal_ui *ui, double lx, double ly, uint32_t button, bool pressed) {
 	double sx, sy;
 	struct cordon_portal_dialog *dialog = pointer_dialog(ui, lx, ly, &sx, &sy);
 	if (!dialog) {
@@ -574,8 +586,8 @@ bool cordon_portal_ui_send_button(struct cordon_portal_ui *ui, double lx, double
 	}
 	ui->pointer_grab = pressed ? dialog : NULL;
 	if (ui->plugin->pointer_button) {
-		ui->plugin->pointer_button(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog,
-			button, pressed);
+		ui->plugin->pointer_button(
+			ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, button, pressed);
 	}
 	return true;
 }

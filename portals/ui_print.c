@@ -80,8 +80,8 @@ static const struct cordon_portal_ui_printer *current_printer(const struct cordo
 	return &print->request->printers[print->printer];
 }
 
-static const struct cordon_portal_ui_print_option *option_of(const struct cordon_ui_print *print,
-		int index) {
+static const struct cordon_portal_ui_print_option *option_of(
+	const struct cordon_ui_print *print, int index) {
 	const struct cordon_portal_ui_printer *printer = current_printer(print);
 	for (size_t i = 0; i < printer->option_count; i++) {
 		if (strcmp(printer->options[i].name, option_names[index]) == 0) {
@@ -118,8 +118,8 @@ static void reset_options(struct cordon_ui_print *print) {
 	}
 }
 
-static void draw_button(struct cordon_ui_print *print, pixman_image_t *image, int x, int y,
-		int w, int h, const char *label, bool primary) {
+static void draw_button(struct cordon_ui_print *print, pixman_image_t *image, int x, int y, int w,
+	int h, const char *label, bool primary) {
 	cordon_ui_fill(image, COLOR_BORDER, x, y, w, h);
 	cordon_ui_fill(image, primary ? COLOR_SELECTED : COLOR_BUTTON, x + 1, y + 1, w - 2, h - 2);
 	cordon_ui_text(image, print->font, primary ? COLOR_SELECTED_TEXT : COLOR_TEXT, x + PAD,
@@ -152,13 +152,14 @@ static void field_text(const struct cordon_ui_print *print, int field, char *tex
 	} else if (field == FIELD_COPIES) {
 		snprintf(text, size, "%d", print->copies);
 	} else if (field == FIELD_PAGES) {
-		snprintf(text, size, "%s", print->pages[0] ? print->pages : "All (type a range: 1-3,5)");
+		snprintf(text, size, "%s",
+			print->pages[0] ? print->pages : "All (type a range: 1-3,5)");
 	} else {
 		const struct cordon_portal_ui_print_option *option =
 			option_of(print, field - FIELD_OPTION);
 		int value = print->option_value[field - FIELD_OPTION];
-		snprintf(text, size, "%s", option && value >= 0 ? option->values[value] :
-			"the printer's default");
+		snprintf(text, size, "%s",
+			option && value >= 0 ? option->values[value] : "the printer's default");
 	}
 }
 
@@ -175,29 +176,31 @@ static void draw(struct cordon_ui_print *print) {
 	cordon_ui_text(image, print->font, COLOR_HEADER_TEXT, PAD, PAD / 2, WIDTH - 2 * PAD,
 		print->header);
 	snprintf(text, sizeof(text), "\u201c%s\u201d", print->request->title);
-	cordon_ui_text(image, print->font, COLOR_HEADER_TEXT, PAD, PAD + l.line, WIDTH - 2 * PAD,
-		text);
+	cordon_ui_text(
+		image, print->font, COLOR_HEADER_TEXT, PAD, PAD + l.line, WIDTH - 2 * PAD, text);
 	static const char *const labels[FIELD_OPTION] = {"Printer", "Copies", "Pages"};
 	for (int field = 0; field < FIELD_COUNT; field++) {
 		int y = l.rows_y + field * l.row_h;
-		const char *label = field < FIELD_OPTION ? labels[field] :
-			option_labels[field - FIELD_OPTION];
+		const char *label =
+			field < FIELD_OPTION ? labels[field] : option_labels[field - FIELD_OPTION];
 		bool selected = field == print->field;
-		cordon_ui_text(image, print->font, COLOR_TEXT, PAD, y + PAD / 2 - 2, LABEL_W - PAD,
-			label);
+		cordon_ui_text(
+			image, print->font, COLOR_TEXT, PAD, y + PAD / 2 - 2, LABEL_W - PAD, label);
 		int x = PAD + LABEL_W, w = WIDTH - 2 * PAD - LABEL_W;
-		cordon_ui_fill(image, selected ? COLOR_SELECTED : COLOR_BORDER, x, y, w, l.row_h - 4);
+		cordon_ui_fill(
+			image, selected ? COLOR_SELECTED : COLOR_BORDER, x, y, w, l.row_h - 4);
 		cordon_ui_fill(image, selected ? COLOR_SELECTED : COLOR_FIELD, x + 1, y + 1, w - 2,
 			l.row_h - 6);
 		uint32_t color = selected ? COLOR_SELECTED_TEXT : COLOR_TEXT;
 		field_text(print, field, text, sizeof(text));
 		bool dim = field == FIELD_PAGES && !print->pages[0];
-		cordon_ui_text(image, print->font, dim && !selected ? COLOR_DIM : color, x + 2 * PAD,
-			y + PAD / 2 - 2, w - 4 * PAD, text);
+		cordon_ui_text(image, print->font, dim && !selected ? COLOR_DIM : color,
+			x + 2 * PAD, y + PAD / 2 - 2, w - 4 * PAD, text);
 		if (field != FIELD_PAGES) {
-			cordon_ui_text(image, print->font, color, x + 6, y + PAD / 2 - 2, PAD, "\u2039");
-			cordon_ui_text(image, print->font, color, x + w - PAD - 2, y + PAD / 2 - 2, PAD,
-				"\u203a");
+			cordon_ui_text(
+				image, print->font, color, x + 6, y + PAD / 2 - 2, PAD, "\u2039");
+			cordon_ui_text(image, print->font, color, x + w - PAD - 2, y + PAD / 2 - 2,
+				PAD, "\u203a");
 		}
 	}
 	int bx = WIDTH - PAD - l.button_w;
@@ -225,7 +228,8 @@ static void step(struct cordon_ui_print *print, int delta) {
 		const struct cordon_portal_ui_print_option *option = option_of(print, index);
 		if (option) {
 			int count = (int)option->value_count;
-			print->option_value[index] = (print->option_value[index] + delta + count) % count;
+			print->option_value[index] =
+				(print->option_value[index] + delta + count) % count;
 		}
 	}
 }
@@ -257,8 +261,8 @@ static void cancel(struct cordon_ui_print *print) {
 }
 
 struct cordon_ui_print *cordon_ui_print_open(const struct cordon_portal_ui_host *host,
-		struct cordon_ui_font *font, struct cordon_portal_ui_dialog *dialog,
-		const struct cordon_portal_ui_request *request) {
+	struct cordon_ui_font *font, struct cordon_portal_ui_dialog *dialog,
+	const struct cordon_portal_ui_request *request) {
 	if (request->printer_count == 0) {
 		return NULL;
 	}
@@ -283,8 +287,8 @@ struct cordon_ui_print *cordon_ui_print_open(const struct cordon_portal_ui_host 
 	/* The app's printer if it names one that exists, else CUPS's default. */
 	const char *wanted = suggested(print, "printer");
 	for (size_t i = 0; i < request->printer_count; i++) {
-		if (wanted ? strcmp(request->printers[i].name, wanted) == 0 :
-				request->printers[i].is_default) {
+		if (wanted ? strcmp(request->printers[i].name, wanted) == 0
+			   : request->printers[i].is_default) {
 			print->printer = i;
 		}
 	}
@@ -307,7 +311,7 @@ void cordon_ui_print_close(struct cordon_ui_print *print) {
 }
 
 void cordon_ui_print_key(struct cordon_ui_print *print, uint32_t keysym, uint32_t codepoint,
-		bool pressed, uint32_t modifiers) {
+	bool pressed, uint32_t modifiers) {
 	if (!pressed || print->answered) {
 		return;
 	}
@@ -341,7 +345,7 @@ void cordon_ui_print_key(struct cordon_ui_print *print, uint32_t keysym, uint32_
 		break;
 	default:
 		if (print->field == FIELD_PAGES && codepoint < 128 && len < RANGE_MAX &&
-				((codepoint >= '0' && codepoint <= '9') || codepoint == ',' ||
+			((codepoint >= '0' && codepoint <= '9') || codepoint == ',' ||
 				codepoint == '-')) {
 			/* A range starts with a page number, as cordon checks. */
 			if (len > 0 || (codepoint >= '0' && codepoint <= '9')) {
@@ -373,15 +377,15 @@ void cordon_ui_print_button(struct cordon_ui_print *print, uint32_t button, bool
 		confirm(print);
 		return;
 	}
-	if (inside(print->pointer_x, print->pointer_y, bx - PAD - l.button_w, l.footer_y, l.button_w,
-			l.button_h)) {
+	if (inside(print->pointer_x, print->pointer_y, bx - PAD - l.button_w, l.footer_y,
+		    l.button_w, l.button_h)) {
 		cancel(print);
 		return;
 	}
 	for (int field = 0; field < FIELD_COUNT; field++) {
 		int x = PAD + LABEL_W, w = WIDTH - 2 * PAD - LABEL_W;
-		if (inside(print->pointer_x, print->pointer_y, PAD, l.rows_y + field * l.row_h, x + w - PAD,
-				l.row_h)) {
+		if (inside(print->pointer_x, print->pointer_y, PAD, l.rows_y + field * l.row_h,
+			    x + w - PAD, l.row_h)) {
 			print->field = field;
 			if (print->pointer_x >= x) {
 				step(print, print->pointer_x < x + w / 2 ? -1 : 1);

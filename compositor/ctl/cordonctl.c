@@ -68,7 +68,8 @@ static const struct command commands[] = {
 		print_camera_streams},
 	{"quit", "", "make cordon exit", 0, 0, NULL},
 	{"apps", "", "list the apps: tag, cgroup, frozen, boosted, since when", 0, 0, print_apps},
-	{"freeze", "APP", "freeze an app (its app id, or ENGINE/APP_ID/INSTANCE)", 1, 1, print_apps},
+	{"freeze", "APP", "freeze an app (its app id, or ENGINE/APP_ID/INSTANCE)", 1, 1,
+		print_apps},
 	{"thaw", "APP", "thaw a frozen app", 1, 1, print_apps},
 	{"output-add", "WIDTHxHEIGHT", "hot-plug a headless output (cordon --headless only)", 1, 1,
 		NULL},
@@ -378,7 +379,8 @@ static void print_window(struct json_object *obj) {
 	/* The owner's tag, which the app_id at the start of this line is not. */
 	const char *sandbox_app_id = get_string(obj, "sandbox_app_id", "");
 	printf(" [%s%s%s%s]", get_bool(obj, "sandboxed") ? "sandboxed " : "",
-		get_string(obj, "sandbox_engine", "?"), sandbox_app_id[0] ? " " : "", sandbox_app_id);
+		get_string(obj, "sandbox_engine", "?"), sandbox_app_id[0] ? " " : "",
+		sandbox_app_id);
 	putchar('\n');
 }
 
@@ -394,7 +396,8 @@ static void print_client(struct json_object *obj) {
 		get_int(obj, "pid"), get_int(obj, "uid"), get_int(obj, "gid"),
 		get_int(obj, "windows"), get_int(obj, "globals"), get_string(obj, "engine", "?"),
 		app_id[0] ? " " : "", app_id, instance[0] ? " instance=" : "", instance,
-		get_bool(obj, "sandboxed") ? " [sandboxed]" : "", get_string(obj, "tag_source", "?"));
+		get_bool(obj, "sandboxed") ? " [sandboxed]" : "",
+		get_string(obj, "tag_source", "?"));
 }
 
 static void print_clients(struct json_object *result) {
@@ -464,10 +467,10 @@ static void print_portal_requests(struct json_object *result) {
 static void print_camera_stream(struct json_object *obj) {
 	const char *app_id = get_string(obj, "app_id", "");
 	printf("%s provider=%s pid=%" PRId64 " %" PRId64 "x%" PRId64 " frames=%" PRId64
-		" dropped=%" PRId64 " bytes=%" PRId64 "\n", app_id[0] ? app_id : "-",
-		get_string(obj, "provider", "?"), get_int(obj, "pid"), get_int(obj, "width"),
-		get_int(obj, "height"), get_int(obj, "frames"), get_int(obj, "dropped"),
-		get_int(obj, "bytes"));
+	       " dropped=%" PRId64 " bytes=%" PRId64 "\n",
+		app_id[0] ? app_id : "-", get_string(obj, "provider", "?"), get_int(obj, "pid"),
+		get_int(obj, "width"), get_int(obj, "height"), get_int(obj, "frames"),
+		get_int(obj, "dropped"), get_int(obj, "bytes"));
 }
 
 static void print_camera_streams(struct json_object *result) {
@@ -476,7 +479,8 @@ static void print_camera_streams(struct json_object *result) {
 	print_each(streams, print_camera_stream);
 	if (json_object_object_get_ex(result, "indicator_close", &close_box) && close_box) {
 		printf("indicator close button at %" PRId64 ",%" PRId64 " %" PRId64 "x%" PRId64
-			"\n", get_int(close_box, "x"), get_int(close_box, "y"),
+		       "\n",
+			get_int(close_box, "x"), get_int(close_box, "y"),
 			get_int(close_box, "width"), get_int(close_box, "height"));
 	}
 }

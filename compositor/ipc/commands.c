@@ -73,14 +73,15 @@ CORDON_IPC_HANDLER(cordon_ipc_output_add) {
 		return cordon_ipc_fail(error, "usage: output-add WIDTHxHEIGHT");
 	}
 	if (width < 1 || height < 1 || width > 16384 || height > 16384) {
-		return cordon_ipc_fail(error, "output size %dx%d is not within 1x1 to 16384x16384",
-			width, height);
+		return cordon_ipc_fail(
+			error, "output size %dx%d is not within 1x1 to 16384x16384", width, height);
 	}
 	if (!server->headless_backend) {
-		return cordon_ipc_fail(error, "output-add needs the headless backend (cordon --headless)");
+		return cordon_ipc_fail(
+			error, "output-add needs the headless backend (cordon --headless)");
 	}
-	struct wlr_output *output =
-		wlr_headless_add_output(server->headless_backend, (unsigned)width, (unsigned)height);
+	struct wlr_output *output = wlr_headless_add_output(
+		server->headless_backend, (unsigned)width, (unsigned)height);
 	if (!output) {
 		return cordon_ipc_fail(error, "cannot add a %dx%d headless output", width, height);
 	}

@@ -4,8 +4,8 @@
 
 #include "compositor/ipc.h"
 
-#define CORDON_IPC_HANDLER(name) \
-	bool name(struct cordon_server *server, int argc, const char *const *argv, \
+#define CORDON_IPC_HANDLER(name)                                                                   \
+	bool name(struct cordon_server *server, int argc, const char *const *argv,                 \
 		struct json_object **result, char **error)
 
 /* query_commands.c */

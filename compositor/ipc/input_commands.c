@@ -28,8 +28,11 @@ static bool parse_button(const char *name, uint32_t *button) {
 		const char *name;
 		uint32_t code;
 	} buttons[] = {
-		{"left", BTN_LEFT}, {"right", BTN_RIGHT}, {"middle", BTN_MIDDLE},
-		{"side", BTN_SIDE}, {"extra", BTN_EXTRA},
+		{"left", BTN_LEFT},
+		{"right", BTN_RIGHT},
+		{"middle", BTN_MIDDLE},
+		{"side", BTN_SIDE},
+		{"extra", BTN_EXTRA},
 	};
 	for (size_t i = 0; i < sizeof(buttons) / sizeof(buttons[0]); i++) {
 		if (strcasecmp(name, buttons[i].name) == 0) {
@@ -63,7 +66,8 @@ static bool parse_press_mode(const char *word, enum press_mode *mode) {
 
 CORDON_IPC_HANDLER(cordon_ipc_pointer) {
 	struct cordon_seat *seat = server->seat;
-	const char *usage = "usage: pointer move X Y | motion DX DY | "
+	const char *usage =
+		"usage: pointer move X Y | motion DX DY | "
 		"button NAME|CODE [press|release|click] | axis vertical|horizontal VALUE";
 	if (argc < 2) {
 		return cordon_ipc_fail(error, "%s", usage);
@@ -84,7 +88,7 @@ CORDON_IPC_HANDLER(cordon_ipc_pointer) {
 		uint32_t button;
 		enum press_mode mode = CLICK;
 		if (argc > 3 || !parse_button(argv[1], &button) ||
-				(argc == 3 && !parse_press_mode(argv[2], &mode))) {
+			(argc == 3 && !parse_press_mode(argv[2], &mode))) {
 			return cordon_ipc_fail(error, "%s", usage);
 		}
 		if (mode != RELEASE) {
@@ -113,8 +117,12 @@ static bool modifier_keycode(const char *name, uint32_t *keycode) {
 		const char *name;
 		uint32_t code;
 	} modifiers[] = {
-		{"shift", KEY_LEFTSHIFT}, {"ctrl", KEY_LEFTCTRL}, {"control", KEY_LEFTCTRL},
-		{"alt", KEY_LEFTALT}, {"super", KEY_LEFTMETA}, {"logo", KEY_LEFTMETA},
+		{"shift", KEY_LEFTSHIFT},
+		{"ctrl", KEY_LEFTCTRL},
+		{"control", KEY_LEFTCTRL},
+		{"alt", KEY_LEFTALT},
+		{"super", KEY_LEFTMETA},
+		{"logo", KEY_LEFTMETA},
 		{"altgr", KEY_RIGHTALT},
 	};
 	for (size_t i = 0; i < sizeof(modifiers) / sizeof(modifiers[0]); i++) {
@@ -157,8 +165,8 @@ static void search_key(struct xkb_keymap *keymap, xkb_keycode_t keycode, void *d
  * Resolves one KEY word ("ctrl+shift+a", "Return", "code:30") into the
  * evdev keycodes to press in order.
  */
-static bool resolve_key(struct cordon_seat *seat, const char *word, uint32_t *codes,
-		size_t *count, char **error) {
+static bool resolve_key(
+	struct cordon_seat *seat, const char *word, uint32_t *codes, size_t *count, char **error) {
 	char *copy = strdup(word);
 	if (!copy) {
 		return cordon_ipc_fail(error, "out of memory");
@@ -167,7 +175,7 @@ static bool resolve_key(struct cordon_seat *seat, const char *word, uint32_t *co
 	size_t n = 0;
 	char *saveptr = NULL;
 	for (char *part = strtok_r(copy, "+", &saveptr); part;
-			part = strtok_r(NULL, "+", &saveptr)) {
+		part = strtok_r(NULL, "+", &saveptr)) {
 		if (n == MAX_KEY_PARTS) {
 			free(copy);
 			return cordon_ipc_fail(error, "too many parts in key \"%s\"", word);
@@ -242,8 +250,8 @@ CORDON_IPC_HANDLER(cordon_ipc_key) {
 		return cordon_ipc_fail(error, "at most 64 keys per command");
 	}
 	for (int i = first; i < argc; i++) {
-		if (!resolve_key(server->seat, argv[i], codes[i - first], &counts[i - first],
-				error)) {
+		if (!resolve_key(
+			    server->seat, argv[i], codes[i - first], &counts[i - first], error)) {
 			return false;
 		}
 	}

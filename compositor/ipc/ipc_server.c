@@ -103,10 +103,9 @@ static bool client_flush(struct ipc_client *client) {
 
 static void client_reply(struct ipc_client *client, struct json_object *reply) {
 	size_t size;
-	const char *text =
-		json_object_to_json_string_length(reply, JSON_C_TO_STRING_PLAIN, &size);
+	const char *text = json_object_to_json_string_length(reply, JSON_C_TO_STRING_PLAIN, &size);
 	if (!append(&client->out, &client->out_len, &client->out_cap, text, size) ||
-			!append(&client->out, &client->out_len, &client->out_cap, "\n", 1)) {
+		!append(&client->out, &client->out_len, &client->out_cap, "\n", 1)) {
 		client->closing = true;
 	}
 }
@@ -121,7 +120,7 @@ static void reply_error(struct ipc_client *client, const char *message) {
 
 static const struct cordon_ipc_command *find_command(const char *name) {
 	for (const struct cordon_ipc_command *command = cordon_ipc_commands; command->name;
-			command++) {
+		command++) {
 		if (strcmp(command->name, name) == 0) {
 			return command;
 		}
@@ -132,14 +131,15 @@ static const struct cordon_ipc_command *find_command(const char *name) {
 /* Runs one request line; false when the request is malformed. */
 static bool client_run_line(struct ipc_client *client, const char *line, size_t len) {
 	struct json_tokener *tokener = json_tokener_new();
-	struct json_object *request = tokener ? json_tokener_parse_ex(tokener, line, (int)len) : NULL;
+	struct json_object *request =
+		tokener ? json_tokener_parse_ex(tokener, line, (int)len) : NULL;
 	bool complete = tokener && json_tokener_get_error(tokener) == json_tokener_success;
 	json_tokener_free(tokener);
 
 	struct json_object *command_obj = NULL, *args_obj = NULL;
 	if (!complete || !json_object_is_type(request, json_type_object) ||
-			!json_object_object_get_ex(request, "command", &command_obj) ||
-			!json_object_is_type(command_obj, json_type_string)) {
+		!json_object_object_get_ex(request, "command", &command_obj) ||
+		!json_object_is_type(command_obj, json_type_string)) {
 		json_object_put(request);
 		reply_error(client, "a request is a JSON object with a string \"command\"");
 		return false;
@@ -222,7 +222,7 @@ static int handle_client_event(int fd, uint32_t mask, void *data) {
 		}
 		if (n > 0) {
 			if (!append(&client->in, &client->in_len, &client->in_cap, buffer,
-					(size_t)n)) {
+				    (size_t)n)) {
 				client_destroy(client);
 				return 0;
 			}
@@ -248,7 +248,7 @@ static int handle_accept(int fd, uint32_t mask, void *data) {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 	if (getsockopt(client_fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
-			cred.uid != getuid()) {
+		cred.uid != getuid()) {
 		wlr_log(WLR_INFO, "Refusing a control connection from uid %d",
 			len == sizeof(cred) ? (int)cred.uid : -1);
 		close(client_fd);
@@ -261,8 +261,8 @@ static int handle_accept(int fd, uint32_t mask, void *data) {
 	}
 	client->ipc = ipc;
 	client->fd = client_fd;
-	client->source = wl_event_loop_add_fd(ipc->server->event_loop, client_fd,
-		WL_EVENT_READABLE, handle_client_event, client);
+	client->source = wl_event_loop_add_fd(
+		ipc->server->event_loop, client_fd, WL_EVENT_READABLE, handle_client_event, client);
 	if (!client->source) {
 		close(client_fd);
 		free(client);
@@ -317,12 +317,12 @@ struct cordon_ipc_server *cordon_ipc_server_create(struct cordon_server *server)
 
 	ipc->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (ipc->fd < 0 || bind(ipc->fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
-			chmod(ipc->path, 0600) != 0 || listen(ipc->fd, 16) != 0) {
+		chmod(ipc->path, 0600) != 0 || listen(ipc->fd, 16) != 0) {
 		wlr_log_errno(WLR_ERROR, "Cannot listen on %s", ipc->path);
 		goto error;
 	}
-	ipc->source = wl_event_loop_add_fd(server->event_loop, ipc->fd, WL_EVENT_READABLE,
-		handle_accept, ipc);
+	ipc->source = wl_event_loop_add_fd(
+		server->event_loop, ipc->fd, WL_EVENT_READABLE, handle_accept, ipc);
 	if (!ipc->source) {
 		goto error;
 	}

@@ -12,13 +12,13 @@
 #include "portals/request.h"
 
 static void add_entry(void *data, const char *app_id, const char *portal,
-		enum cordon_permission permission, const char *const *folders, size_t folder_count) {
+	enum cordon_permission permission, const char *const *folders, size_t folder_count) {
 	struct json_object *array = data;
 	struct json_object *object = json_object_new_object();
 	json_object_object_add(object, "app_id", json_object_new_string(app_id));
 	json_object_object_add(object, "portal", json_object_new_string(portal));
-	json_object_object_add(object, "permission",
-		json_object_new_string(cordon_permission_name(permission)));
+	json_object_object_add(
+		object, "permission", json_object_new_string(cordon_permission_name(permission)));
 	struct json_object *list = json_object_new_array();
 	for (size_t i = 0; i < folder_count; i++) {
 		json_object_array_add(list, json_object_new_string(folders[i]));
@@ -30,7 +30,7 @@ static void add_entry(void *data, const char *app_id, const char *portal,
 /* permissions list | permissions grant|revoke|deny APP_ID PORTAL */
 CORDON_IPC_HANDLER(cordon_ipc_permissions) {
 	static const char *const usage = "usage: permissions list | permissions grant|revoke|deny "
-		"APP_ID PORTAL";
+					 "APP_ID PORTAL";
 	struct cordon_permission_store *store = server->portals->store;
 	if (argc == 1 && strcmp(argv[0], "list") == 0) {
 		*result = json_object_new_array();
@@ -52,8 +52,8 @@ CORDON_IPC_HANDLER(cordon_ipc_permissions) {
 		return cordon_ipc_fail(error, "%s", usage);
 	}
 	char *reason = NULL;
-	if (!cordon_portals_set_permission(server->portals, argv[1], argv[2], permission,
-			&reason)) {
+	if (!cordon_portals_set_permission(
+		    server->portals, argv[1], argv[2], permission, &reason)) {
 		bool ok = cordon_ipc_fail(error, "%s", reason ? reason : "out of memory");
 		free(reason);
 		return ok;
@@ -61,8 +61,8 @@ CORDON_IPC_HANDLER(cordon_ipc_permissions) {
 	*result = json_object_new_object();
 	json_object_object_add(*result, "app_id", json_object_new_string(argv[1]));
 	json_object_object_add(*result, "portal", json_object_new_string(argv[2]));
-	json_object_object_add(*result, "permission",
-		json_object_new_string(cordon_permission_name(permission)));
+	json_object_object_add(
+		*result, "permission", json_object_new_string(cordon_permission_name(permission)));
 	return true;
 }
 
@@ -79,13 +79,13 @@ CORDON_IPC_HANDLER(cordon_ipc_portal_requests) {
 		}
 		struct json_object *object = json_object_new_object();
 		json_object_object_add(object, "token", json_object_new_string(request->token));
-		json_object_object_add(object, "portal",
-			json_object_new_string(request->impl->portal));
+		json_object_object_add(
+			object, "portal", json_object_new_string(request->impl->portal));
 		json_object_object_add(object, "app_id",
 			json_object_new_string(cordon_portal_request_app_id(request)));
 		json_object_object_add(object, "pid", json_object_new_int64(request->pid));
-		json_object_object_add(object, "sandboxed",
-			json_object_new_boolean(request->tag.sandboxed));
+		json_object_object_add(
+			object, "sandboxed", json_object_new_boolean(request->tag.sandboxed));
 		json_object_array_add(*result, object);
 	}
 	return true;
@@ -114,8 +114,8 @@ CORDON_IPC_HANDLER(cordon_ipc_camera_streams) {
 	cordon_camera_streams_for_each(server->portals, add_stream, streams);
 	struct json_object *close_box = NULL;
 	int x, y, width, height;
-	if (cordon_camera_indicator_get_close_box(server->portals->camera_indicator, &x, &y,
-			&width, &height)) {
+	if (cordon_camera_indicator_get_close_box(
+		    server->portals->camera_indicator, &x, &y, &width, &height)) {
 		close_box = json_object_new_object();
 		json_object_object_add(close_box, "x", json_object_new_int(x));
 		json_object_object_add(close_box, "y", json_object_new_int(y));

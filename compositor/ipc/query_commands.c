@@ -33,8 +33,8 @@ CORDON_IPC_HANDLER(cordon_ipc_outputs) {
 		return cordon_ipc_fail(error, "usage: outputs");
 	}
 	struct cordon_seat *seat = server->seat;
-	struct cordon_output *under_cursor = cordon_output_at(server, seat->cursor->x,
-		seat->cursor->y);
+	struct cordon_output *under_cursor =
+		cordon_output_at(server, seat->cursor->x, seat->cursor->y);
 	*result = json_object_new_array();
 	struct cordon_output *output;
 	wl_list_for_each(output, &server->outputs, link) {

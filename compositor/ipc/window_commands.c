@@ -24,7 +24,7 @@ static struct cordon_view *find_window(struct cordon_server *server, const char 
 }
 
 static struct cordon_view *window_argument(struct cordon_server *server, const char *command,
-		int argc, const char *const *argv, char **error) {
+	int argc, const char *const *argv, char **error) {
 	if (argc != 1) {
 		cordon_ipc_fail(error, "usage: %s WINDOW", command);
 		return NULL;

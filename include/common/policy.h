@@ -1,4 +1,5 @@
-/* Per-app policy: named profiles and [app ID] sections from policy.ini, read by cordon and cordon-run. */
+/* Per-app policy: named profiles and [app ID] sections from policy.ini, read by cordon and
+ * cordon-run. */
 #ifndef CORDON_COMMON_POLICY_H
 #define CORDON_COMMON_POLICY_H
 

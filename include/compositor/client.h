@@ -17,7 +17,8 @@ struct cordon_server;
 enum cordon_tag_source {
 	CORDON_TAG_SOURCE_UNKNOWN, /* the peer could not be identified: counts as sandboxed */
 	CORDON_TAG_SOURCE_HOST, /* a cgroup that names no app nor sandbox */
-	CORDON_TAG_SOURCE_CGROUP, /* a sandbox or systemd app unit in the cgroup (or a malformed one) */
+	CORDON_TAG_SOURCE_CGROUP, /* a sandbox or systemd app unit in the cgroup (or a malformed
+				     one) */
 	CORDON_TAG_SOURCE_SECURITY_CONTEXT, /* accepted on a wp_security_context_v1 listener */
 };
 

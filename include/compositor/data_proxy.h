@@ -1,4 +1,5 @@
-/* Cordon-owned pipes between a selection's source and its reader: non-blocking, capped, accounted. */
+/* Cordon-owned pipes between a selection's source and its reader: non-blocking, capped, accounted.
+ */
 #ifndef CORDON_COMPOSITOR_DATA_PROXY_H
 #define CORDON_COMPOSITOR_DATA_PROXY_H
 
@@ -20,11 +21,11 @@ enum cordon_transfer_end {
 };
 
 /* Called once when a transfer ends, with the bytes that reached the reader. */
-typedef void (*cordon_transfer_done_fn)(void *data, uint64_t id, uint64_t bytes,
-	enum cordon_transfer_end end);
+typedef void (*cordon_transfer_done_fn)(
+	void *data, uint64_t id, uint64_t bytes, enum cordon_transfer_end end);
 
-struct cordon_data_proxy *cordon_data_proxy_create(struct wl_event_loop *loop,
-	cordon_transfer_done_fn done, void *data);
+struct cordon_data_proxy *cordon_data_proxy_create(
+	struct wl_event_loop *loop, cordon_transfer_done_fn done, void *data);
 /* Ends every transfer in flight (each reported as CORDON_TRANSFER_SHUTDOWN). */
 void cordon_data_proxy_destroy(struct cordon_data_proxy *proxy);
 
@@ -49,8 +50,8 @@ bool cordon_data_proxy_start(struct cordon_data_proxy *proxy, int from, int to, 
  * source's output is read whole, at most collect_limit bytes, then handed to transform,
  * which answers later (or at once) with cordon_data_proxy_deliver(). Called at most once.
  */
-typedef void (*cordon_transfer_transform_fn)(void *data, uint64_t id, const char *bytes,
-	size_t len);
+typedef void (*cordon_transfer_transform_fn)(
+	void *data, uint64_t id, const char *bytes, size_t len);
 
 /* As cordon_data_proxy_start, for a transformed transfer (transform_data is passed back). */
 bool cordon_data_proxy_start_transformed(struct cordon_data_proxy *proxy, int from, int to,
@@ -62,8 +63,8 @@ bool cordon_data_proxy_start_transformed(struct cordon_data_proxy *proxy, int fr
  * bytes (malloc'd). NULL ends the transfer as CORDON_TRANSFER_REFUSED. A transfer that
  * already ended (its reader went, it stalled) is ignored.
  */
-void cordon_data_proxy_deliver(struct cordon_data_proxy *proxy, uint64_t id, char *bytes,
-	size_t len);
+void cordon_data_proxy_deliver(
+	struct cordon_data_proxy *proxy, uint64_t id, char *bytes, size_t len);
 
 const char *cordon_transfer_end_name(enum cordon_transfer_end end);
 

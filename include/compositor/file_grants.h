@@ -14,16 +14,16 @@ struct wl_event_loop;
  * The rewritten uri-list for the transfer id (malloc'd, the callee takes it), or NULL when
  * nothing could be granted. files: how many file entries went through.
  */
-typedef void (*cordon_file_grants_done_fn)(void *data, uint64_t id, char *list, size_t len,
-	size_t files);
+typedef void (*cordon_file_grants_done_fn)(
+	void *data, uint64_t id, char *list, size_t len, size_t files);
 
 /*
  * Asks the document portal (org.freedesktop.portal.Documents on the session bus) for its
  * mount point, without waiting. bus NULL, or no portal answering: file grants stay off, and
  * that is logged once. Returns NULL only when out of memory.
  */
-struct cordon_file_grants *cordon_file_grants_create(struct wl_event_loop *loop,
-	struct cordon_session_bus *bus);
+struct cordon_file_grants *cordon_file_grants_create(
+	struct wl_event_loop *loop, struct cordon_session_bus *bus);
 /* Pending requests are dropped: their callbacks are not called. */
 void cordon_file_grants_destroy(struct cordon_file_grants *grants);
 

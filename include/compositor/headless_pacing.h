@@ -12,8 +12,8 @@ struct cordon_headless_pacing;
  * (their frames already follow commits) or when wlroots' headless layout is not the one
  * expected; such an output keeps wlroots' behaviour.
  */
-struct cordon_headless_pacing *cordon_headless_pacing_create(struct wlr_output *wlr_output,
-	struct wl_event_loop *loop);
+struct cordon_headless_pacing *cordon_headless_pacing_create(
+	struct wlr_output *wlr_output, struct wl_event_loop *loop);
 void cordon_headless_pacing_destroy(struct cordon_headless_pacing *pacing);
 
 #endif

@@ -29,7 +29,6 @@ struct cordon_ipc_command {
 extern const struct cordon_ipc_command cordon_ipc_commands[];
 
 /* Helper for handlers: sets *error from a format string and returns false. */
-bool cordon_ipc_fail(char **error, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+bool cordon_ipc_fail(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

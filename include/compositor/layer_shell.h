@@ -34,7 +34,7 @@ void cordon_layer_shell_destroy(struct cordon_layer_shell *shell);
 /* Positions every layer surface of the output and recomputes its usable area. */
 void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_output *output);
 /* Closes the layer surfaces of an output that is going away. */
-void cordon_layer_shell_output_destroyed(struct cordon_server *server,
-	struct cordon_output *output);
+void cordon_layer_shell_output_destroyed(
+	struct cordon_server *server, struct cordon_output *output);
 
 #endif

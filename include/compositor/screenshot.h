@@ -7,7 +7,7 @@
 struct cordon_output;
 
 /* Writes the output's current contents to path; false with *error set. */
-bool cordon_screenshot_output(struct cordon_output *output, const char *path, int *width,
-	int *height, char **error);
+bool cordon_screenshot_output(
+	struct cordon_output *output, const char *path, int *width, int *height, char **error);
 
 #endif

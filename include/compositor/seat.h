@@ -83,8 +83,7 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec);
 
 void cordon_seat_begin_move(struct cordon_seat *seat, struct cordon_view *view);
-void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view,
-	uint32_t edges);
+void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view, uint32_t edges);
 /* Ends a grab on this view (it is going away or changing state). */
 void cordon_seat_end_grab(struct cordon_seat *seat, struct cordon_view *view);
 

@@ -1,4 +1,5 @@
-/* Clipboard and drag-and-drop decisions across sandbox boundaries: pure functions of tags and events. */
+/* Clipboard and drag-and-drop decisions across sandbox boundaries: pure functions of tags and
+ * events. */
 #ifndef CORDON_COMPOSITOR_SELECTION_POLICY_H
 #define CORDON_COMPOSITOR_SELECTION_POLICY_H
 
@@ -52,8 +53,8 @@ void cordon_selection_rules_init(struct cordon_selection_rules *rules);
 void cordon_selection_rules_for_app(struct cordon_selection_rules *rules,
 	const struct cordon_policy *policy, const char *app_id);
 /* Narrows rules by other: only types both allow, the smaller limits, primary if both allow it. */
-void cordon_selection_rules_narrow(struct cordon_selection_rules *rules,
-	const struct cordon_selection_rules *other);
+void cordon_selection_rules_narrow(
+	struct cordon_selection_rules *rules, const struct cordon_selection_rules *other);
 /*
  * The rules for a transfer between two tags: those of each sandboxed side
  * (an unknown sandbox has the default profile's), narrowed by each other.
@@ -77,8 +78,8 @@ bool cordon_selection_type_is_files(const char *mime_type);
  * would leak it); application/vnd.portal.filetransfer never crosses (its key is only of
  * use on the session bus, which a sandbox does not have).
  */
-bool cordon_selection_type_allowed(const struct cordon_selection_rules *rules,
-	const char *mime_type);
+bool cordon_selection_type_allowed(
+	const struct cordon_selection_rules *rules, const char *mime_type);
 
 /* What authorises a set_selection or start_drag request, as the seat saw it. */
 struct cordon_selection_proof {
@@ -109,8 +110,8 @@ enum cordon_selection_verdict cordon_selection_may_set(const struct cordon_selec
 	const struct cordon_tag *source, const struct cordon_selection_proof *proof);
 
 /* May a client start a drag? Sandboxed or unknown: only from a held button's press serial. */
-enum cordon_selection_verdict cordon_selection_may_drag(const struct cordon_tag *source,
-	const struct cordon_selection_proof *proof);
+enum cordon_selection_verdict cordon_selection_may_drag(
+	const struct cordon_tag *source, const struct cordon_selection_proof *proof);
 
 enum cordon_offer_mode {
 	CORDON_OFFER_NONE, /* the destination sees no selection */
@@ -135,9 +136,9 @@ struct cordon_offer_decision {
 /*
  * What the focused destination is offered of a selection. user_acted: a key or
  * button press reached the destination after it got focus (a window mapped to
- * grab focus has none); required of sandboxed and unknown destinations. allowed_types: how many of the source's types the rules
- * allow. pasted_across: the user pressed the paste-across shortcut in this
- * destination since it got focus (the one way into an app in explicit mode).
+ * grab focus has none); required of sandboxed and unknown destinations. allowed_types: how many of
+ * the source's types the rules allow. pasted_across: the user pressed the paste-across shortcut in
+ * this destination since it got focus (the one way into an app in explicit mode).
  */
 struct cordon_offer_decision cordon_selection_offer(const struct cordon_selection_rules *rules,
 	enum cordon_selection_kind kind, const struct cordon_tag *source,

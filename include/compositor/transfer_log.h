@@ -34,11 +34,11 @@ void cordon_transfer_log_init(struct cordon_transfer_log *log);
 uint64_t cordon_transfer_log_add(struct cordon_transfer_log *log, const char *kind,
 	const char *source, const char *destination, const char *mime_type, const char *decision);
 /* Sets the outcome of a transfer still in the ring. */
-void cordon_transfer_log_finish(struct cordon_transfer_log *log, uint64_t id, uint64_t bytes,
-	const char *decision);
+void cordon_transfer_log_finish(
+	struct cordon_transfer_log *log, uint64_t id, uint64_t bytes, const char *decision);
 /* The entry with this id, or NULL once it left the ring. */
-const struct cordon_transfer_entry *cordon_transfer_log_get(const struct cordon_transfer_log *log,
-	uint64_t id);
+const struct cordon_transfer_entry *cordon_transfer_log_get(
+	const struct cordon_transfer_log *log, uint64_t id);
 /* Formats a tag the way the log shows it; NULL is an unknown sandbox. */
 void cordon_transfer_tag_name(const struct cordon_tag *tag, char *out, size_t size);
 

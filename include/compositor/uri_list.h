@@ -57,7 +57,7 @@ bool cordon_uri_append_line(struct cordon_uri_buffer *buffer, const char *uri);
  * DOC_ID letters and digits, NAME one component that is not "." or "..". Returns false for
  * anything else. doc_id and name get at most size bytes each, NUL included.
  */
-bool cordon_uri_split_document(const char *path, const char *root, char *doc_id, char *name,
-	size_t size);
+bool cordon_uri_split_document(
+	const char *path, const char *root, char *doc_id, char *name, size_t size);
 
 #endif

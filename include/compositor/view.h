@@ -48,8 +48,8 @@ struct cordon_view {
 	struct wl_listener foreign_destroy;
 };
 
-struct cordon_view *cordon_view_create(struct cordon_server *server,
-	struct wlr_xdg_surface *xdg_surface);
+struct cordon_view *cordon_view_create(
+	struct cordon_server *server, struct wlr_xdg_surface *xdg_surface);
 
 /* Window geometry in layout coordinates. */
 void cordon_view_get_box(struct cordon_view *view, struct wlr_box *box);
@@ -87,8 +87,8 @@ void cordon_view_focus_top(struct cordon_server *server);
 /* The view and surface under a layout point, or NULL. */
 struct cordon_view *cordon_view_at(struct cordon_server *server, double lx, double ly,
 	struct wlr_surface **surface, double *sx, double *sy);
-struct cordon_view *cordon_view_from_surface(struct cordon_server *server,
-	struct wlr_surface *surface);
+struct cordon_view *cordon_view_from_surface(
+	struct cordon_server *server, struct wlr_surface *surface);
 struct cordon_view *cordon_view_by_id(struct cordon_server *server, uint32_t id);
 
 #endif

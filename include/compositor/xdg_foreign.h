@@ -12,7 +12,7 @@ struct cordon_xdg_foreign *cordon_xdg_foreign_create(struct wl_display *display)
 void cordon_xdg_foreign_destroy(struct cordon_xdg_foreign *foreign);
 
 /* The xdg_toplevel resource exported as HANDLE, or NULL (unknown, gone, not a toplevel). */
-struct wl_resource *cordon_xdg_foreign_lookup(struct cordon_xdg_foreign *foreign,
-	const char *handle);
+struct wl_resource *cordon_xdg_foreign_lookup(
+	struct cordon_xdg_foreign *foreign, const char *handle);
 
 #endif

@@ -49,7 +49,7 @@ _Static_assert(sizeof(struct cordon_camera_frame_header) == 48,
  * one. cordon checks every header before it reads the pixels; so may an app.
  */
 static inline const char *cordon_camera_frame_header_problem(
-		const struct cordon_camera_frame_header *header) {
+	const struct cordon_camera_frame_header *header) {
 	uint64_t row = (uint64_t)header->width * 3;
 	if (memcmp(header->magic, CORDON_CAMERA_FRAME_MAGIC, 4) != 0) {
 		return "no CFRM magic";
@@ -61,8 +61,8 @@ static inline const char *cordon_camera_frame_header_problem(
 		return "an unknown pixel format";
 	}
 	if (header->width == 0 || header->height == 0 ||
-			header->width > CORDON_CAMERA_FRAME_MAX_SIDE ||
-			header->height > CORDON_CAMERA_FRAME_MAX_SIDE) {
+		header->width > CORDON_CAMERA_FRAME_MAX_SIDE ||
+		header->height > CORDON_CAMERA_FRAME_MAX_SIDE) {
 		return "a side of 0 or over 4096 pixels";
 	}
 	if (header->stride < row || header->stride > row + CORDON_CAMERA_FRAME_MAX_ROW_PADDING) {

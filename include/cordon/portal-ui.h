@@ -13,10 +13,10 @@
  * a dialog handle is valid from open() until close() returns.
  */
 
+#include <pixman.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <pixman.h>
 
 /*
  * 2 added the camera and print portals (their enum values; providers, width and
@@ -110,7 +110,8 @@ struct cordon_portal_ui_request {
 	const struct cordon_portal_ui_camera_provider *providers;
 	size_t provider_count;
 	uint32_t width, height;
-	/* ABI 2, CORDON_PORTAL_UI_PRINT: the printers from CUPS, and the app's suggested settings. */
+	/* ABI 2, CORDON_PORTAL_UI_PRINT: the printers from CUPS, and the app's suggested settings.
+	 */
 	const struct cordon_portal_ui_printer *printers;
 	size_t printer_count;
 	const struct cordon_portal_ui_print_setting *print_settings;
@@ -183,8 +184,8 @@ struct cordon_portal_ui_host {
 	 * printers). Returns false (and logs why) when refused. done() then prints
 	 * with them; a setting left unset keeps the printer's default.
 	 */
-	bool (*set_print_setting)(struct cordon_portal_ui_dialog *dialog, const char *key,
-		const char *value);
+	bool (*set_print_setting)(
+		struct cordon_portal_ui_dialog *dialog, const char *key, const char *value);
 	/*
 	 * ABI 3: shows what providers[index] sees, where provider_previews[index]:
 	 * the provider runs (in its sandbox, never told of the app's frames) and the
@@ -192,8 +193,8 @@ struct cordon_portal_ui_host {
 	 * stop_preview, another start_preview, done or cancel. The app gets nothing from
 	 * it: done() takes the photo. False when it cannot start.
 	 */
-	bool (*start_preview)(struct cordon_portal_ui_dialog *dialog, size_t index,
-		uint32_t width, uint32_t height);
+	bool (*start_preview)(struct cordon_portal_ui_dialog *dialog, size_t index, uint32_t width,
+		uint32_t height);
 	void (*stop_preview)(struct cordon_portal_ui_dialog *dialog);
 };
 
@@ -212,8 +213,8 @@ struct cordon_portal_ui_plugin {
 	void (*key)(void *plugin, struct cordon_portal_ui_dialog *dialog, uint32_t keysym,
 		uint32_t codepoint, bool pressed, uint32_t modifiers);
 	/* Position in the dialog's own pixels. */
-	void (*pointer_motion)(void *plugin, struct cordon_portal_ui_dialog *dialog, double x,
-		double y);
+	void (*pointer_motion)(
+		void *plugin, struct cordon_portal_ui_dialog *dialog, double x, double y);
 	/* Linux input button codes (BTN_LEFT = 0x110). */
 	void (*pointer_button)(void *plugin, struct cordon_portal_ui_dialog *dialog,
 		uint32_t button, bool pressed);

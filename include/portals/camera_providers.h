@@ -32,8 +32,8 @@ struct cordon_camera_providers {
  * replaces an earlier one of the same name (the user's over the system's). A file
  * that does not parse is logged as FILE:LINE: reason and skipped.
  */
-void cordon_camera_providers_load(struct cordon_camera_providers *providers,
-	const char *const *dirs, size_t dir_count);
+void cordon_camera_providers_load(
+	struct cordon_camera_providers *providers, const char *const *dirs, size_t dir_count);
 /* The system folder, then the user's ($XDG_DATA_HOME/cordon/camera-providers). */
 void cordon_camera_providers_load_default(struct cordon_camera_providers *providers);
 void cordon_camera_providers_finish(struct cordon_camera_providers *providers);
@@ -42,8 +42,8 @@ void cordon_camera_providers_finish(struct cordon_camera_providers *providers);
  * Parses one provider file; false with *error (malloc'ed "FILE:LINE: reason")
  * when it is malformed.
  */
-bool cordon_camera_provider_parse_file(struct cordon_camera_provider *provider,
-	const char *path, const char *id, char **error);
+bool cordon_camera_provider_parse_file(
+	struct cordon_camera_provider *provider, const char *path, const char *id, char **error);
 void cordon_camera_provider_finish(struct cordon_camera_provider *provider);
 
 /* The provider's first mime type that the app accepts, or NULL. */

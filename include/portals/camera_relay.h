@@ -19,8 +19,8 @@ struct cordon_camera_relay;
  * A whole, checked frame for a relay without an app pipe: PIXELS (HEADER->size
  * bytes) are valid during the call only. The relay may be destroyed here.
  */
-typedef void (*cordon_camera_relay_frame_func)(void *data,
-	const struct cordon_camera_frame_header *header, const unsigned char *pixels);
+typedef void (*cordon_camera_relay_frame_func)(
+	void *data, const struct cordon_camera_frame_header *header, const unsigned char *pixels);
 
 struct cordon_camera_relay_options {
 	uint32_t width, height; /* the app's wish; 0: the provider's own */
@@ -38,8 +38,8 @@ enum cordon_camera_relay_end {
 };
 
 /* The relay has ended: MESSAGE (static text) says why. The relay may be destroyed here. */
-typedef void (*cordon_camera_relay_ended_func)(void *data, enum cordon_camera_relay_end end,
-	const char *message);
+typedef void (*cordon_camera_relay_ended_func)(
+	void *data, enum cordon_camera_relay_end end, const char *message);
 
 struct cordon_camera_relay_stats {
 	uint64_t frames; /* whole frames from the provider */
@@ -50,8 +50,8 @@ struct cordon_camera_relay_stats {
 
 /*
  * Starts PROVIDER in stream mode. *APP_FD is the read end for the app (the
- * caller's to hand over and close); APP_FD is NULL with options->frame. NULL with *error (static text) on failure.
- * ENDED is called at most once, from the event loop, never from here.
+ * caller's to hand over and close); APP_FD is NULL with options->frame. NULL with *error (static
+ * text) on failure. ENDED is called at most once, from the event loop, never from here.
  */
 struct cordon_camera_relay *cordon_camera_relay_start(struct wl_event_loop *loop,
 	const struct cordon_camera_provider *provider,
@@ -67,7 +67,7 @@ const struct cordon_camera_relay_stats *cordon_camera_relay_get_stats(
  * Whether HEADER (CORDON_CAMERA_FRAME header bytes) describes a frame of at most
  * MAX_BYTES pixel bytes; false with *reason (static text) when not.
  */
-bool cordon_camera_frame_header_check(const struct cordon_camera_frame_header *header,
-	size_t max_bytes, const char **reason);
+bool cordon_camera_frame_header_check(
+	const struct cordon_camera_frame_header *header, size_t max_bytes, const char **reason);
 
 #endif

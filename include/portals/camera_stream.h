@@ -29,10 +29,10 @@ struct cordon_camera_stream_info {
 	uint64_t frames, dropped, bytes;
 	uint32_t width, height;
 };
-typedef void (*cordon_camera_stream_iterator)(void *data,
-	const struct cordon_camera_stream_info *info);
+typedef void (*cordon_camera_stream_iterator)(
+	void *data, const struct cordon_camera_stream_info *info);
 /* Calls FN for every open stream, oldest first. */
-void cordon_camera_streams_for_each(struct cordon_portals *portals,
-	cordon_camera_stream_iterator fn, void *data);
+void cordon_camera_streams_for_each(
+	struct cordon_portals *portals, cordon_camera_stream_iterator fn, void *data);
 
 #endif

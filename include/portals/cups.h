@@ -52,8 +52,8 @@ void cordon_cups_destroy(struct cordon_cups *cups);
  * called from the event loop unless the task was detached first. NULL when no
  * thread could be started.
  */
-struct cordon_cups_task *cordon_cups_list(struct cordon_cups *cups, cordon_cups_done_func done,
-	void *data);
+struct cordon_cups_task *cordon_cups_list(
+	struct cordon_cups *cups, cordon_cups_done_func done, void *data);
 /* Submits a job; the same threading as cordon_cups_list. */
 struct cordon_cups_task *cordon_cups_submit(struct cordon_cups *cups,
 	const struct cordon_cups_job *job, cordon_cups_done_func done, void *data);

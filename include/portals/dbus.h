@@ -39,12 +39,12 @@ void cordon_dbus_portal_destroy(struct cordon_dbus_portal *service);
 void cordon_dbus_portal_flush(struct cordon_dbus_portal *service);
 
 /* Frees DATA with FREE_FN soon, from the event loop, or when the service goes. */
-bool cordon_dbus_portal_defer_free(struct cordon_dbus_portal *service, void (*free_fn)(void *),
-	void *data);
+bool cordon_dbus_portal_defer_free(
+	struct cordon_dbus_portal *service, void (*free_fn)(void *), void *data);
 
 /* False with a D-Bus error unless M comes from the frontend that owns the portal name. */
-bool cordon_dbus_portal_check_sender(struct cordon_dbus_portal *service, sd_bus_message *m,
-	sd_bus_error *error);
+bool cordon_dbus_portal_check_sender(
+	struct cordon_dbus_portal *service, sd_bus_message *m, sd_bus_error *error);
 
 /*
  * Who asks: the parent window's client when PARENT_WINDOW is a "wayland:" handle that

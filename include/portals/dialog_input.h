@@ -17,7 +17,7 @@ bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboa
 /* The pointer at LX, LY (layout): true when it is over a dialog (apps lose pointer focus). */
 bool cordon_portals_handle_motion(struct cordon_portals *portals, double lx, double ly);
 /* A button: true when it belongs to a dialog (pressed over it, or released after that). */
-bool cordon_portals_handle_button(struct cordon_portals *portals, double lx, double ly,
-	uint32_t button, bool pressed);
+bool cordon_portals_handle_button(
+	struct cordon_portals *portals, double lx, double ly, uint32_t button, bool pressed);
 
 #endif

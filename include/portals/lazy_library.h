@@ -16,7 +16,8 @@ struct cordon_lazy_symbol {
  * their own names, typed from the library's header (`__typeof__(f) *f;`): the compiler
  * checks every call, and the name looked up is the field's, so the two cannot differ.
  */
-#define CORDON_LAZY_SYMBOL(table, function) {#function, offsetof(table, function)}
+#define CORDON_LAZY_SYMBOL(table, function)                                                        \
+	{ #function, offsetof(table, function) }
 
 /* A library by its soname (the ABI its header describes) and the functions it must have. */
 struct cordon_lazy_library {
@@ -38,8 +39,8 @@ struct cordon_lazy_library {
  * NULL with the reason in ERROR (the library or the symbol that is missing), and then
  * nothing stays loaded.
  */
-void *cordon_lazy_library_open(const struct cordon_lazy_library *library, void *table,
-	char *error, size_t error_size);
+void *cordon_lazy_library_open(
+	const struct cordon_lazy_library *library, void *table, char *error, size_t error_size);
 /* dlclose()s *HANDLE if set and clears it (the library stays mapped if keep_mapped). */
 void cordon_lazy_library_close(void **handle);
 

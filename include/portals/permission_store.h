@@ -32,8 +32,8 @@ void cordon_permission_store_destroy(struct cordon_permission_store *store);
 /* $XDG_STATE_HOME/cordon/permissions, else ~/.local/state/cordon/permissions; malloc'ed. */
 char *cordon_permission_store_default_path(void);
 
-enum cordon_permission cordon_permission_store_get(const struct cordon_permission_store *store,
-	const char *app_id, const char *portal);
+enum cordon_permission cordon_permission_store_get(
+	const struct cordon_permission_store *store, const char *app_id, const char *portal);
 /*
  * Sets and saves. False with *error (malloc'ed) for an app id or portal the file
  * cannot hold, or when the save failed (the change is then undone).
@@ -41,18 +41,17 @@ enum cordon_permission cordon_permission_store_get(const struct cordon_permissio
 bool cordon_permission_store_set(struct cordon_permission_store *store, const char *app_id,
 	const char *portal, enum cordon_permission permission, char **error);
 /* Remembers FOLDER as the most recent for the app and portal, and saves. */
-bool cordon_permission_store_add_folder(struct cordon_permission_store *store,
-	const char *app_id, const char *portal, const char *folder, char **error);
+bool cordon_permission_store_add_folder(struct cordon_permission_store *store, const char *app_id,
+	const char *portal, const char *folder, char **error);
 /* The remembered folders, most recent first; valid until the next change. */
-const char *const *cordon_permission_store_get_folders(
-	const struct cordon_permission_store *store, const char *app_id, const char *portal,
-	size_t *count);
+const char *const *cordon_permission_store_get_folders(const struct cordon_permission_store *store,
+	const char *app_id, const char *portal, size_t *count);
 
 /* Calls FN for every stored entry, in file order. */
 typedef void (*cordon_permission_iterator)(void *data, const char *app_id, const char *portal,
 	enum cordon_permission permission, const char *const *folders, size_t folder_count);
-void cordon_permission_store_for_each(const struct cordon_permission_store *store,
-	cordon_permission_iterator fn, void *data);
+void cordon_permission_store_for_each(
+	const struct cordon_permission_store *store, cordon_permission_iterator fn, void *data);
 
 /* Writes the store to its file: temporary file in the same folder, fsync, rename, fsync. */
 bool cordon_permission_store_save(const struct cordon_permission_store *store, char **error);

@@ -32,8 +32,8 @@ struct cordon_portals {
 
 /* Creates the global, the permission store and the dialog UI; NULL after logging why. */
 struct cordon_portal_ui_choice;
-struct cordon_portals *cordon_portals_create(struct cordon_server *server,
-	const struct cordon_portal_ui_choice *choice);
+struct cordon_portals *cordon_portals_create(
+	struct cordon_server *server, const struct cordon_portal_ui_choice *choice);
 /* After the clients are gone. */
 void cordon_portals_destroy(struct cordon_portals *portals);
 

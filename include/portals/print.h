@@ -47,11 +47,11 @@ struct cordon_print *cordon_print_create_for(struct cordon_portals *portals,
 	void *data, bool *over_cap);
 struct cordon_portal_request *cordon_print_request(struct cordon_print *print);
 /* A setting the app suggests (the keys of the Wayland door); false with *why when refused. */
-bool cordon_print_suggest(struct cordon_print *print, const char *key, const char *value,
-	const char **why);
+bool cordon_print_suggest(
+	struct cordon_print *print, const char *key, const char *value, const char **why);
 /* TOKEN: a prepare's token, or NULL. False when too long or out of memory. */
-bool cordon_print_set_options(struct cordon_print *print, const char *title, bool modal,
-	const char *token);
+bool cordon_print_set_options(
+	struct cordon_print *print, const char *title, bool modal, const char *token);
 /* Takes FD (closes it on failure too). */
 bool cordon_print_set_document(struct cordon_print *print, int fd, const char *mime_type);
 void cordon_print_submit(struct cordon_print *print);

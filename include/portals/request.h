@@ -97,8 +97,8 @@ struct cordon_portal_request_impl {
 	 * WIDTH x HEIGHT, in frames sent to cordon_portal_dialog_send_preview_frame, until
 	 * stop_preview or the answer. False when it cannot start.
 	 */
-	bool (*start_preview)(struct cordon_portal_request *request, size_t index,
-		uint32_t width, uint32_t height);
+	bool (*start_preview)(struct cordon_portal_request *request, size_t index, uint32_t width,
+		uint32_t height);
 	void (*stop_preview)(struct cordon_portal_request *request);
 	/* Optional (print): the user's choice of one setting; false with *reason when refused. */
 	bool (*set_setting)(struct cordon_portal_request *request, const char *key,
@@ -148,16 +148,16 @@ struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_por
 void cordon_portal_request_destroy(struct cordon_portal_request *request);
 
 /* Sets the parent toplevel before submit; false if it is not the client's own. */
-bool cordon_portal_request_set_parent(struct cordon_portal_request *request,
-	struct wl_resource *toplevel);
+bool cordon_portal_request_set_parent(
+	struct cordon_portal_request *request, struct wl_resource *toplevel);
 
 /*
  * Submits: a denied app fails at once without a dialog, a parent with a dialog open
  * fails as busy, otherwise the dialog opens with DIALOG_REQUEST's options.
  */
 struct cordon_portal_ui_request;
-void cordon_portal_request_submit(struct cordon_portal_request *request,
-	struct cordon_portal_ui_request *dialog_request);
+void cordon_portal_request_submit(
+	struct cordon_portal_request *request, struct cordon_portal_ui_request *dialog_request);
 
 /*
  * The policy and permission checks of submit, for a portal that must know before
@@ -170,8 +170,8 @@ bool cordon_portal_request_check(struct cordon_portal_request *request,
  * The one place a response leaves for the app: every portal's answer goes through
  * here, exactly once per request. Closes the dialog.
  */
-void cordon_portal_request_respond(struct cordon_portal_request *request,
-	const struct cordon_portal_response *response);
+void cordon_portal_request_respond(
+	struct cordon_portal_request *request, const struct cordon_portal_response *response);
 /* Closes the request's dialog, if any, without answering (the portal goes on alone). */
 void cordon_portal_request_close_dialog(struct cordon_portal_request *request);
 

@@ -1,4 +1,5 @@
-/* The built-in UI's camera dialog: consent, the choice of provider, a preview (portals/ui_builtin.c). */
+/* The built-in UI's camera dialog: consent, the choice of provider, a preview
+ * (portals/ui_builtin.c). */
 #ifndef CORDON_PORTALS_UI_BUILTIN_CAMERA_H
 #define CORDON_PORTALS_UI_BUILTIN_CAMERA_H
 
@@ -19,7 +20,7 @@ void cordon_ui_camera_key(struct cordon_ui_camera *camera, uint32_t keysym, bool
 void cordon_ui_camera_motion(struct cordon_ui_camera *camera, double x, double y);
 void cordon_ui_camera_button(struct cordon_ui_camera *camera, uint32_t button, bool pressed);
 /* A preview frame (ABI 3), or NULL once the preview stopped. */
-void cordon_ui_camera_preview_frame(struct cordon_ui_camera *camera,
-	const struct cordon_portal_ui_frame *frame);
+void cordon_ui_camera_preview_frame(
+	struct cordon_ui_camera *camera, const struct cordon_portal_ui_frame *frame);
 
 #endif

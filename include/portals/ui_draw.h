@@ -19,7 +19,7 @@ void cordon_ui_fill(pixman_image_t *image, uint32_t rgb, int x, int y, int width
  * Draws UTF-8 TEXT with its top-left at X, Y, clipped to MAX_WIDTH pixels (an
  * ellipsis marks the cut). Returns the width drawn. Invalid UTF-8 shows as U+FFFD.
  */
-int cordon_ui_text(pixman_image_t *image, struct cordon_ui_font *font, uint32_t rgb, int x,
-	int y, int max_width, const char *text);
+int cordon_ui_text(pixman_image_t *image, struct cordon_ui_font *font, uint32_t rgb, int x, int y,
+	int max_width, const char *text);
 
 #endif

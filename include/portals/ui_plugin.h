@@ -25,8 +25,8 @@ struct cordon_portal_ui_choice {
  * Picks the UI: CORDON_PORTAL_UI=auto in the environment wins, then the choice. A
  * plugin that cannot be loaded leaves the built-in UI in place, with a log line.
  */
-struct cordon_portal_ui *cordon_portal_ui_create(struct cordon_portals *portals,
-	const struct cordon_portal_ui_choice *choice);
+struct cordon_portal_ui *cordon_portal_ui_create(
+	struct cordon_portals *portals, const struct cordon_portal_ui_choice *choice);
 void cordon_portal_ui_destroy(struct cordon_portal_ui *ui);
 /* The plugin's name, for logs and tests. */
 const char *cordon_portal_ui_name(const struct cordon_portal_ui *ui);
@@ -38,8 +38,8 @@ struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *
 void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog);
 
 /* A preview frame for the dialog's plugin (ABI 3); NULL: the preview stopped on its own. */
-void cordon_portal_dialog_send_preview_frame(struct cordon_portal_dialog *dialog,
-	const struct cordon_portal_ui_frame *frame);
+void cordon_portal_dialog_send_preview_frame(
+	struct cordon_portal_dialog *dialog, const struct cordon_portal_ui_frame *frame);
 
 /* Input for the shown dialog (portals/dialog_input.c translates it). */
 bool cordon_portal_ui_has_focus(struct cordon_portal_ui *ui);
@@ -47,8 +47,8 @@ void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uin
 	bool pressed, uint32_t modifiers);
 /* True when the point is over the shown dialog (or a button is held since a press on it). */
 bool cordon_portal_ui_send_motion(struct cordon_portal_ui *ui, double lx, double ly);
-bool cordon_portal_ui_send_button(struct cordon_portal_ui *ui, double lx, double ly,
-	uint32_t button, bool pressed);
+bool cordon_portal_ui_send_button(
+	struct cordon_portal_ui *ui, double lx, double ly, uint32_t button, bool pressed);
 
 /* The plugins cordon carries. ui_auto.c: answers from a file, for tests and kiosks. */
 const struct cordon_portal_ui_plugin *cordon_portal_ui_auto_plugin(void);

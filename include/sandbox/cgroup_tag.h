@@ -54,7 +54,8 @@ const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine);
  */
 bool cordon_tag_same_sandbox(const struct cordon_tag *a, const struct cordon_tag *b);
 
-/* The engine's name for a tag: as above, but an other engine by its own name ("unknown" if none). */
+/* The engine's name for a tag: as above, but an other engine by its own name ("unknown" if none).
+ */
 const char *cordon_tag_engine_name(const struct cordon_tag *tag);
 
 #endif

@@ -78,7 +78,7 @@ struct stream_run {
 };
 
 static void handle_photo(void *data, struct cordon_portal_camera_photo_v1 *photo, int32_t fd,
-		const char *mime_type) {
+	const char *mime_type) {
 	struct state *state = data;
 	cordon_portal_cli_chosen(&state->answer);
 	state->fd = fd;
@@ -90,7 +90,7 @@ static void handle_photo_cancelled(void *data, struct cordon_portal_camera_photo
 }
 
 static void handle_photo_failed(void *data, struct cordon_portal_camera_photo_v1 *photo,
-		uint32_t failure, const char *reason) {
+	uint32_t failure, const char *reason) {
 	cordon_portal_cli_failed(&((struct state *)data)->answer, failure, reason);
 }
 
@@ -100,8 +100,7 @@ static const struct cordon_portal_camera_photo_v1_listener photo_listener = {
 	.failed = handle_photo_failed,
 };
 
-static void handle_stream(void *data, struct cordon_portal_camera_stream_v1 *stream,
-		int32_t fd) {
+static void handle_stream(void *data, struct cordon_portal_camera_stream_v1 *stream, int32_t fd) {
 	struct state *state = data;
 	if (state->fd >= 0) {
 		close(state->fd);
@@ -115,12 +114,12 @@ static void handle_stream_cancelled(void *data, struct cordon_portal_camera_stre
 }
 
 static void handle_stream_failed(void *data, struct cordon_portal_camera_stream_v1 *stream,
-		uint32_t failure, const char *reason) {
+	uint32_t failure, const char *reason) {
 	cordon_portal_cli_failed(&((struct state *)data)->answer, failure, reason);
 }
 
 static void handle_stream_ended(void *data, struct cordon_portal_camera_stream_v1 *stream,
-		uint32_t reason, const char *message) {
+	uint32_t reason, const char *message) {
 	struct state *state = data;
 	state->ended = true;
 	state->end_reason = reason;
@@ -211,7 +210,7 @@ static int parse_options(int argc, char *argv[], struct options *options) {
 		case 'w':
 		case 'H':
 			if (!parse_side(options, optarg,
-					opt == 'w' ? &options->width : &options->height)) {
+				    opt == 'w' ? &options->width : &options->height)) {
 				return EXIT_USAGE;
 			}
 			break;
@@ -220,7 +219,8 @@ static int parse_options(int argc, char *argv[], struct options *options) {
 				return EXIT_USAGE;
 			}
 			if (options->mime_type_count == MAX_MIME_TYPES) {
-				fprintf(stderr, "cordon-portal: at most %d --mime-type\n", MAX_MIME_TYPES);
+				fprintf(stderr, "cordon-portal: at most %d --mime-type\n",
+					MAX_MIME_TYPES);
 				return EXIT_USAGE;
 			}
 			options->mime_types[options->mime_type_count++] = optarg;
@@ -236,8 +236,10 @@ static int parse_options(int argc, char *argv[], struct options *options) {
 				return EXIT_USAGE;
 			}
 			if (!parse_count(optarg, UINT64_MAX, &frames)) {
-				fprintf(stderr, "cordon-portal: --frames takes a number of frames, 1 or "
-					"more, not '%s'\n", optarg);
+				fprintf(stderr,
+					"cordon-portal: --frames takes a number of frames, 1 or "
+					"more, not '%s'\n",
+					optarg);
 				return EXIT_USAGE;
 			}
 			options->frames = frames;
@@ -321,8 +323,9 @@ static void print_ended(struct state *state) {
 		return;
 	}
 	state->ended_printed = true;
-	const char *reason = state->end_reason < sizeof(reasons) / sizeof(reasons[0]) ?
-		reasons[state->end_reason] : "unknown";
+	const char *reason = state->end_reason < sizeof(reasons) / sizeof(reasons[0])
+		? reasons[state->end_reason]
+		: "unknown";
 	printf("ended %s %s\n", reason, state->end_message);
 	fflush(stdout);
 }
@@ -377,13 +380,14 @@ static int stream_eof(struct state *state, struct wl_display *display, struct st
 		fflush(stdout);
 		return STREAM_EXIT_EOF;
 	}
-	return state->end_reason == CORDON_PORTAL_CAMERA_STREAM_V1_END_REASON_REVOKED ?
-		STREAM_EXIT_REVOKED : STREAM_EXIT_ENDED;
+	return state->end_reason == CORDON_PORTAL_CAMERA_STREAM_V1_END_REASON_REVOKED
+		? STREAM_EXIT_REVOKED
+		: STREAM_EXIT_ENDED;
 }
 
 /* Every whole frame the pipe holds now: -1 to poll again, else the status to exit with. */
 static int read_frames(struct state *state, struct wl_display *display,
-		const struct options *options, struct stream_run *run) {
+	const struct options *options, struct stream_run *run) {
 	for (;;) {
 		switch (cordon_portal_cli_frame_read(&run->reader, state->fd)) {
 		case CORDON_PORTAL_CLI_FRAME_READ_FRAME:
@@ -446,7 +450,7 @@ static int display_gone(void) {
 
 /* Frames and events both, until the stream ends, it fails, or --frames are read. */
 static int stream_loop(struct state *state, struct wl_display *display,
-		const struct options *options, struct stream_run *run) {
+	const struct options *options, struct stream_run *run) {
 	for (;;) {
 		short events;
 		if (!prepare_display(display, &events)) {
@@ -493,8 +497,10 @@ static bool save_frame(const struct stream_run *run, const char *path) {
 	}
 	snprintf(tmp, length, "%s.tmp", path);
 	FILE *out = fopen(tmp, "we");
-	bool ok = out && fprintf(out, "P6\n%" PRIu32 " %" PRIu32 "\n255\n", run->last_width,
-		run->last_height) > 0 && fwrite(run->last, 1, run->last_size, out) == run->last_size;
+	bool ok = out &&
+		fprintf(out, "P6\n%" PRIu32 " %" PRIu32 "\n255\n", run->last_width,
+			run->last_height) > 0 &&
+		fwrite(run->last, 1, run->last_size, out) == run->last_size;
 	int error = errno;
 	if (out && fclose(out) != 0 && ok) {
 		ok = false;
@@ -517,10 +523,11 @@ static bool is_pipe(int fd) {
 	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
-static int read_stream(struct state *state, struct wl_display *display,
-		const struct options *options) {
+static int read_stream(
+	struct state *state, struct wl_display *display, const struct options *options) {
 	if (cordon_portal_manager_v1_get_version(state->manager) < STREAM_FRAMES_VERSION) {
-		fprintf(stderr, "cordon-portal: the compositor's stream is a device fd "
+		fprintf(stderr,
+			"cordon-portal: the compositor's stream is a device fd "
 			"(cordon_portal_manager_v1 below version 4), not frames\n");
 		return EXIT_FAILED;
 	}
@@ -540,7 +547,7 @@ static int read_stream(struct state *state, struct wl_display *display,
 	struct stream_run run = {0};
 	int status = stream_loop(state, display, options, &run);
 	if (options->save_frame && !save_frame(&run, options->save_frame) &&
-			status == EXIT_CHOSEN) {
+		status == EXIT_CHOSEN) {
 		status = STREAM_EXIT_ERROR;
 	}
 	fprintf(stderr, "cordon-portal: %" PRIu64 " frames, %" PRIu64 " dropped\n", run.frames,
@@ -559,8 +566,8 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 
 	struct state state = {.fd = -1};
 	struct wl_display *display;
-	state.manager = cordon_portal_cli_connect_range(&display, CAMERA_MIN_VERSION,
-		CAMERA_MAX_VERSION, "camera");
+	state.manager = cordon_portal_cli_connect_range(
+		&display, CAMERA_MIN_VERSION, CAMERA_MAX_VERSION, "camera");
 	if (!state.manager) {
 		return EXIT_NO_PORTAL;
 	}
@@ -570,7 +577,8 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 		photo = cordon_portal_manager_v1_take_photo(state.manager);
 		cordon_portal_camera_photo_v1_add_listener(photo, &photo_listener, &state);
 		if (options.width) {
-			cordon_portal_camera_photo_v1_set_size(photo, options.width, options.height);
+			cordon_portal_camera_photo_v1_set_size(
+				photo, options.width, options.height);
 		}
 		for (size_t i = 0; i < options.mime_type_count; i++) {
 			cordon_portal_camera_photo_v1_add_mime_type(photo, options.mime_types[i]);
@@ -580,10 +588,11 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 		stream = cordon_portal_manager_v1_open_camera_stream(state.manager);
 		cordon_portal_camera_stream_v1_add_listener(stream, &stream_listener, &state);
 		/* Below 4 the request does not exist, and the stream fails as unavailable. */
-		if (options.width && cordon_portal_camera_stream_v1_get_version(stream) >=
+		if (options.width &&
+			cordon_portal_camera_stream_v1_get_version(stream) >=
 				CORDON_PORTAL_CAMERA_STREAM_V1_SET_SIZE_SINCE_VERSION) {
-			cordon_portal_camera_stream_v1_set_size(stream, options.width,
-				options.height);
+			cordon_portal_camera_stream_v1_set_size(
+				stream, options.width, options.height);
 		}
 		cordon_portal_camera_stream_v1_submit(stream);
 	}

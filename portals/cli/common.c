@@ -14,8 +14,8 @@ void cordon_portal_cli_cancelled(struct cordon_portal_cli_answer *answer) {
 	snprintf(answer->reason, sizeof(answer->reason), "cancelled");
 }
 
-void cordon_portal_cli_failed(struct cordon_portal_cli_answer *answer, uint32_t failure,
-		const char *reason) {
+void cordon_portal_cli_failed(
+	struct cordon_portal_cli_answer *answer, uint32_t failure, const char *reason) {
 	/* The failure enums share their values; print's go on past the file chooser's. */
 	static const char *const names[] = {"denied", "busy", "i/o error", "unavailable",
 		"too large", "bad document", "printing failed"};
@@ -44,14 +44,14 @@ struct binding {
 };
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	struct binding *binding = data;
 	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 &&
-			version >= binding->min_version && !binding->manager) {
+		version >= binding->min_version && !binding->manager) {
 		/* Never above what this client was written for: newer versions may mean more. */
 		uint32_t bind = version < binding->max_version ? version : binding->max_version;
-		binding->manager = wl_registry_bind(registry, name,
-			&cordon_portal_manager_v1_interface, bind);
+		binding->manager =
+			wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, bind);
 	}
 }
 
@@ -64,12 +64,12 @@ static const struct wl_registry_listener registry_listener = {
 };
 
 struct cordon_portal_manager_v1 *cordon_portal_cli_connect(
-		struct wl_display **display, uint32_t version, const char *what) {
+	struct wl_display **display, uint32_t version, const char *what) {
 	return cordon_portal_cli_connect_range(display, version, version, what);
 }
 
-struct cordon_portal_manager_v1 *cordon_portal_cli_connect_range(struct wl_display **display,
-		uint32_t min_version, uint32_t max_version, const char *what) {
+struct cordon_portal_manager_v1 *cordon_portal_cli_connect_range(
+	struct wl_display **display, uint32_t min_version, uint32_t max_version, const char *what) {
 	*display = wl_display_connect(NULL);
 	if (!*display) {
 		fprintf(stderr, "cordon-portal: cannot connect to the Wayland display\n");

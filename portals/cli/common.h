@@ -27,8 +27,8 @@ struct cordon_portal_cli_answer {
 void cordon_portal_cli_chosen(struct cordon_portal_cli_answer *answer);
 void cordon_portal_cli_cancelled(struct cordon_portal_cli_answer *answer);
 /* A failed event: its failure for people ("denied", "too large", ...) and the reason. */
-void cordon_portal_cli_failed(struct cordon_portal_cli_answer *answer, uint32_t failure,
-	const char *reason);
+void cordon_portal_cli_failed(
+	struct cordon_portal_cli_answer *answer, uint32_t failure, const char *reason);
 
 /*
  * Dispatches until the request is answered. EXIT_CHOSEN when it was; otherwise the
@@ -47,7 +47,7 @@ struct cordon_portal_manager_v1 *cordon_portal_cli_connect(
  * The same, binding the highest version from min_version to max_version that the
  * compositor offers (cordon_portal_manager_v1_get_version says which).
  */
-struct cordon_portal_manager_v1 *cordon_portal_cli_connect_range(struct wl_display **display,
-	uint32_t min_version, uint32_t max_version, const char *what);
+struct cordon_portal_manager_v1 *cordon_portal_cli_connect_range(
+	struct wl_display **display, uint32_t min_version, uint32_t max_version, const char *what);
 
 #endif

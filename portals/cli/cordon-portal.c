@@ -44,7 +44,7 @@ struct state {
 };
 
 static void handle_file(void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd,
-		const char *display_name) {
+	const char *display_name) {
 	struct state *state = data;
 	if (state->file_count == MAX_FILES) {
 		close(fd);
@@ -64,7 +64,7 @@ static void handle_cancelled(void *data, struct cordon_portal_file_chooser_v1 *c
 }
 
 static void handle_failed(void *data, struct cordon_portal_file_chooser_v1 *chooser,
-		uint32_t failure, const char *reason) {
+	uint32_t failure, const char *reason) {
 	struct state *state = data;
 	cordon_portal_cli_failed(&state->answer, failure, reason);
 }
@@ -153,7 +153,8 @@ static bool copy_directory(int out_fd, const char *name, int dir) {
 	bool ok = true;
 	struct dirent *entry;
 	while ((entry = readdir(listing))) {
-		int from = openat(dir, entry->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		int from =
+			openat(dir, entry->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 		struct stat st;
 		if (from < 0) {
 			continue;
@@ -182,8 +183,8 @@ static int write_open_results(struct state *state, const char *output, bool dire
 			status = EXIT_FAILED;
 			continue;
 		}
-		bool ok = directory ? copy_directory(out_fd, file->name, file->fd) :
-			copy_into(out_fd, file->name, file->fd);
+		bool ok = directory ? copy_directory(out_fd, file->name, file->fd)
+				    : copy_into(out_fd, file->name, file->fd);
 		if (!ok) {
 			fprintf(stderr, "cordon-portal: cannot copy %s into %s: %s\n", file->name,
 				output, strerror(errno));
@@ -231,7 +232,8 @@ int main(int argc, char *argv[]) {
 	} else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
 		return usage(stdout, EXIT_CHOSEN);
 	} else {
-		fprintf(stderr, "cordon-portal: unknown command '%s' (open-file, save-file, print "
+		fprintf(stderr,
+			"cordon-portal: unknown command '%s' (open-file, save-file, print "
 			"or prepare-print)\n",
 			command);
 		return EXIT_USAGE;
@@ -263,7 +265,8 @@ int main(int argc, char *argv[]) {
 			break;
 		case 'f':
 			if (filter_count == MAX_FILTERS || !strchr(optarg, ':')) {
-				fprintf(stderr, "cordon-portal: --filter takes NAME:PATTERN (at most %d)\n",
+				fprintf(stderr,
+					"cordon-portal: --filter takes NAME:PATTERN (at most %d)\n",
 					MAX_FILTERS);
 				return EXIT_USAGE;
 			}
@@ -293,7 +296,8 @@ int main(int argc, char *argv[]) {
 		return EXIT_USAGE;
 	}
 	if (save && (!name || multiple || directory || output)) {
-		fprintf(stderr, "cordon-portal: save-file takes --name NAME and no open-file options\n");
+		fprintf(stderr,
+			"cordon-portal: save-file takes --name NAME and no open-file options\n");
 		return EXIT_USAGE;
 	}
 
@@ -304,9 +308,10 @@ int main(int argc, char *argv[]) {
 		return EXIT_NO_PORTAL;
 	}
 
-	struct cordon_portal_file_chooser_v1 *chooser = cordon_portal_manager_v1_get_file_chooser(
-		state.manager, save ? CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE :
-		CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN);
+	struct cordon_portal_file_chooser_v1 *chooser =
+		cordon_portal_manager_v1_get_file_chooser(state.manager,
+			save ? CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_SAVE
+			     : CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN);
 	cordon_portal_file_chooser_v1_add_listener(chooser, &chooser_listener, &state);
 	if (title) {
 		cordon_portal_file_chooser_v1_set_title(chooser, title);
@@ -329,7 +334,8 @@ int main(int argc, char *argv[]) {
 
 	int status = cordon_portal_cli_wait(display, &state.answer);
 	if (status == EXIT_CHOSEN) {
-		status = save ? write_save_result(&state) : write_open_results(&state, output, directory);
+		status = save ? write_save_result(&state)
+			      : write_open_results(&state, output, directory);
 	}
 	for (size_t i = 0; i < state.file_count; i++) {
 		close(state.files[i].fd);

@@ -14,12 +14,12 @@
 
 #define HEADER_SIZE sizeof(struct cordon_camera_frame_header)
 
-static enum cordon_portal_cli_frame_read fail(struct cordon_portal_cli_frame_reader *reader,
-		const char *what, const char *why) {
+static enum cordon_portal_cli_frame_read fail(
+	struct cordon_portal_cli_frame_reader *reader, const char *what, const char *why) {
 	/* Where the frame began: a header's fault is there, not where its read stopped. */
 	uint64_t start = reader->offset - reader->header_have - reader->pixels_have;
-	snprintf(reader->error, sizeof(reader->error), "%s: %s (frame %llu, from byte %llu)",
-		what, why, (unsigned long long)reader->frames + 1, (unsigned long long)start);
+	snprintf(reader->error, sizeof(reader->error), "%s: %s (frame %llu, from byte %llu)", what,
+		why, (unsigned long long)reader->frames + 1, (unsigned long long)start);
 	return CORDON_PORTAL_CLI_FRAME_READ_ERROR;
 }
 
@@ -35,8 +35,8 @@ static bool make_room(struct cordon_portal_cli_frame_reader *reader, size_t size
 }
 
 /* Up to WANT bytes into BUFFER: the count, 0 at end of file, -1 (errno) otherwise. */
-static ssize_t read_some(struct cordon_portal_cli_frame_reader *reader, int fd, void *buffer,
-		size_t want) {
+static ssize_t read_some(
+	struct cordon_portal_cli_frame_reader *reader, int fd, void *buffer, size_t want) {
 	ssize_t n;
 	do {
 		n = read(fd, buffer, want);
@@ -48,7 +48,7 @@ static ssize_t read_some(struct cordon_portal_cli_frame_reader *reader, int fd, 
 }
 
 enum cordon_portal_cli_frame_read cordon_portal_cli_frame_read(
-		struct cordon_portal_cli_frame_reader *reader, int fd) {
+	struct cordon_portal_cli_frame_reader *reader, int fd) {
 	if (reader->whole) {
 		reader->whole = false;
 		reader->header_have = 0;
@@ -56,11 +56,11 @@ enum cordon_portal_cli_frame_read cordon_portal_cli_frame_read(
 	}
 	for (;;) {
 		bool in_header = reader->header_have < HEADER_SIZE;
-		unsigned char *to = in_header ?
-			(unsigned char *)&reader->header + reader->header_have :
-			reader->pixels + reader->pixels_have;
-		size_t want = in_header ? HEADER_SIZE - reader->header_have :
-			reader->header.size - reader->pixels_have;
+		unsigned char *to = in_header
+			? (unsigned char *)&reader->header + reader->header_have
+			: reader->pixels + reader->pixels_have;
+		size_t want = in_header ? HEADER_SIZE - reader->header_have
+					: reader->header.size - reader->pixels_have;
 		ssize_t n = read_some(reader, fd, to, want);
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			return CORDON_PORTAL_CLI_FRAME_READ_AGAIN;

@@ -35,8 +35,8 @@ struct print_state {
 	uint32_t job_id;
 };
 
-static void handle_setting(void *data, struct cordon_portal_print_v1 *print, const char *key,
-		const char *value) {
+static void handle_setting(
+	void *data, struct cordon_portal_print_v1 *print, const char *key, const char *value) {
 	printf("%s=%s\n", key, value);
 }
 
@@ -57,8 +57,8 @@ static void handle_cancelled(void *data, struct cordon_portal_print_v1 *print) {
 	cordon_portal_cli_cancelled(&state->answer);
 }
 
-static void handle_failed(void *data, struct cordon_portal_print_v1 *print, uint32_t failure,
-		const char *reason) {
+static void handle_failed(
+	void *data, struct cordon_portal_print_v1 *print, uint32_t failure, const char *reason) {
 	struct print_state *state = data;
 	cordon_portal_cli_failed(&state->answer, failure, reason);
 }
@@ -179,12 +179,14 @@ int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
 	} else if (file) {
 		fd = open(file, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			fprintf(stderr, "cordon-portal: cannot open %s: %s\n", file, strerror(errno));
+			fprintf(stderr, "cordon-portal: cannot open %s: %s\n", file,
+				strerror(errno));
 			return EXIT_FAILED;
 		}
 	}
 	if (!mime_type) {
-		mime_type = file && strcmp(file, "-") != 0 ? guess_mime_type(file) : "application/pdf";
+		mime_type =
+			file && strcmp(file, "-") != 0 ? guess_mime_type(file) : "application/pdf";
 	}
 
 	struct print_state state = {0};
@@ -194,12 +196,13 @@ int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
 		return EXIT_NO_PORTAL;
 	}
 	struct cordon_portal_print_v1 *print = cordon_portal_manager_v1_get_print(state.manager,
-		prepare ? CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PREPARE :
-		CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PRINT);
+		prepare ? CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PREPARE
+			: CORDON_PORTAL_MANAGER_V1_PRINT_KIND_PRINT);
 	cordon_portal_print_v1_add_listener(print, &print_listener, &state);
 	const char *base = file ? strrchr(file, '/') : NULL;
-	cordon_portal_print_v1_set_title(print, title ? title :
-		(base ? base + 1 : (file && strcmp(file, "-") != 0 ? file : "Document")));
+	cordon_portal_print_v1_set_title(print,
+		title ? title
+		      : (base ? base + 1 : (file && strcmp(file, "-") != 0 ? file : "Document")));
 	for (size_t i = 0; i < count; i++) {
 		cordon_portal_print_v1_set_setting(print, keys[i], values[i]);
 	}

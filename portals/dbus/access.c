@@ -37,12 +37,12 @@ static void free_access(void *data) {
 	free(access);
 }
 
-static void access_send_response(struct cordon_portal_request *request,
-		const struct cordon_portal_response *response) {
+static void access_send_response(
+	struct cordon_portal_request *request, const struct cordon_portal_response *response) {
 	struct access *access = request->data;
-	uint32_t code = response->result == CORDON_PORTAL_CHOSEN ? CORDON_DBUS_RESPONSE_SUCCESS :
-		response->result == CORDON_PORTAL_CANCELLED ? CORDON_DBUS_RESPONSE_CANCELLED :
-		CORDON_DBUS_RESPONSE_OTHER;
+	uint32_t code = response->result == CORDON_PORTAL_CHOSEN ? CORDON_DBUS_RESPONSE_SUCCESS
+		: response->result == CORDON_PORTAL_CANCELLED    ? CORDON_DBUS_RESPONSE_CANCELLED
+								 : CORDON_DBUS_RESPONSE_OTHER;
 	struct cordon_dbus_request *dbus = access->dbus;
 	access->dbus = NULL;
 	cordon_dbus_request_finish(dbus, code, NULL, NULL);
@@ -91,21 +91,23 @@ static int handle_access_dialog(sd_bus_message *m, void *data, sd_bus_error *err
 		return -EACCES;
 	}
 	const char *handle, *app_id, *parent_window, *title, *subtitle, *body;
-	int r = sd_bus_message_read(m, "osssss", &handle, &app_id, &parent_window, &title,
-		&subtitle, &body);
+	int r = sd_bus_message_read(
+		m, "osssss", &handle, &app_id, &parent_window, &title, &subtitle, &body);
 	if (r < 0) {
 		return r;
 	}
 	char *icon = NULL;
 	if (!cordon_dbus_read_options(m, access_options,
-			sizeof(access_options) / sizeof(access_options[0]), &icon, error)) {
+		    sizeof(access_options) / sizeof(access_options[0]), &icon, error)) {
 		free(icon);
 		return -EINVAL;
 	}
 	bool camera = icon && strcmp(icon, CAMERA_ICON) == 0;
 	if (!camera) {
-		wlr_log(WLR_INFO, "D-Bus portal: AccessDialog for '%s' with icon '%s' refused: "
-			"cordon answers only the camera's", app_id, icon ? icon : "");
+		wlr_log(WLR_INFO,
+			"D-Bus portal: AccessDialog for '%s' with icon '%s' refused: "
+			"cordon answers only the camera's",
+			app_id, icon ? icon : "");
 		free(icon);
 		return sd_bus_reply_method_return(m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
 	}
@@ -116,7 +118,7 @@ static int handle_access_dialog(sd_bus_message *m, void *data, sd_bus_error *err
 	}
 	access->service = service;
 	if (asprintf(&access->text, "%s%s%s%s%s", title, subtitle[0] ? " — " : "", subtitle,
-			body[0] ? " — " : "", body) < 0) {
+		    body[0] ? " — " : "", body) < 0) {
 		access->text = NULL;
 		free_access(access);
 		return -ENOMEM;
@@ -128,21 +130,23 @@ static int handle_access_dialog(sd_bus_message *m, void *data, sd_bus_error *err
 	struct cordon_portal_caller caller;
 	struct wl_resource *parent;
 	bool mismatch;
-	if (!cordon_dbus_portal_caller(service, app_id, parent_window, &caller, &parent,
-			&mismatch)) {
+	if (!cordon_dbus_portal_caller(
+		    service, app_id, parent_window, &caller, &parent, &mismatch)) {
 		free_access(access);
 		if (mismatch) {
-			return sd_bus_reply_method_return(m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
+			return sd_bus_reply_method_return(
+				m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
 		}
 		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the app id is too long");
 	}
 	bool over_cap;
-	access->request = cordon_portal_request_create_for(service->portals, &caller,
-		&request_impl, access, &over_cap);
+	access->request = cordon_portal_request_create_for(
+		service->portals, &caller, &request_impl, access, &over_cap);
 	if (!access->request) {
 		free_access(access);
 		return over_cap ? sd_bus_error_set(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-			"too many unanswered portal requests of this app") : -ENOMEM;
+					  "too many unanswered portal requests of this app")
+				: -ENOMEM;
 	}
 	if (parent) {
 		cordon_portal_request_set_parent(access->request, parent);

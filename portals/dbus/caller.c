@@ -18,19 +18,19 @@
 #define WAYLAND_PREFIX "wayland:"
 
 /* The toplevel exported as HANDLE, or NULL. */
-static struct wl_resource *find_parent(struct cordon_dbus_portal *service,
-		const char *parent_window) {
+static struct wl_resource *find_parent(
+	struct cordon_dbus_portal *service, const char *parent_window) {
 	if (strncmp(parent_window, WAYLAND_PREFIX, strlen(WAYLAND_PREFIX)) != 0) {
 		/* "" (no window), or "x11:XID": cordon has no X server. */
 		return NULL;
 	}
-	return cordon_xdg_foreign_lookup(service->portals->server->xdg_foreign,
-		parent_window + strlen(WAYLAND_PREFIX));
+	return cordon_xdg_foreign_lookup(
+		service->portals->server->xdg_foreign, parent_window + strlen(WAYLAND_PREFIX));
 }
 
 bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *app_id,
-		const char *parent_window, struct cordon_portal_caller *caller, struct wl_resource **parent,
-		bool *mismatch) {
+	const char *parent_window, struct cordon_portal_caller *caller, struct wl_resource **parent,
+	bool *mismatch) {
 	*caller = (struct cordon_portal_caller){0};
 	*mismatch = false;
 	*parent = find_parent(service, parent_window);
@@ -40,10 +40,12 @@ bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *a
 		const struct cordon_tag *tag = cordon_client_get_tag(record);
 		const char *tag_app_id = tag ? tag->app_id : "";
 		if (!tag || strcmp(tag_app_id, app_id) != 0) {
-			wlr_log(WLR_ERROR, "D-Bus portal: refused: the frontend says app '%s', the "
-				"parent window %s belongs to pid %d tagged '%s' (%s)", app_id, parent_window,
-				record && record->identified ? (int)record->peer.pid : 0, tag_app_id,
-				tag ? cordon_tag_engine_name(tag) : "unknown sandbox");
+			wlr_log(WLR_ERROR,
+				"D-Bus portal: refused: the frontend says app '%s', the "
+				"parent window %s belongs to pid %d tagged '%s' (%s)",
+				app_id, parent_window,
+				record && record->identified ? (int)record->peer.pid : 0,
+				tag_app_id, tag ? cordon_tag_engine_name(tag) : "unknown sandbox");
 			*mismatch = true;
 			*parent = NULL;
 			return false;

@@ -113,8 +113,8 @@ static int read_directory(sd_bus_message *m, void *target, sd_bus_error *error) 
 static int read_current_name(sd_bus_message *m, void *target, sd_bus_error *error) {
 	struct chooser *chooser = target;
 	int r = cordon_dbus_read_string(m, &chooser->current_name, error);
-	if (r >= 0 && (strchr(chooser->current_name, '/') ||
-			strcmp(chooser->current_name, "..") == 0)) {
+	if (r >= 0 &&
+		(strchr(chooser->current_name, '/') || strcmp(chooser->current_name, "..") == 0)) {
 		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
 			"current_name must be a single file name");
 	}
@@ -151,7 +151,8 @@ static int read_filters(sd_bus_message *m, void *target, sd_bus_error *error) {
 		while (r >= 0 && (r = sd_bus_message_read(m, "(us)", &type, &pattern)) > 0) {
 			if (type > 1) {
 				return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-					"a filter entry's type is 0 (glob) or 1 (mime type), not %u", type);
+					"a filter entry's type is 0 (glob) or 1 (mime type), not %u",
+					type);
 			}
 			char **list = type ? filter->mime_types : filter->patterns;
 			size_t *count = type ? &filter->mime_type_count : &filter->pattern_count;
@@ -193,7 +194,8 @@ static int read_choices(sd_bus_message *m, void *target, sd_bus_error *error) {
 		}
 		size_t options = 0;
 		const char *option_id, *option_label;
-		while (r >= 0 && (r = sd_bus_message_read(m, "(ss)", &option_id, &option_label)) > 0) {
+		while (r >= 0 &&
+			(r = sd_bus_message_read(m, "(ss)", &option_id, &option_label)) > 0) {
 			if (++options > MAX_CHOICE_OPTIONS) {
 				return too_many(error, "options in one choice", MAX_CHOICE_OPTIONS);
 			}
@@ -230,7 +232,7 @@ static int read_files(sd_bus_message *m, void *target, sd_bus_error *error) {
 		}
 		chooser->name_count++;
 		if (!(*name)[0] || strchr(*name, '/') || strcmp(*name, ".") == 0 ||
-				strcmp(*name, "..") == 0) {
+			strcmp(*name, "..") == 0) {
 			return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
 				"each of files must be a single file name");
 		}
@@ -283,11 +285,11 @@ static bool add_uri(struct chooser *chooser, const char *dir, const char *name) 
 	return true;
 }
 
-static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
-		const char *name, const char **reason) {
+static bool chooser_choose_at(
+	struct cordon_portal_request *request, int dir_fd, const char *name, const char **reason) {
 	struct chooser *chooser = request->data;
 	if (name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
-			strcmp(name, "..") == 0) {
+		strcmp(name, "..") == 0) {
 		*reason = "a chosen name must be a single file name";
 		return false;
 	}
@@ -298,8 +300,8 @@ static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
 		return false;
 	}
 	bool directory = chooser->directory || chooser->kind == SAVE_FILES;
-	int fd = cordon_file_chooser_open_at(dir_fd, name, chooser->kind == SAVE_FILE, directory,
-		request->token, reason);
+	int fd = cordon_file_chooser_open_at(
+		dir_fd, name, chooser->kind == SAVE_FILE, directory, request->token, reason);
 	if (fd < 0) {
 		return false;
 	}
@@ -329,7 +331,7 @@ static bool chooser_choose_at(struct cordon_portal_request *request, int dir_fd,
 
 /* What the response's uris count as, for the request's log and "nothing chosen". */
 static void chooser_get_files(struct cordon_portal_request *request,
-		const struct cordon_portal_file **files, size_t *count) {
+	const struct cordon_portal_file **files, size_t *count) {
 	static const struct cordon_portal_file none[MAX_FILES];
 	struct chooser *chooser = request->data;
 	*files = none;
@@ -372,8 +374,8 @@ static int append_results(sd_bus_message *reply, void *data) {
 		r = sd_bus_message_open_container(reply, 'a', "(ss)");
 	}
 	for (size_t i = 0; r >= 0 && i < chooser->choice_count; i++) {
-		r = sd_bus_message_append(reply, "(ss)", chooser->choices[i].id,
-			chooser->choices[i].value);
+		r = sd_bus_message_append(
+			reply, "(ss)", chooser->choices[i].id, chooser->choices[i].value);
 	}
 	for (int i = 0; r >= 0 && i < 3; i++) {
 		r = sd_bus_message_close_container(reply);
@@ -381,12 +383,12 @@ static int append_results(sd_bus_message *reply, void *data) {
 	return r;
 }
 
-static void chooser_send_response(struct cordon_portal_request *request,
-		const struct cordon_portal_response *response) {
+static void chooser_send_response(
+	struct cordon_portal_request *request, const struct cordon_portal_response *response) {
 	struct chooser *chooser = request->data;
-	uint32_t code = response->result == CORDON_PORTAL_CHOSEN ? CORDON_DBUS_RESPONSE_SUCCESS :
-		response->result == CORDON_PORTAL_CANCELLED ? CORDON_DBUS_RESPONSE_CANCELLED :
-		CORDON_DBUS_RESPONSE_OTHER;
+	uint32_t code = response->result == CORDON_PORTAL_CHOSEN ? CORDON_DBUS_RESPONSE_SUCCESS
+		: response->result == CORDON_PORTAL_CANCELLED    ? CORDON_DBUS_RESPONSE_CANCELLED
+								 : CORDON_DBUS_RESPONSE_OTHER;
 	if (code != CORDON_DBUS_RESPONSE_SUCCESS) {
 		for (size_t i = 0; i < chooser->uri_count; i++) {
 			free(chooser->uris[i]);
@@ -425,11 +427,13 @@ static void submit(struct chooser *chooser) {
 	}
 	/* current_file suggests its name; its folder stays a hint, as current_folder. */
 	const char *base = chooser->current_file ? strrchr(chooser->current_file, '/') : NULL;
-	const char *current_name = chooser->current_name ? chooser->current_name :
-		base && base[1] ? base + 1 : NULL;
+	const char *current_name = chooser->current_name ? chooser->current_name
+		: base && base[1]                        ? base + 1
+							 : NULL;
 	bool save = chooser->kind == SAVE_FILE;
-	const char *fallback = chooser->kind == OPEN_FILE ? "Open a file" :
-		save ? "Save a file" : "Choose a folder to save the files in";
+	const char *fallback = chooser->kind == OPEN_FILE ? "Open a file"
+		: save                                    ? "Save a file"
+							  : "Choose a folder to save the files in";
 	struct cordon_portal_ui_request options = {
 		/* SaveFiles asks for a folder: the names are the app's. */
 		.portal = save ? CORDON_PORTAL_UI_FILE_SAVE : CORDON_PORTAL_UI_FILE_OPEN,
@@ -449,7 +453,7 @@ static int reply_response(sd_bus_message *m, uint32_t response) {
 }
 
 static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, enum kind kind,
-		const struct cordon_dbus_option *table, size_t table_count, sd_bus_error *error) {
+	const struct cordon_dbus_option *table, size_t table_count, sd_bus_error *error) {
 	if (!cordon_dbus_portal_check_sender(service, m, error)) {
 		return -EACCES;
 	}
@@ -465,7 +469,7 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 	chooser->service = service;
 	chooser->kind = kind;
 	if (cordon_dbus_read_string_value(title, &chooser->title, error) < 0 ||
-			!cordon_dbus_read_options(m, table, table_count, chooser, error)) {
+		!cordon_dbus_read_options(m, table, table_count, chooser, error)) {
 		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s",
 			sd_bus_message_get_member(m), app_id, error->message);
 		free_chooser(chooser);
@@ -478,8 +482,8 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 	struct cordon_portal_caller caller;
 	struct wl_resource *parent;
 	bool mismatch;
-	if (!cordon_dbus_portal_caller(service, app_id, parent_window, &caller, &parent,
-			&mismatch)) {
+	if (!cordon_dbus_portal_caller(
+		    service, app_id, parent_window, &caller, &parent, &mismatch)) {
 		free_chooser(chooser);
 		if (mismatch) {
 			/* Refused, logged with both identities: one of the two is lying. */
@@ -488,16 +492,18 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the app id is too long");
 	}
 	bool over_cap;
-	chooser->request = cordon_portal_request_create_for(service->portals, &caller,
-		&request_impl, chooser, &over_cap);
+	chooser->request = cordon_portal_request_create_for(
+		service->portals, &caller, &request_impl, chooser, &over_cap);
 	if (!chooser->request) {
-		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s %d", sd_bus_message_get_member(m),
-			app_id, over_cap ? "more than" : "out of memory at",
+		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s %d",
+			sd_bus_message_get_member(m), app_id,
+			over_cap ? "more than" : "out of memory at",
 			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT);
 		free_chooser(chooser);
 		return over_cap ? sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-			"more than %d unanswered portal requests of this app",
-			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT) : -ENOMEM;
+					  "more than %d unanswered portal requests of this app",
+					  CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT)
+				: -ENOMEM;
 	}
 	if (parent) {
 		cordon_portal_request_set_parent(chooser->request, parent);
@@ -531,12 +537,12 @@ static int handle_save_files(sd_bus_message *m, void *data, sd_bus_error *error)
 
 static const sd_bus_vtable file_chooser_vtable[] = {
 	SD_BUS_VTABLE_START(0),
-	SD_BUS_METHOD("OpenFile", "osssa{sv}", "ua{sv}", handle_open_file,
-		SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_METHOD("SaveFile", "osssa{sv}", "ua{sv}", handle_save_file,
-		SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_METHOD("SaveFiles", "osssa{sv}", "ua{sv}", handle_save_files,
-		SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD(
+		"OpenFile", "osssa{sv}", "ua{sv}", handle_open_file, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD(
+		"SaveFile", "osssa{sv}", "ua{sv}", handle_save_file, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD(
+		"SaveFiles", "osssa{sv}", "ua{sv}", handle_save_files, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };
 

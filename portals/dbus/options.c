@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cordon_dbus_option *find(const struct cordon_dbus_option *table,
-		size_t count, const char *key) {
+static const struct cordon_dbus_option *find(
+	const struct cordon_dbus_option *table, size_t count, const char *key) {
 	for (size_t i = 0; i < count; i++) {
 		if (strcmp(table[i].key, key) == 0) {
 			return &table[i];
@@ -29,7 +29,7 @@ static bool bad(sd_bus_error *error, int r, const char *key) {
 }
 
 bool cordon_dbus_read_options(sd_bus_message *m, const struct cordon_dbus_option *table,
-		size_t count, void *target, sd_bus_error *error) {
+	size_t count, void *target, sd_bus_error *error) {
 	int r = sd_bus_message_enter_container(m, 'a', "{sv}");
 	if (r < 0) {
 		return bad(error, r, "(options)");
@@ -47,8 +47,8 @@ bool cordon_dbus_read_options(sd_bus_message *m, const struct cordon_dbus_option
 			/* -ENXIO when the variant holds another type. */
 			r = sd_bus_message_enter_container(m, 'v', option->signature);
 			if (r >= 0) {
-				r = option->read ? option->read(m, target, error) :
-					sd_bus_message_skip(m, option->signature);
+				r = option->read ? option->read(m, target, error)
+						 : sd_bus_message_skip(m, option->signature);
 			}
 			if (r >= 0) {
 				r = sd_bus_message_exit_container(m);
@@ -118,8 +118,8 @@ char *cordon_dbus_file_uri(const char *path) {
 	char *out = uri + sprintf(uri, "file://");
 	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
 		/* RFC 3986 unreserved characters and the path's slashes stay as they are. */
-		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-				strchr("-._~/", *c)) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			(*c >= '0' && *c <= '9') || strchr("-._~/", *c)) {
 			*out++ = (char)*c;
 		} else {
 			*out++ = '%';

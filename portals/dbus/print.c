@@ -60,7 +60,8 @@ static bool shift_ranges(const char *in, int delta, char out[MAX_VALUE]) {
 		if (*c >= '0' && *c <= '9') {
 			char *end;
 			long n = strtol(c, &end, 10) + delta;
-			int w = snprintf(out + len, MAX_VALUE - len, "%ld", n < 1 && delta > 0 ? 1 : n);
+			int w = snprintf(
+				out + len, MAX_VALUE - len, "%ld", n < 1 && delta > 0 ? 1 : n);
 			if (w < 0 || (size_t)w >= MAX_VALUE - len) {
 				return false;
 			}
@@ -89,8 +90,7 @@ static const char *const orientation_names[][2] = {
 	{"reverse_portrait", "6"},
 };
 
-static const char *lookup(const char *const table[][2], size_t count, const char *value,
-		int from) {
+static const char *lookup(const char *const table[][2], size_t count, const char *value, int from) {
 	for (size_t i = 0; i < count; i++) {
 		if (strcmp(table[i][from], value) == 0) {
 			return table[i][1 - from];
@@ -102,8 +102,8 @@ static const char *lookup(const char *const table[][2], size_t count, const char
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A GtkPrintSettings (or page setup) entry as the print portal's setting; NULL key: none. */
-static bool from_gtk(const char *key, const char *value, const char **ipp_key,
-		char ipp_value[MAX_VALUE]) {
+static bool from_gtk(
+	const char *key, const char *value, const char **ipp_key, char ipp_value[MAX_VALUE]) {
 	const char *mapped = value;
 	*ipp_key = NULL;
 	if (strcmp(key, "printer") == 0) {
@@ -118,8 +118,9 @@ static bool from_gtk(const char *key, const char *value, const char **ipp_key,
 		mapped = lookup(duplex_names, COUNT(duplex_names), value, 0);
 	} else if (strcmp(key, "use-color") == 0) {
 		*ipp_key = "print-color-mode";
-		mapped = strcmp(value, "true") == 0 || strcmp(value, "yes") == 0 ? "color" :
-			strcmp(value, "false") == 0 || strcmp(value, "no") == 0 ? "monochrome" : NULL;
+		mapped = strcmp(value, "true") == 0 || strcmp(value, "yes") == 0  ? "color"
+			: strcmp(value, "false") == 0 || strcmp(value, "no") == 0 ? "monochrome"
+										  : NULL;
 	} else if (strcmp(key, "orientation") == 0 || strcmp(key, "Orientation") == 0) {
 		*ipp_key = "orientation-requested";
 		mapped = lookup(orientation_names, COUNT(orientation_names), value, 0);
@@ -133,8 +134,8 @@ static bool from_gtk(const char *key, const char *value, const char **ipp_key,
 }
 
 /* A chosen setting with GTK's name and value, for PreparePrint's answer. */
-static bool to_gtk(const char *key, const char *value, const char **gtk_key,
-		char gtk_value[MAX_VALUE]) {
+static bool to_gtk(
+	const char *key, const char *value, const char **gtk_key, char gtk_value[MAX_VALUE]) {
 	const char *mapped = value;
 	*gtk_key = NULL;
 	if (strcmp(key, "printer") == 0) {
@@ -166,16 +167,18 @@ static bool read_settings(sd_bus_message *m, struct cordon_print *print, sd_bus_
 		const char *key, *value;
 		r = sd_bus_message_read(m, "s", &key);
 		if (r >= 0 && sd_bus_message_peek_type(m, NULL, (const char **)&value) >= 0 &&
-				strcmp(value, "s") != 0) {
-			/* GTK's settings are all strings; a non-string is a setting cordon ignores. */
+			strcmp(value, "s") != 0) {
+			/* GTK's settings are all strings; a non-string is a setting cordon ignores.
+			 */
 			r = sd_bus_message_skip(m, "v");
 		} else if (r >= 0 && (r = sd_bus_message_read(m, "v", "s", &value)) >= 0) {
 			const char *ipp_key, *why = "malformed value";
 			char ipp_value[MAX_VALUE];
 			if (!from_gtk(key, value, &ipp_key, ipp_value) ||
-					(ipp_key && !cordon_print_suggest(print, ipp_key, ipp_value, &why))) {
-				sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "setting '%.64s': %s",
-					key, why);
+				(ipp_key &&
+					!cordon_print_suggest(print, ipp_key, ipp_value, &why))) {
+				sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					"setting '%.64s': %s", key, why);
 				return false;
 			}
 		}
@@ -216,8 +219,8 @@ static const struct cordon_dbus_option prepare_options[] = {
 };
 
 /* A prepare's cordon token behind the frontend's uint32; it is used up here. */
-static bool take_token(struct cordon_dbus_portal *service, uint32_t id,
-		char token[CORDON_PORTAL_TOKEN_LEN + 1]) {
+static bool take_token(
+	struct cordon_dbus_portal *service, uint32_t id, char token[CORDON_PORTAL_TOKEN_LEN + 1]) {
 	struct dbus_token *entry;
 	wl_list_for_each(entry, &service->print_tokens, link) {
 		if (entry->id == id) {
@@ -240,7 +243,8 @@ static bool keep_token(struct cordon_dbus_portal *service, const char *token, ui
 	snprintf(entry->token, sizeof(entry->token), "%s", token);
 	wl_list_insert(service->print_tokens.prev, &entry->link);
 	if (wl_list_length(&service->print_tokens) > MAX_TOKENS) {
-		struct dbus_token *oldest = wl_container_of(service->print_tokens.next, oldest, link);
+		struct dbus_token *oldest =
+			wl_container_of(service->print_tokens.next, oldest, link);
 		wl_list_remove(&oldest->link);
 		free(oldest);
 	}
@@ -256,8 +260,8 @@ void cordon_dbus_print_finish(struct cordon_dbus_portal *service) {
 	}
 }
 
-static int append_strings(sd_bus_message *reply, const char *key, struct dbus_print *print,
-		bool page_setup) {
+static int append_strings(
+	sd_bus_message *reply, const char *key, struct dbus_print *print, bool page_setup) {
 	int r = sd_bus_message_open_container(reply, 'e', "sv");
 	r = r < 0 ? r : sd_bus_message_append(reply, "s", key);
 	r = r < 0 ? r : sd_bus_message_open_container(reply, 'v', "a{sv}");
@@ -268,8 +272,9 @@ static int append_strings(sd_bus_message *reply, const char *key, struct dbus_pr
 		if (page_setup && !is_page) {
 			continue;
 		}
-		const char *name = !page_setup ? print->keys[i] :
-			strcmp(print->keys[i], "orientation") == 0 ? "Orientation" : "Name";
+		const char *name = !page_setup                       ? print->keys[i]
+			: strcmp(print->keys[i], "orientation") == 0 ? "Orientation"
+								     : "Name";
 		r = sd_bus_message_append(reply, "{sv}", name, "s", print->values[i]);
 	}
 	for (int i = 0; r >= 0 && i < 3; i++) {
@@ -290,11 +295,13 @@ static int append_results(sd_bus_message *reply, void *data) {
 
 static void handle_answer(void *data, const struct cordon_print_answer *answer) {
 	struct dbus_print *print = data;
-	uint32_t code = answer->response->result == CORDON_PORTAL_CHOSEN ?
-		CORDON_DBUS_RESPONSE_SUCCESS : answer->response->result == CORDON_PORTAL_CANCELLED ?
-		CORDON_DBUS_RESPONSE_CANCELLED : CORDON_DBUS_RESPONSE_OTHER;
+	uint32_t code = answer->response->result == CORDON_PORTAL_CHOSEN
+		? CORDON_DBUS_RESPONSE_SUCCESS
+		: answer->response->result == CORDON_PORTAL_CANCELLED
+		? CORDON_DBUS_RESPONSE_CANCELLED
+		: CORDON_DBUS_RESPONSE_OTHER;
 	for (size_t i = 0; code == 0 && i < answer->count && print->count < COUNT(print->keys);
-			i++) {
+		i++) {
 		const char *key;
 		char value[MAX_VALUE];
 		if (to_gtk(answer->keys[i], answer->values[i], &key, value) && key) {
@@ -308,8 +315,8 @@ static void handle_answer(void *data, const struct cordon_print_answer *answer) 
 			}
 		}
 	}
-	if (code == 0 && print->prepare && !keep_token(print->service, answer->token,
-			&print->new_token)) {
+	if (code == 0 && print->prepare &&
+		!keep_token(print->service, answer->token, &print->new_token)) {
 		code = CORDON_DBUS_RESPONSE_OTHER;
 	}
 	struct cordon_dbus_request *dbus = print->dbus;
@@ -320,8 +327,8 @@ static void handle_answer(void *data, const struct cordon_print_answer *answer) 
 	}
 }
 
-static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, bool prepare,
-		sd_bus_error *error) {
+static int handle_method(
+	sd_bus_message *m, struct cordon_dbus_portal *service, bool prepare, sd_bus_error *error) {
 	if (!cordon_dbus_portal_check_sender(service, m, error)) {
 		return -EACCES;
 	}
@@ -343,40 +350,46 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 	struct cordon_portal_caller caller;
 	struct wl_resource *parent;
 	bool mismatch, over_cap;
-	if (!cordon_dbus_portal_caller(service, app_id, parent_window, &caller, &parent,
-			&mismatch)) {
+	if (!cordon_dbus_portal_caller(
+		    service, app_id, parent_window, &caller, &parent, &mismatch)) {
 		free(print);
 		if (mismatch) {
-			return sd_bus_reply_method_return(m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
+			return sd_bus_reply_method_return(
+				m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
 		}
 		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the app id is too long");
 	}
-	print->print = cordon_print_create_for(service->portals, &caller, prepare, handle_answer,
-		print, &over_cap);
+	print->print = cordon_print_create_for(
+		service->portals, &caller, prepare, handle_answer, print, &over_cap);
 	if (!print->print) {
 		free(print);
 		return over_cap ? sd_bus_error_set(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-			"too many unanswered portal requests of this app") : -ENOMEM;
+					  "too many unanswered portal requests of this app")
+				: -ENOMEM;
 	}
 	if (parent) {
 		cordon_portal_request_set_parent(cordon_print_request(print->print), parent);
 	}
-	bool ok = prepare ? read_settings(m, print->print, error) &&
-			read_settings(m, print->print, error) &&
-			cordon_dbus_read_options(m, prepare_options, COUNT(prepare_options), print, error) :
-		cordon_dbus_read_options(m, print_options, COUNT(print_options), print, error);
+	bool ok = prepare
+		? read_settings(m, print->print, error) && read_settings(m, print->print, error) &&
+			cordon_dbus_read_options(
+				m, prepare_options, COUNT(prepare_options), print, error)
+		: cordon_dbus_read_options(m, print_options, COUNT(print_options), print, error);
 	char token[CORDON_PORTAL_TOKEN_LEN + 1];
 	bool has_token = !prepare && print->token_id && take_token(service, print->token_id, token);
-	if (ok && !cordon_print_set_options(print->print, title, print->modal,
-			has_token ? token : NULL)) {
-		ok = sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the title is too long") >= 0;
+	if (ok &&
+		!cordon_print_set_options(
+			print->print, title, print->modal, has_token ? token : NULL)) {
+		ok = sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the title is too long") >=
+			0;
 	}
 	if (ok && !prepare) {
 		/* The message keeps its fd: the print portal gets its own. */
 		int own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 		/* What the frontend passes on is the app's PDF (GTK prints to PDF for it). */
 		if (own < 0 || !cordon_print_set_document(print->print, own, "application/pdf")) {
-			ok = sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the fd cannot be used") >= 0;
+			ok = sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
+				     "the fd cannot be used") >= 0;
 		}
 	}
 	if (ok) {
@@ -385,7 +398,8 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 	}
 	if (!ok) {
 		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s",
-			sd_bus_message_get_member(m), app_id, error->message ? error->message : "?");
+			sd_bus_message_get_member(m), app_id,
+			error->message ? error->message : "?");
 		free_print(print);
 		return -EINVAL;
 	}

@@ -41,7 +41,7 @@ static const sd_bus_vtable request_vtable[] = {
 };
 
 struct cordon_dbus_request *cordon_dbus_request_create(struct cordon_dbus_portal *service,
-		sd_bus_message *call, const char *handle, sd_bus_error *error) {
+	sd_bus_message *call, const char *handle, sd_bus_error *error) {
 	struct cordon_dbus_request *existing;
 	wl_list_for_each(existing, &service->requests, link) {
 		if (strcmp(existing->handle, handle) == 0) {
@@ -71,7 +71,7 @@ struct cordon_dbus_request *cordon_dbus_request_create(struct cordon_dbus_portal
 }
 
 void cordon_dbus_request_finish(struct cordon_dbus_request *request, uint32_t response,
-		cordon_dbus_results_func results, void *data) {
+	cordon_dbus_results_func results, void *data) {
 	sd_bus_message *reply = NULL;
 	int r = sd_bus_message_new_method_return(request->call, &reply);
 	if (r >= 0) {

@@ -39,8 +39,8 @@ static void handle_reap_idle(void *data) {
 	reap_all(service);
 }
 
-bool cordon_dbus_portal_defer_free(struct cordon_dbus_portal *service, void (*free_fn)(void *),
-		void *data) {
+bool cordon_dbus_portal_defer_free(
+	struct cordon_dbus_portal *service, void (*free_fn)(void *), void *data) {
 	struct reap *reap = calloc(1, sizeof(*reap));
 	if (!reap) {
 		return false;
@@ -49,8 +49,8 @@ bool cordon_dbus_portal_defer_free(struct cordon_dbus_portal *service, void (*fr
 	reap->data = data;
 	wl_list_insert(service->reaped.prev, &reap->link);
 	if (!service->reap_idle) {
-		service->reap_idle = wl_event_loop_add_idle(service->portals->server->event_loop,
-			handle_reap_idle, service);
+		service->reap_idle = wl_event_loop_add_idle(
+			service->portals->server->event_loop, handle_reap_idle, service);
 	}
 	return true;
 }
@@ -69,8 +69,10 @@ static void drop_requests(struct cordon_dbus_portal *service) {
 static void set_frontend(struct cordon_dbus_portal *service, const char *owner) {
 	if (service->frontend && (!owner || strcmp(owner, service->frontend) != 0)) {
 		if (!wl_list_empty(&service->requests)) {
-			wlr_log(WLR_INFO, "D-Bus portal: the frontend %s left: dismissing its %d "
-				"requests", service->frontend, wl_list_length(&service->requests));
+			wlr_log(WLR_INFO,
+				"D-Bus portal: the frontend %s left: dismissing its %d "
+				"requests",
+				service->frontend, wl_list_length(&service->requests));
 		}
 		drop_requests(service);
 	}
@@ -84,7 +86,7 @@ static void set_frontend(struct cordon_dbus_portal *service, const char *owner) 
 static int handle_owner_changed(sd_bus_message *m, void *data, sd_bus_error *error) {
 	const char *name, *old_owner, *new_owner;
 	if (sd_bus_message_read(m, "sss", &name, &old_owner, &new_owner) < 0 ||
-			strcmp(name, CORDON_DBUS_FRONTEND_NAME) != 0) {
+		strcmp(name, CORDON_DBUS_FRONTEND_NAME) != 0) {
 		return 0;
 	}
 	set_frontend(data, new_owner);
@@ -97,7 +99,7 @@ static int handle_owner_reply(sd_bus_message *m, void *data, sd_bus_error *error
 	const char *owner;
 	/* An error is "no owner yet": the bus activates the frontend on its first call. */
 	if (!sd_bus_message_is_method_error(m, NULL) && sd_bus_message_read(m, "s", &owner) >= 0 &&
-			!service->frontend) {
+		!service->frontend) {
 		set_frontend(service, owner);
 	}
 	return 0;
@@ -124,8 +126,8 @@ static int handle_name_reply(sd_bus_message *m, void *data, sd_bus_error *error)
 	return 0;
 }
 
-bool cordon_dbus_portal_check_sender(struct cordon_dbus_portal *service, sd_bus_message *m,
-		sd_bus_error *error) {
+bool cordon_dbus_portal_check_sender(
+	struct cordon_dbus_portal *service, sd_bus_message *m, sd_bus_error *error) {
 	const char *sender = sd_bus_message_get_sender(m);
 	if (service->frontend && sender && strcmp(sender, service->frontend) == 0) {
 		return true;
@@ -155,7 +157,8 @@ struct cordon_dbus_portal *cordon_dbus_portal_create(struct cordon_portals *port
 	int r = sd_bus_add_match_async(bus, &service->owner_match,
 		"type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
 		"interface='org.freedesktop.DBus',member='NameOwnerChanged',"
-		"arg0='" CORDON_DBUS_FRONTEND_NAME "'", handle_owner_changed, NULL, service);
+		"arg0='" CORDON_DBUS_FRONTEND_NAME "'",
+		handle_owner_changed, NULL, service);
 	if (r >= 0) {
 		r = sd_bus_call_method_async(bus, &service->owner_query, "org.freedesktop.DBus",
 			"/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
@@ -171,8 +174,8 @@ struct cordon_dbus_portal *cordon_dbus_portal_create(struct cordon_portals *port
 		r = cordon_dbus_print_add(service);
 	}
 	if (r >= 0) {
-		r = sd_bus_request_name_async(bus, &service->name_request, CORDON_DBUS_PORTAL_NAME, 0,
-			handle_name_reply, service);
+		r = sd_bus_request_name_async(bus, &service->name_request, CORDON_DBUS_PORTAL_NAME,
+			0, handle_name_reply, service);
 	}
 	if (r < 0) {
 		wlr_log(WLR_ERROR, "D-Bus portal: cannot set up the backend: %s", strerror(-r));

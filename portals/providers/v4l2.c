@@ -57,8 +57,8 @@ static int open_device(char *path, size_t size) {
 		struct v4l2_capability cap = {0};
 		uint32_t caps = 0;
 		if (xioctl(fd, VIDIOC_QUERYCAP, &cap) == 0) {
-			caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps :
-				cap.capabilities;
+			caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps
+								       : cap.capabilities;
 		}
 		if ((caps & V4L2_CAP_VIDEO_CAPTURE) && (caps & V4L2_CAP_STREAMING)) {
 			return fd;
@@ -73,8 +73,8 @@ static uint8_t clamp(int v) {
 }
 
 /* BT.601 limited range YUYV to RGB. */
-static void yuyv_to_rgb(const uint8_t *yuyv, uint32_t width, uint32_t height,
-		uint32_t stride, uint8_t *rgb) {
+static void yuyv_to_rgb(
+	const uint8_t *yuyv, uint32_t width, uint32_t height, uint32_t stride, uint8_t *rgb) {
 	for (uint32_t y = 0; y < height; y++) {
 		const uint8_t *in = yuyv + (size_t)y * stride;
 		uint8_t *out = rgb + (size_t)y * width * 3;

@@ -46,8 +46,8 @@ static int open_child_dir(int dir_fd, const char *name, const char *what) {
 	int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ELOOP || errno == ENOTDIR) {
-			cordon_die("%s component '%s' is not a directory (a symlink is refused)", what,
-				name);
+			cordon_die("%s component '%s' is not a directory (a symlink is refused)",
+				what, name);
 		}
 		cordon_die_errno("opening %s component '%s'", what, name);
 	}
@@ -61,8 +61,9 @@ static char *data_home(void) {
 	}
 	const char *home = getenv("HOME");
 	if (home == NULL || home[0] != '/') {
-		cordon_die("neither XDG_DATA_HOME nor HOME is an absolute path: nowhere to keep the "
-			   "app's data");
+		cordon_die(
+			"neither XDG_DATA_HOME nor HOME is an absolute path: nowhere to keep the "
+			"app's data");
 	}
 	return cordon_strdup_printf("%s/.local/share", home);
 }

@@ -16,13 +16,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/magic.h>
 
 #include "sandbox/cgroup_mount.h"
 #include "sandbox/launcher/launcher.h"
@@ -72,39 +72,44 @@ static void check_cgroup2(const char *dir) {
 
 void cordon_launch_create_scope(struct cordon_launch *launch) {
 	const struct cordon_launch_options *o = &launch->options;
-	cleanup_free char *name = cordon_strdup_printf("app-cordon-%s-%s.scope", o->app_id,
-		launch->instance);
+	cleanup_free char *name =
+		cordon_strdup_printf("app-cordon-%s-%s.scope", o->app_id, launch->instance);
 
 	if (o->cgroup_parent == NULL && cordon_launch_systemd_scope(launch, name)) {
 		/* systemd made it; opened below like the others. */
 	} else if (o->cgroup_parent != NULL) {
 		check_cgroup2(o->cgroup_parent);
 		if (!try_make_scope(launch, o->cgroup_parent, name)) {
-			cordon_die_errno("cannot create the sandbox's cgroup %s under --cgroup-parent %s",
+			cordon_die_errno(
+				"cannot create the sandbox's cgroup %s under --cgroup-parent %s",
 				name, o->cgroup_parent);
 		}
 	} else {
 		char mount[4096];
 		if (!cordon_cgroup2_mount(mount, sizeof(mount))) {
-			cordon_die("no cgroup v2 mount in /proc/self/mountinfo: the sandbox needs its "
-				   "own cgroup (docs/sandbox.md)");
+			cordon_die(
+				"no cgroup v2 mount in /proc/self/mountinfo: the sandbox needs its "
+				"own cgroup (docs/sandbox.md)");
 		}
 		cleanup_free char *own = own_cgroup();
 		if (own == NULL || own[0] != '/') {
-			cordon_die("cannot read the launcher's cgroup v2 path from /proc/self/cgroup");
+			cordon_die(
+				"cannot read the launcher's cgroup v2 path from /proc/self/cgroup");
 		}
-		cleanup_free char *own_dir = cordon_strdup_printf("%s%s", mount,
-			strcmp(own, "/") == 0 ? "" : own);
+		cleanup_free char *own_dir =
+			cordon_strdup_printf("%s%s", mount, strcmp(own, "/") == 0 ? "" : own);
 		cleanup_free char *parent_dir = strdup(own_dir);
 		char *slash = parent_dir != NULL ? strrchr(parent_dir, '/') : NULL;
 		if (slash != NULL && strlen(parent_dir) > strlen(mount)) {
 			*slash = '\0';
 		}
 		if (!try_make_scope(launch, parent_dir, name) &&
-				!try_make_scope(launch, own_dir, name)) {
-			cordon_die("cannot create the sandbox's cgroup %s beside or below the launcher's "
-				   "cgroup %s (no write access); pass --cgroup-parent a cgroup v2 directory "
-				   "you may write (docs/sandbox.md)", name, own_dir);
+			!try_make_scope(launch, own_dir, name)) {
+			cordon_die(
+				"cannot create the sandbox's cgroup %s beside or below the launcher's "
+				"cgroup %s (no write access); pass --cgroup-parent a cgroup v2 directory "
+				"you may write (docs/sandbox.md)",
+				name, own_dir);
 		}
 	}
 	launch->cgroup_fd = open(launch->cgroup_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -112,7 +117,8 @@ void cordon_launch_create_scope(struct cordon_launch *launch) {
 		cordon_die_errno("opening the sandbox's cgroup %s", launch->cgroup_path);
 	}
 	cordon_debug("cgroup scope %s (made by %s)", launch->cgroup_path,
-		launch->systemd_scope ? "the systemd user manager" : "cordon-run in the cgroup tree");
+		launch->systemd_scope ? "the systemd user manager"
+				      : "cordon-run in the cgroup tree");
 }
 
 void cordon_launch_remove_scope(struct cordon_launch *launch) {
@@ -139,8 +145,8 @@ void cordon_launch_remove_scope(struct cordon_launch *launch) {
 			break;
 		}
 		if (errno != EBUSY) {
-			fprintf(stderr, "cordon-run: removing the cgroup %s: %s\n", launch->cgroup_path,
-				strerror(errno));
+			fprintf(stderr, "cordon-run: removing the cgroup %s: %s\n",
+				launch->cgroup_path, strerror(errno));
 			break;
 		}
 		nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);

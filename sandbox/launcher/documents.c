@@ -38,14 +38,15 @@ static bool is_fuse_mount(const char *path) {
 		/* ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
 		const char *dash = strstr(line, " - ");
 		if (dash == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 ||
-				sscanf(dash + 3, "%255s", type) != 1) {
+			sscanf(dash + 3, "%255s", type) != 1) {
 			continue;
 		}
 		char *out = point;
 		for (const char *in = point; *in != '\0'; in++) {
 			if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] != '\0' &&
-					in[3] != '\0') {
-				*out++ = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+				in[3] != '\0') {
+				*out++ = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 +
+					(in[3] - '0'));
 				in += 3;
 			} else {
 				*out++ = *in;
@@ -74,17 +75,20 @@ void cordon_launch_open_documents(struct cordon_launch *launch) {
 	cleanup_fd int doc_fd = open(doc, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (doc_fd < 0) {
 		cordon_debug("the document portal at %s is not ours to use (%s): the app has no "
-			"documents", doc, strerror(errno));
+			     "documents",
+			doc, strerror(errno));
 		return;
 	}
 	/* Looking the app's dir up is what makes the portal create it. */
-	cleanup_fd int by_app = openat(doc_fd, "by-app", O_PATH | O_DIRECTORY | O_NOFOLLOW |
-		O_CLOEXEC);
-	int fd = by_app < 0 ? -1 : openat(by_app, launch->options.app_id,
-		O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	cleanup_fd int by_app =
+		openat(doc_fd, "by-app", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = by_app < 0 ? -1
+			    : openat(by_app, launch->options.app_id,
+				      O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		cordon_debug("the document portal at %s has no view for %s (%s): the app has no "
-			"documents", doc, launch->options.app_id, strerror(errno));
+			     "documents",
+			doc, launch->options.app_id, strerror(errno));
 		return;
 	}
 	launch->documents_fd = fd;

@@ -14,25 +14,25 @@
  * opened in the user namespace that mounts it), makes a detached FUSE mount on it
  * (fsopen("fuse", fd=N)), attaches it at /app and hands the device fd to the launcher over a
  * socket (SCM_RIGHTS); the launcher starts squashfuse on it (a mount point "/dev/fd/N" is
- * libfuse's way to serve a mount made by someone else). squashfuse runs on the host side, outside the
- * sandbox, as the user, with a listed environment; it dies with the launcher (PDEATHSIG) and
- * is stopped when the app exits.
+ * libfuse's way to serve a mount made by someone else). squashfuse runs on the host side, outside
+ * the sandbox, as the user, with a listed environment; it dies with the launcher (PDEATHSIG) and is
+ * stopped when the app exits.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "sandbox/launcher/launcher.h"
@@ -46,7 +46,7 @@ static const char *image_type(int fd) {
 	}
 	/* erofs: 0xE0F5E1E2, little endian, at byte 1024. */
 	if (pread(fd, magic, 4, 1024) == 4 && magic[0] == 0xE2 && magic[1] == 0xE1 &&
-			magic[2] == 0xF5 && magic[3] == 0xE0) {
+		magic[2] == 0xF5 && magic[3] == 0xE0) {
 		return "erofs";
 	}
 	return NULL;
@@ -90,9 +90,10 @@ static int attach_loop(int image_fd, const char *image) {
 static void mount_with_kernel(struct cordon_launch *launch, int image_fd, const char *type) {
 	const char *image = launch->options.image;
 	if (geteuid() != 0) {
-		cordon_die("--image %s --image-mount=kernel: mounting a %s image in the kernel needs "
-			   "root; without it cordon-run uses squashfuse (--image-mount=fuse)", image,
-			type);
+		cordon_die(
+			"--image %s --image-mount=kernel: mounting a %s image in the kernel needs "
+			"root; without it cordon-run uses squashfuse (--image-mount=fuse)",
+			image, type);
 	}
 	cleanup_fd int loop = attach_loop(image_fd, image);
 	char source[32];
@@ -102,12 +103,12 @@ static void mount_with_kernel(struct cordon_launch *launch, int image_fd, const 
 		cordon_die_errno("--image %s: fsopen(%s)", image, type);
 	}
 	if (fsconfig(fs, FSCONFIG_SET_STRING, "source", source, 0) < 0 ||
-			fsconfig(fs, FSCONFIG_SET_FLAG, "ro", NULL, 0) < 0 ||
-			fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		fsconfig(fs, FSCONFIG_SET_FLAG, "ro", NULL, 0) < 0 ||
+		fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
 		cordon_die_errno("--image %s: mounting it as %s (a damaged image?)", image, type);
 	}
-	launch->image_mount_fd = fsmount(fs, FSMOUNT_CLOEXEC,
-		MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	launch->image_mount_fd = fsmount(
+		fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (launch->image_mount_fd < 0) {
 		cordon_die_errno("--image %s: fsmount", image);
 	}
@@ -119,7 +120,8 @@ static void prepare_fuse(struct cordon_launch *launch, const char *type) {
 	const char *image = launch->options.image;
 	if (strcmp(type, "squashfs") != 0) {
 		cordon_die("--image %s: squashfuse reads squashfs only, this is %s (as root, "
-			   "--image-mount=kernel mounts it)", image, type);
+			   "--image-mount=kernel mounts it)",
+			image, type);
 	}
 	launch->image_path = realpath(image, NULL);
 	if (launch->image_path == NULL) {
@@ -155,8 +157,9 @@ void cordon_launch_mount_image(struct cordon_launch *launch) {
 	if (type == NULL) {
 		cordon_die("--image %s: not a squashfs or erofs image", image);
 	}
-	bool fuse = launch->options.image_mount != NULL ?
-		strcmp(launch->options.image_mount, "fuse") == 0 : geteuid() != 0;
+	bool fuse = launch->options.image_mount != NULL
+		? strcmp(launch->options.image_mount, "fuse") == 0
+		: geteuid() != 0;
 	if (fuse) {
 		prepare_fuse(launch, type);
 	} else {
@@ -236,8 +239,8 @@ void cordon_launch_mount_fuse_in_sandbox(struct cordon_launch *launch, const cha
 	if (!ok) {
 		cordon_die_errno("making the FUSE mount for the image");
 	}
-	cleanup_fd int mnt = fsmount(fs, FSMOUNT_CLOEXEC,
-		MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	cleanup_fd int mnt = fsmount(
+		fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (mnt < 0 || move_mount(mnt, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
 		cordon_die_errno("attaching the image's FUSE mount at /app");
 	}
@@ -269,7 +272,8 @@ void cordon_launch_serve_image(struct cordon_launch *launch) {
 		char *const argv[] = {"squashfuse", "-f", launch->image_path, "/dev/fd/3", NULL};
 		char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", NULL};
 		execvpe(argv[0], argv, envp);
-		fprintf(stderr, "cordon-run: cannot run squashfuse for --image: %s\n", strerror(errno));
+		fprintf(stderr, "cordon-run: cannot run squashfuse for --image: %s\n",
+			strerror(errno));
 		_exit(127);
 	}
 	launch->fuse_pid = pid;

@@ -94,8 +94,8 @@ static bool valid_app_id(const char *id) {
 	}
 	for (size_t i = 0; i < len; i++) {
 		char c = id[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			c == '.' || c == '_' || c == '-';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 		if (!ok || (c == '.' && id[i + 1] == '.')) {
 			return false;
 		}
@@ -135,7 +135,8 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 			break;
 		case OPT_IMAGE_MOUNT:
 			if (strcmp(optarg, "kernel") != 0 && strcmp(optarg, "fuse") != 0) {
-				cordon_die_usage("--image-mount=%s: expected kernel or fuse", optarg);
+				cordon_die_usage(
+					"--image-mount=%s: expected kernel or fuse", optarg);
 			}
 			o->image_mount = optarg;
 			break;
@@ -144,7 +145,8 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 			break;
 		case OPT_SHARE:
 			if (strcmp(optarg, "network") != 0) {
-				cordon_die_usage("--share=%s: only --share=network is known", optarg);
+				cordon_die_usage(
+					"--share=%s: only --share=network is known", optarg);
 			}
 			o->share_network = true;
 			break;
@@ -156,7 +158,8 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 			break;
 		case OPT_CGROUP_PARENT:
 			if (optarg[0] != '/') {
-				cordon_die_usage("--cgroup-parent %s: an absolute path is needed", optarg);
+				cordon_die_usage(
+					"--cgroup-parent %s: an absolute path is needed", optarg);
 			}
 			o->cgroup_parent = optarg;
 			break;
@@ -199,8 +202,10 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 		cordon_die_usage("--app-id ID is required");
 	}
 	if (!valid_app_id(o->app_id)) {
-		cordon_die_usage("--app-id '%s': use letters, digits, '.', '_' and '-' (not first), "
-				 "no '..', at most 200 characters", o->app_id);
+		cordon_die_usage(
+			"--app-id '%s': use letters, digits, '.', '_' and '-' (not first), "
+			"no '..', at most 200 characters",
+			o->app_id);
 	}
 	if (o->app_dir != NULL && o->image != NULL) {
 		cordon_die_usage("--app and --image both give /app: pick one");
@@ -228,8 +233,9 @@ static char *user_name(uid_t uid) {
 		return strdup("user");
 	}
 	for (const char *p = pw->pw_name; *p != '\0'; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-				*p == '_' || *p == '-' || *p == '.') || pw->pw_name[0] == '.') {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.') ||
+			pw->pw_name[0] == '.') {
 			return strdup("user");
 		}
 	}
@@ -350,8 +356,8 @@ int main(int argc, char **argv) {
 	cordon_launch_create_scope(&launch);
 	pid_t pid = cordon_launch_spawn(&launch);
 	cordon_launch_release_scope_helper(&launch);
-	cordon_debug("sandbox %s/%s started, init is pid %d", launch.options.app_id, launch.instance,
-		(int)pid);
+	cordon_debug("sandbox %s/%s started, init is pid %d", launch.options.app_id,
+		launch.instance, (int)pid);
 	init_pid = pid;
 	cordon_launch_serve_image(&launch);
 	struct sigaction forward = {.sa_handler = forward_signal};

@@ -93,7 +93,8 @@ static void mount_tmpfs(const char *path, const char *mode) {
  */
 static void restrict_mount(const char *full, bool read_only) {
 	struct mount_attr attr = {
-		.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (read_only ? MOUNT_ATTR_RDONLY : 0),
+		.attr_set =
+			MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (read_only ? MOUNT_ATTR_RDONLY : 0),
 	};
 	if (mount_setattr(AT_FDCWD, full, AT_RECURSIVE, &attr, sizeof(attr)) < 0) {
 		cordon_die_errno("making %s %s", full, read_only ? "read-only" : "nosuid");
@@ -241,7 +242,7 @@ static void setup_dev(void) {
 	make_dir("/dev/pts", 0755);
 	cleanup_free char *pts = at_root("/dev/pts");
 	if (mount("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC,
-			"newinstance,ptmxmode=0666,mode=620") < 0) {
+		    "newinstance,ptmxmode=0666,mode=620") < 0) {
 		cordon_die_errno("mounting a new devpts in the sandbox");
 	}
 	make_symlink("pts/ptmx", "/dev/ptmx");
@@ -290,7 +291,8 @@ static void setup_devices(const struct cordon_launch_options *o) {
 static void setup_proc(void) {
 	make_dir("/proc", 0555);
 	cleanup_free char *p = at_root("/proc");
-	/* Mounted before the pivot: the kernel allows a new proc only where one is fully visible. */
+	/* Mounted before the pivot: the kernel allows a new proc only where one is fully visible.
+	 */
 	if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
 		cordon_die_errno("mounting /proc in the sandbox");
 	}
@@ -349,7 +351,8 @@ static void pivot(void) {
 	if (chdir(NEWROOT) < 0) {
 		cordon_die_errno("entering the new root");
 	}
-	/* pivot_root(".", ".") stacks the old root on the new one; detaching "." then removes it. */
+	/* pivot_root(".", ".") stacks the old root on the new one; detaching "." then removes it.
+	 */
 	if (syscall(SYS_pivot_root, ".", ".") < 0) {
 		cordon_die_errno("pivot_root into the new root");
 	}
@@ -393,8 +396,8 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 		/* The detached mount image.c made: attached here, in this namespace only. */
 		make_dir("/app", 0755);
 		cleanup_free char *app = at_root("/app");
-		if (move_mount(launch->image_mount_fd, "", AT_FDCWD, app,
-				MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+		if (move_mount(launch->image_mount_fd, "", AT_FDCWD, app, MOVE_MOUNT_F_EMPTY_PATH) <
+			0) {
 			cordon_die_errno("attaching the --image mount at /app");
 		}
 	}
@@ -415,7 +418,7 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 
 	/* The root itself: read-only, so the app cannot add a /sys or anything else to it. */
 	if (mount(NULL, NEWROOT, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
-			NULL) < 0) {
+		    NULL) < 0) {
 		cordon_die_errno("making the sandbox's root read-only");
 	}
 	pivot();

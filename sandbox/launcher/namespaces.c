@@ -64,8 +64,8 @@ static void map_user(const struct cordon_launch *launch) {
 static void close_host_fds(struct cordon_launch *launch) {
 	int *fds[] = {&launch->app_fd, &launch->usr_fd, &launch->data_fd, &launch->config_fd,
 		&launch->cache_fd, &launch->image_mount_fd, &launch->fuse_fd,
-		&launch->fuse_ready_read, &launch->fuse_ready_write, &launch->cgroup_fd, &launch->wayland_socket_fd,
-		&launch->wayland_close_fd, &launch->parent_alive_fd};
+		&launch->fuse_ready_read, &launch->fuse_ready_write, &launch->cgroup_fd,
+		&launch->wayland_socket_fd, &launch->wayland_close_fd, &launch->parent_alive_fd};
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
@@ -180,13 +180,15 @@ pid_t cordon_launch_spawn(struct cordon_launch *launch) {
 	long pid = syscall(SYS_clone3, &args, sizeof(args));
 	if (pid < 0) {
 		if (errno == EACCES || errno == EBUSY) {
-			cordon_die_errno("cannot start the sandbox in its cgroup %s (a move needs write "
-					 "access to the common ancestor's cgroup.procs; see --cgroup-parent)",
+			cordon_die_errno(
+				"cannot start the sandbox in its cgroup %s (a move needs write "
+				"access to the common ancestor's cgroup.procs; see --cgroup-parent)",
 				launch->cgroup_path);
 		}
 		if (errno == EPERM || errno == ENOSPC || errno == EUSERS) {
-			cordon_die_errno("cannot create the sandbox's namespaces (are user namespaces "
-					 "disabled? see /proc/sys/user/max_user_namespaces)");
+			cordon_die_errno(
+				"cannot create the sandbox's namespaces (are user namespaces "
+				"disabled? see /proc/sys/user/max_user_namespaces)");
 		}
 		cordon_die_errno("clone3 into the sandbox's namespaces");
 	}

@@ -15,17 +15,20 @@ void cordon_launch_apply_profile(struct cordon_launch_options *o) {
 	char *error = NULL;
 	struct cordon_policy *policy = cordon_policy_load(o->policy_path, &error);
 	if (policy == NULL) {
-		fprintf(stderr, "cordon-run: %s\n", error != NULL ? error : "cannot load the policy");
+		fprintf(stderr, "cordon-run: %s\n",
+			error != NULL ? error : "cannot load the policy");
 		free(error);
 		exit(CORDON_RUN_EXIT_USAGE);
 	}
 	if (o->profile != NULL && !cordon_policy_has_profile(policy, o->profile)) {
 		cordon_policy_destroy(policy);
-		cordon_die_usage("--profile %s: no such profile (built in: default, network-client, "
-				 "game, devel; others come from [profile NAME] in policy.ini)", o->profile);
+		cordon_die_usage(
+			"--profile %s: no such profile (built in: default, network-client, "
+			"game, devel; others come from [profile NAME] in policy.ini)",
+			o->profile);
 	}
-	const char *profile = o->profile != NULL ? o->profile :
-		cordon_policy_app_profile(policy, o->app_id);
+	const char *profile =
+		o->profile != NULL ? o->profile : cordon_policy_app_profile(policy, o->app_id);
 	const char *id = o->app_id;
 	if (cordon_policy_list_contains(policy, id, profile, "share", "network")) {
 		o->share_network = true;

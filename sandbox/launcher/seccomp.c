@@ -162,13 +162,13 @@ static int add_rule(scmp_filter_ctx ctx, const struct deny_rule *rule, int nr) {
 	case DENY_UNLESS_DEVEL:
 		return seccomp_rule_add(ctx, action, nr, 0);
 	case DENY_ARG0_HAS_FLAG:
-		return seccomp_rule_add(ctx, action, nr, 1,
-			SCMP_A0(SCMP_CMP_MASKED_EQ, rule->value, rule->value));
+		return seccomp_rule_add(
+			ctx, action, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, rule->value, rule->value));
 	case DENY_ARG0_NOT:
 		return seccomp_rule_add(ctx, action, nr, 1, SCMP_A0(SCMP_CMP_NE, rule->value));
 	case DENY_IOCTL_REQUEST:
-		return seccomp_rule_add(ctx, action, nr, 1,
-			SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, rule->value));
+		return seccomp_rule_add(
+			ctx, action, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, rule->value));
 	}
 	return -EINVAL;
 }

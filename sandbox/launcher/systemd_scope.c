@@ -19,9 +19,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <systemd/sd-bus.h>
 #include <time.h>
 #include <unistd.h>
-#include <systemd/sd-bus.h>
 
 #include "sandbox/cgroup_mount.h"
 #include "sandbox/launcher/launcher.h"
@@ -94,12 +94,13 @@ static pid_t fork_helper(void) {
 	return pid;
 }
 
-static int start_scope(sd_bus *bus, const char *name, pid_t helper, const char *app_id,
-	sd_bus_error *err) {
+static int start_scope(
+	sd_bus *bus, const char *name, pid_t helper, const char *app_id, sd_bus_error *err) {
 	sd_bus_message *m = NULL, *reply = NULL;
 	cleanup_free char *description = cordon_strdup_printf("cordon sandbox of %s", app_id);
 	int r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.systemd1",
-		"/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager", "StartTransientUnit");
+		"/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager",
+		"StartTransientUnit");
 	if (r >= 0) {
 		r = sd_bus_message_append(m, "ss", name, "fail");
 	}
@@ -122,8 +123,8 @@ static int start_scope(sd_bus *bus, const char *name, pid_t helper, const char *
 static int wait_for_job(sd_bus *bus, struct job_wait *wait) {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	uint64_t deadline = (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000 +
-		JOB_TIMEOUT_USEC;
+	uint64_t deadline =
+		(uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000 + JOB_TIMEOUT_USEC;
 	while (!wait->done) {
 		int r = sd_bus_process(bus, NULL);
 		if (r < 0) {
@@ -190,7 +191,8 @@ bool cordon_launch_systemd_scope(struct cordon_launch *launch, const char *name)
 	/* A bus that never answers delays the launch by at most this, never 25 s per call. */
 	sd_bus_set_method_call_timeout(bus, JOB_TIMEOUT_USEC);
 	if (!manager_answers(bus)) {
-		cordon_debug("no systemd user manager: org.freedesktop.systemd1 is not on the user bus");
+		cordon_debug(
+			"no systemd user manager: org.freedesktop.systemd1 is not on the user bus");
 		sd_bus_flush_close_unref(bus);
 		return false;
 	}
@@ -208,8 +210,9 @@ bool cordon_launch_systemd_scope(struct cordon_launch *launch, const char *name)
 	if (r >= 0) {
 		r = wait_for_job(bus, &wait);
 	}
-	const char *why = r == -ETIMEDOUT ? "no answer in 10 s" :
-		sd_bus_error_is_set(&err) ? err.message : strerror(-r);
+	const char *why = r == -ETIMEDOUT   ? "no answer in 10 s"
+		: sd_bus_error_is_set(&err) ? err.message
+					    : strerror(-r);
 	if (r >= 0 && strcmp(wait.result, "done") != 0) {
 		r = -EIO;
 		why = wait.result;
@@ -235,8 +238,10 @@ bool cordon_launch_systemd_scope(struct cordon_launch *launch, const char *name)
 	if (r < 0) {
 		/* An empty scope is stopped and collected by systemd: nothing stays. */
 		kill_helper(launch);
-		fprintf(stderr, "cordon-run: the systemd user manager did not make the scope %s (%s); "
-				"making it in the cgroup tree instead\n", name, why_copy);
+		fprintf(stderr,
+			"cordon-run: the systemd user manager did not make the scope %s (%s); "
+			"making it in the cgroup tree instead\n",
+			name, why_copy);
 		return false;
 	}
 	launch->cgroup_path = cordon_strdup_printf("%s%s", mount, cgroup);

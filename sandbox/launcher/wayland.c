@@ -20,21 +20,21 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
-#include "security-context-v1-client-protocol.h"
 #include "sandbox/launcher/launcher.h"
 #include "sandbox/launcher/util.h"
+#include "security-context-v1-client-protocol.h"
 
 struct globals {
 	struct wp_security_context_manager_v1 *manager;
 };
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	struct globals *globals = data;
 	if (strcmp(interface, wp_security_context_manager_v1_interface.name) == 0 &&
-			globals->manager == NULL) {
-		globals->manager = wl_registry_bind(registry, name,
-			&wp_security_context_manager_v1_interface, 1);
+		globals->manager == NULL) {
+		globals->manager = wl_registry_bind(
+			registry, name, &wp_security_context_manager_v1_interface, 1);
 	}
 }
 
@@ -86,13 +86,16 @@ void cordon_launch_wayland_listen(struct cordon_launch *launch) {
 	}
 	const char *name = getenv("WAYLAND_DISPLAY");
 	if (name == NULL || name[0] == '\0') {
-		cordon_die("WAYLAND_DISPLAY is not set: cordon-run needs a running cordon to give the "
-			   "app its Wayland socket (or --no-wayland for an app without a display)");
+		cordon_die(
+			"WAYLAND_DISPLAY is not set: cordon-run needs a running cordon to give the "
+			"app its Wayland socket (or --no-wayland for an app without a display)");
 	}
 	struct wl_display *display = wl_display_connect(NULL);
 	if (display == NULL) {
-		cordon_die_errno("cannot connect to the compositor at WAYLAND_DISPLAY=%s (is cordon "
-				 "running?)", name);
+		cordon_die_errno(
+			"cannot connect to the compositor at WAYLAND_DISPLAY=%s (is cordon "
+			"running?)",
+			name);
 	}
 	struct globals globals = {0};
 	struct wl_registry *registry = wl_display_get_registry(display);
@@ -101,9 +104,11 @@ void cordon_launch_wayland_listen(struct cordon_launch *launch) {
 		cordon_die_errno("talking to the compositor at WAYLAND_DISPLAY=%s", name);
 	}
 	if (globals.manager == NULL) {
-		cordon_die("the compositor at WAYLAND_DISPLAY=%s offers no "
-			   "wp_security_context_manager_v1: it is not cordon, or cordon-run is itself "
-			   "running in a sandbox", name);
+		cordon_die(
+			"the compositor at WAYLAND_DISPLAY=%s offers no "
+			"wp_security_context_manager_v1: it is not cordon, or cordon-run is itself "
+			"running in a sandbox",
+			name);
 	}
 
 	cleanup_fd int listen_fd = make_listener(launch);

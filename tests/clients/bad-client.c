@@ -13,6 +13,7 @@
  * disconnected with a protocol error; prints "no-error" (still connected after
  * a round trip) or "disconnected ..." (closed without an error) and exits 1.
  */
+#include "common.h"
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -21,7 +22,6 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include "common.h"
 
 #define WIRE_TIMEOUT_MS 10000
 #define BOGUS_OBJECT_ID 0x4242u
@@ -216,8 +216,8 @@ static int run_invalid_resize_edge(void) {
 	if (!client->seat) {
 		tc_die("xdg_toplevel.resize needs a wl_seat, and the compositor has none");
 	}
-	struct tc_toplevel *toplevel = tc_toplevel_create(client, "bad-client", 100, 100,
-		0xff000000);
+	struct tc_toplevel *toplevel =
+		tc_toplevel_create(client, "bad-client", 100, 100, 0xff000000);
 	/* A resize before the first configure is an error of its own; wait for it. */
 	while (!toplevel->configured) {
 		if (wl_display_dispatch(client->display) < 0) {
@@ -237,7 +237,7 @@ static int run_invalid_resize_edge(void) {
 int main(int argc, char *argv[]) {
 	if (argc != 2) {
 		tc_die("usage: bad-client unknown-object|invalid-enum|negative-size|"
-			"invalid-resize-edge");
+		       "invalid-resize-edge");
 	}
 	const char *mode = argv[1];
 	if (strcmp(mode, "unknown-object") == 0) {

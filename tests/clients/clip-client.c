@@ -26,6 +26,8 @@
  *   --drop TYPE          accept drops of TYPE: prints "dnd-enter types=A,B", "dnd-leave",
  *                        "dnd-motion", "dropped bytes=N" (data into --out)
  */
+#include "common.h"
+#include "primary-selection-unstable-v1-client-protocol.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -37,8 +39,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "common.h"
-#include "primary-selection-unstable-v1-client-protocol.h"
 
 #define MAX_TYPES 8
 
@@ -123,8 +123,8 @@ static unsigned long long pipe_inode(int fd) {
 	return fstat(fd, &st) == 0 ? (unsigned long long)st.st_ino : 0;
 }
 
-static void handle_source_send(void *data, struct wl_data_source *source, const char *type,
-		int32_t fd) {
+static void handle_source_send(
+	void *data, struct wl_data_source *source, const char *type, int32_t fd) {
 	struct state *state = data;
 	tc_print("source-send type=%s", type);
 	tc_print("source-pipe ino=%llu", pipe_inode(fd));
@@ -185,15 +185,15 @@ static void start_drag(struct state *state, uint32_t serial) {
 	tc_print("drag-started serial=%u", serial);
 }
 
-static void handle_primary_source_send(void *data,
-		struct zwp_primary_selection_source_v1 *source, const char *type, int32_t fd) {
+static void handle_primary_source_send(
+	void *data, struct zwp_primary_selection_source_v1 *source, const char *type, int32_t fd) {
 	tc_print("source-send type=%s", type);
 	tc_print("source-pipe ino=%llu", pipe_inode(fd));
 	serve(data, fd);
 }
 
-static void handle_primary_source_cancelled(void *data,
-		struct zwp_primary_selection_source_v1 *source) {
+static void handle_primary_source_cancelled(
+	void *data, struct zwp_primary_selection_source_v1 *source) {
 	struct state *state = data;
 	tc_print("source-cancelled");
 	zwp_primary_selection_source_v1_destroy(source);
@@ -209,15 +209,16 @@ static const struct zwp_primary_selection_source_v1_listener primary_source_list
 
 static void copy(struct state *state, uint32_t serial) {
 	if (state->primary) {
-		state->primary_source =
-			zwp_primary_selection_device_manager_v1_create_source(state->primary_manager);
-		zwp_primary_selection_source_v1_add_listener(state->primary_source,
-			&primary_source_listener, state);
+		state->primary_source = zwp_primary_selection_device_manager_v1_create_source(
+			state->primary_manager);
+		zwp_primary_selection_source_v1_add_listener(
+			state->primary_source, &primary_source_listener, state);
 		for (int i = 0; i < state->copy_type_count; i++) {
-			zwp_primary_selection_source_v1_offer(state->primary_source, state->copy_types[i]);
+			zwp_primary_selection_source_v1_offer(
+				state->primary_source, state->copy_types[i]);
 		}
-		zwp_primary_selection_device_v1_set_selection(state->primary_device,
-			state->primary_source, serial);
+		zwp_primary_selection_device_v1_set_selection(
+			state->primary_device, state->primary_source, serial);
 	} else {
 		state->source = wl_data_device_manager_create_data_source(state->manager);
 		wl_data_source_add_listener(state->source, &source_listener, state);
@@ -253,8 +254,7 @@ static void handle_offer_offer(void *data, struct wl_data_offer *wl_offer, const
 	offer_add_type(data, type);
 }
 
-static void handle_offer_source_actions(void *data, struct wl_data_offer *offer,
-		uint32_t actions) {
+static void handle_offer_source_actions(void *data, struct wl_data_offer *offer, uint32_t actions) {
 }
 
 static void handle_offer_action(void *data, struct wl_data_offer *offer, uint32_t action) {
@@ -266,8 +266,8 @@ static const struct wl_data_offer_listener offer_listener = {
 	.action = handle_offer_action,
 };
 
-static void handle_primary_offer_offer(void *data, struct zwp_primary_selection_offer_v1 *o,
-		const char *type) {
+static void handle_primary_offer_offer(
+	void *data, struct zwp_primary_selection_offer_v1 *o, const char *type) {
 	offer_add_type(data, type);
 }
 
@@ -276,7 +276,7 @@ static const struct zwp_primary_selection_offer_v1_listener primary_offer_listen
 };
 
 static void new_offer(struct state *state, struct wl_data_offer *wl_offer,
-		struct zwp_primary_selection_offer_v1 *primary) {
+	struct zwp_primary_selection_offer_v1 *primary) {
 	struct offer *offer = calloc(1, sizeof(*offer));
 	if (!offer) {
 		tc_die("out of memory");
@@ -286,7 +286,8 @@ static void new_offer(struct state *state, struct wl_data_offer *wl_offer,
 	if (wl_offer) {
 		wl_data_offer_add_listener(wl_offer, &offer_listener, offer);
 	} else {
-		zwp_primary_selection_offer_v1_add_listener(primary, &primary_offer_listener, offer);
+		zwp_primary_selection_offer_v1_add_listener(
+			primary, &primary_offer_listener, offer);
 	}
 	int kind = primary != NULL;
 	offer_free(state->pending[kind]);
@@ -311,13 +312,13 @@ static void set_selection(struct state *state, bool primary, bool some) {
 	}
 }
 
-static void handle_device_data_offer(void *data, struct wl_data_device *device,
-		struct wl_data_offer *offer) {
+static void handle_device_data_offer(
+	void *data, struct wl_data_device *device, struct wl_data_offer *offer) {
 	new_offer(data, offer, NULL);
 }
 
-static void handle_device_selection(void *data, struct wl_data_device *device,
-		struct wl_data_offer *offer) {
+static void handle_device_selection(
+	void *data, struct wl_data_device *device, struct wl_data_offer *offer) {
 	set_selection(data, false, offer != NULL);
 }
 
@@ -340,7 +341,7 @@ static bool offer_has_type(const struct offer *offer, const char *type) {
 }
 
 static void handle_device_enter(void *data, struct wl_data_device *device, uint32_t serial,
-		struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y, struct wl_data_offer *offer) {
+	struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y, struct wl_data_offer *offer) {
 	struct state *state = data;
 	offer_free(state->dnd_offer);
 	state->dnd_offer = NULL;
@@ -367,8 +368,8 @@ static void handle_device_leave(void *data, struct wl_data_device *device) {
 	state->dnd_offer = NULL;
 }
 
-static void handle_device_motion(void *data, struct wl_data_device *device, uint32_t time,
-		wl_fixed_t x, wl_fixed_t y) {
+static void handle_device_motion(
+	void *data, struct wl_data_device *device, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
 	struct state *state = data;
 	if (!state->dnd_motion_seen) {
 		state->dnd_motion_seen = true;
@@ -389,7 +390,8 @@ static void handle_device_drop(void *data, struct wl_data_device *device) {
 	wl_data_offer_receive(state->dnd_offer->offer, state->drop_type, fds[1]);
 	close(fds[1]);
 	read_to_end(state, fds[0], "dropped");
-	if (wl_data_offer_get_version(state->dnd_offer->offer) >= WL_DATA_OFFER_FINISH_SINCE_VERSION) {
+	if (wl_data_offer_get_version(state->dnd_offer->offer) >=
+		WL_DATA_OFFER_FINISH_SINCE_VERSION) {
 		wl_data_offer_finish(state->dnd_offer->offer);
 	}
 	offer_free(state->dnd_offer);
@@ -406,14 +408,14 @@ static const struct wl_data_device_listener device_listener = {
 };
 
 static void handle_primary_device_data_offer(void *data,
-		struct zwp_primary_selection_device_v1 *device,
-		struct zwp_primary_selection_offer_v1 *offer) {
+	struct zwp_primary_selection_device_v1 *device,
+	struct zwp_primary_selection_offer_v1 *offer) {
 	new_offer(data, NULL, offer);
 }
 
 static void handle_primary_device_selection(void *data,
-		struct zwp_primary_selection_device_v1 *device,
-		struct zwp_primary_selection_offer_v1 *offer) {
+	struct zwp_primary_selection_device_v1 *device,
+	struct zwp_primary_selection_offer_v1 *offer) {
 	set_selection(data, true, offer != NULL);
 }
 
@@ -434,8 +436,8 @@ static void paste(struct state *state) {
 	if (state->current->offer) {
 		wl_data_offer_receive(state->current->offer, state->paste_type, fds[1]);
 	} else {
-		zwp_primary_selection_offer_v1_receive(state->current->primary, state->paste_type,
-			fds[1]);
+		zwp_primary_selection_offer_v1_receive(
+			state->current->primary, state->paste_type, fds[1]);
 	}
 	tc_print("reader-pipe ino=%llu", pipe_inode(fds[0]));
 	close(fds[1]);
@@ -502,19 +504,20 @@ static void read_to_end(struct state *state, int fd, const char *done_word) {
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	tc_print("%s bytes=%ld", done_word, total);
 	/* For bench numbers: from the receive request to the end of the data. */
-	tc_print("%s-us=%lld", done_word, (long long)(end.tv_sec - start.tv_sec) * 1000000 +
-		(end.tv_nsec - start.tv_nsec) / 1000);
+	tc_print("%s-us=%lld", done_word,
+		(long long)(end.tv_sec - start.tv_sec) * 1000000 +
+			(end.tv_nsec - start.tv_nsec) / 1000);
 }
 
 /* Keyboard */
 
-static void handle_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd,
-		uint32_t size) {
+static void handle_keymap(
+	void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size) {
 	close(fd);
 }
 
 static void handle_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		struct wl_surface *surface, struct wl_array *keys) {
+	struct wl_surface *surface, struct wl_array *keys) {
 	struct state *state = data;
 	tc_print("keyboard-enter");
 	if (state->copy_on_enter && state->copy_text) {
@@ -522,13 +525,13 @@ static void handle_enter(void *data, struct wl_keyboard *keyboard, uint32_t seri
 	}
 }
 
-static void handle_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		struct wl_surface *surface) {
+static void handle_leave(
+	void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface) {
 	tc_print("keyboard-leave");
 }
 
 static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time,
-		uint32_t key, uint32_t key_state) {
+	uint32_t key, uint32_t key_state) {
 	struct state *state = data;
 	if (key_state != WL_KEYBOARD_KEY_STATE_PRESSED) {
 		return;
@@ -547,11 +550,11 @@ static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial
 }
 
 static void handle_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
+	uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
 }
 
-static void handle_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate,
-		int32_t delay) {
+static void handle_repeat_info(
+	void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
 }
 
 static const struct wl_keyboard_listener keyboard_listener = {
@@ -594,14 +597,14 @@ static void request_frame(struct state *state) {
 /* Set-up */
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	struct state *state = data;
 	if (strcmp(interface, wl_data_device_manager_interface.name) == 0) {
 		state->manager = wl_registry_bind(registry, name, &wl_data_device_manager_interface,
 			version < 3 ? version : 3);
 	} else if (strcmp(interface, zwp_primary_selection_device_manager_v1_interface.name) == 0) {
-		state->primary_manager = wl_registry_bind(registry, name,
-			&zwp_primary_selection_device_manager_v1_interface, 1);
+		state->primary_manager = wl_registry_bind(
+			registry, name, &zwp_primary_selection_device_manager_v1_interface, 1);
 	}
 }
 
@@ -613,20 +616,20 @@ static const struct wl_registry_listener registry_listener = {
 	.global_remove = handle_global_remove,
 };
 
-static void handle_button(struct tc_input *input, uint32_t serial, uint32_t button,
-		uint32_t button_state) {
+static void handle_button(
+	struct tc_input *input, uint32_t serial, uint32_t button, uint32_t button_state) {
 	struct state *state = input->data;
 	if (state->drag_text && !state->drag_on_key &&
-			button_state == WL_POINTER_BUTTON_STATE_PRESSED) {
+		button_state == WL_POINTER_BUTTON_STATE_PRESSED) {
 		start_drag(state, serial);
 	}
 }
 
 static void usage(void) {
 	tc_die("usage: clip-client [--app-id ID] [--copy TEXT [--copy-type T]... [--copy-on-enter]\n"
-		"       [--copy-endless] [--copy-die-after N]] [--paste TYPE [--out FILE] [--no-read]]\n"
-		"       [--primary] [--frames] [--drag TEXT [--drag-on-key]] [--drop TYPE]\n"
-		"       [--timeout SECONDS]");
+	       "       [--copy-endless] [--copy-die-after N]] [--paste TYPE [--out FILE] [--no-read]]\n"
+	       "       [--primary] [--frames] [--drag TEXT [--drag-on-key]] [--drop TYPE]\n"
+	       "       [--timeout SECONDS]");
 }
 
 int main(int argc, char *argv[]) {
@@ -731,16 +734,16 @@ int main(int argc, char *argv[]) {
 	if (state.primary_manager) {
 		state.primary_device = zwp_primary_selection_device_manager_v1_get_device(
 			state.primary_manager, client->seat);
-		zwp_primary_selection_device_v1_add_listener(state.primary_device,
-			&primary_device_listener, &state);
+		zwp_primary_selection_device_v1_add_listener(
+			state.primary_device, &primary_device_listener, &state);
 	}
 	struct tc_input *input = tc_input_create(client, false);
 	input->on_button = handle_button;
 	input->data = &state;
 	state.keyboard = wl_seat_get_keyboard(client->seat);
 	wl_keyboard_add_listener(state.keyboard, &keyboard_listener, &state);
-	state.toplevel = tc_toplevel_create(client, window.app_id, window.width, window.height,
-		0xff406080);
+	state.toplevel =
+		tc_toplevel_create(client, window.app_id, window.width, window.height, 0xff406080);
 	if (state.frames) {
 		wl_display_roundtrip(client->display);
 		request_frame(&state);

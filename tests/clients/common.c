@@ -1,7 +1,8 @@
 /* Shared plumbing for cordon's test clients. */
+#include "common.h"
 #include <errno.h>
-#include <linux/input-event-codes.h>
 #include <limits.h>
+#include <linux/input-event-codes.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,7 +11,6 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include "common.h"
 
 /*
  * The highest versions whose events these clients handle. Binding above what
@@ -88,31 +88,30 @@ static const struct wl_seat_listener seat_listener = {
 };
 
 static void handle_registry_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	struct tc_client *client = data;
 	if (strcmp(interface, wl_compositor_interface.name) == 0 && !client->compositor) {
 		client->compositor = wl_registry_bind(registry, name, &wl_compositor_interface,
 			min_version(version, COMPOSITOR_VERSION));
 	} else if (strcmp(interface, wl_shm_interface.name) == 0 && !client->shm) {
-		client->shm = wl_registry_bind(registry, name, &wl_shm_interface,
-			min_version(version, SHM_VERSION));
+		client->shm = wl_registry_bind(
+			registry, name, &wl_shm_interface, min_version(version, SHM_VERSION));
 	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0 && !client->wm_base) {
 		client->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface,
 			min_version(version, WM_BASE_VERSION));
 		xdg_wm_base_add_listener(client->wm_base, &wm_base_listener, client);
 	} else if (strcmp(interface, wl_seat_interface.name) == 0 && !client->seat) {
-		client->seat = wl_registry_bind(registry, name, &wl_seat_interface,
-			min_version(version, SEAT_VERSION));
+		client->seat = wl_registry_bind(
+			registry, name, &wl_seat_interface, min_version(version, SEAT_VERSION));
 		wl_seat_add_listener(client->seat, &seat_listener, client);
 	} else if (strcmp(interface, zwp_idle_inhibit_manager_v1_interface.name) == 0 &&
-			!client->idle_inhibit_manager) {
-		client->idle_inhibit_manager = wl_registry_bind(registry, name,
-			&zwp_idle_inhibit_manager_v1_interface, 1);
+		!client->idle_inhibit_manager) {
+		client->idle_inhibit_manager =
+			wl_registry_bind(registry, name, &zwp_idle_inhibit_manager_v1_interface, 1);
 	}
 }
 
-static void handle_registry_global_remove(void *data, struct wl_registry *registry,
-		uint32_t name) {
+static void handle_registry_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
 }
 
 static const struct wl_registry_listener registry_listener = {
@@ -135,7 +134,8 @@ struct tc_client *tc_client_connect(void) {
 	client->registry = wl_display_get_registry(client->display);
 	wl_registry_add_listener(client->registry, &registry_listener, client);
 	/* The first round trip lists the globals, the second brings the seat's capabilities. */
-	if (wl_display_roundtrip(client->display) < 0 || wl_display_roundtrip(client->display) < 0) {
+	if (wl_display_roundtrip(client->display) < 0 ||
+		wl_display_roundtrip(client->display) < 0) {
 		tc_die("the compositor closed the connection during setup");
 	}
 	if (!client->compositor || !client->shm || !client->wm_base) {
@@ -274,8 +274,8 @@ static const struct wl_buffer_listener buffer_listener = {
 	.release = handle_buffer_release,
 };
 
-struct wl_buffer *tc_buffer_create(struct tc_client *client, int32_t width, int32_t height,
-		uint32_t argb) {
+struct wl_buffer *tc_buffer_create(
+	struct tc_client *client, int32_t width, int32_t height, uint32_t argb) {
 	if (width <= 0 || height <= 0 || width > 16384 || height > 16384) {
 		tc_die("buffer size %dx%d out of range", width, height);
 	}
@@ -302,8 +302,8 @@ struct wl_buffer *tc_buffer_create(struct tc_client *client, int32_t width, int3
 		tc_die("out of memory");
 	}
 	struct wl_shm_pool *pool = wl_shm_create_pool(client->shm, fd, (int32_t)size);
-	buffer->buffer = wl_shm_pool_create_buffer(pool, 0, width, height, stride,
-		WL_SHM_FORMAT_ARGB8888);
+	buffer->buffer =
+		wl_shm_pool_create_buffer(pool, 0, width, height, stride, WL_SHM_FORMAT_ARGB8888);
 	/* The buffer keeps the pool's memory alive; neither the pool nor the fd is needed. */
 	wl_shm_pool_destroy(pool);
 	close(fd);
@@ -335,8 +335,8 @@ static const char *state_name(uint32_t state) {
 	}
 }
 
-static void handle_toplevel_configure(void *data, struct xdg_toplevel *xdg_toplevel,
-		int32_t width, int32_t height, struct wl_array *states) {
+static void handle_toplevel_configure(void *data, struct xdg_toplevel *xdg_toplevel, int32_t width,
+	int32_t height, struct wl_array *states) {
 	struct tc_toplevel *toplevel = data;
 	toplevel->pending_width = width;
 	toplevel->pending_height = height;
@@ -361,12 +361,12 @@ static void handle_toplevel_close(void *data, struct xdg_toplevel *xdg_toplevel)
 	toplevel->client->quit = true;
 }
 
-static void handle_toplevel_configure_bounds(void *data, struct xdg_toplevel *xdg_toplevel,
-		int32_t width, int32_t height) {
+static void handle_toplevel_configure_bounds(
+	void *data, struct xdg_toplevel *xdg_toplevel, int32_t width, int32_t height) {
 }
 
-static void handle_toplevel_wm_capabilities(void *data, struct xdg_toplevel *xdg_toplevel,
-		struct wl_array *capabilities) {
+static void handle_toplevel_wm_capabilities(
+	void *data, struct xdg_toplevel *xdg_toplevel, struct wl_array *capabilities) {
 }
 
 static const struct xdg_toplevel_listener toplevel_listener = {
@@ -376,8 +376,8 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 	.wm_capabilities = handle_toplevel_wm_capabilities,
 };
 
-static void handle_xdg_surface_configure(void *data, struct xdg_surface *xdg_surface,
-		uint32_t serial) {
+static void handle_xdg_surface_configure(
+	void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
 	struct tc_toplevel *toplevel = data;
 	/* xdg_surface.configure ends the batch: the toplevel state before it applies now. */
 	xdg_surface_ack_configure(xdg_surface, serial);
@@ -387,8 +387,8 @@ static void handle_xdg_surface_configure(void *data, struct xdg_surface *xdg_sur
 	if (toplevel->pending_height > 0) {
 		toplevel->height = toplevel->pending_height;
 	}
-	struct wl_buffer *buffer = tc_buffer_create(toplevel->client, toplevel->width,
-		toplevel->height, toplevel->color);
+	struct wl_buffer *buffer = tc_buffer_create(
+		toplevel->client, toplevel->width, toplevel->height, toplevel->color);
 	wl_surface_attach(toplevel->surface, buffer, 0, 0);
 	wl_surface_damage(toplevel->surface, 0, 0, INT32_MAX, INT32_MAX);
 	wl_surface_commit(toplevel->surface);
@@ -402,8 +402,8 @@ static const struct xdg_surface_listener xdg_surface_listener = {
 	.configure = handle_xdg_surface_configure,
 };
 
-struct tc_toplevel *tc_toplevel_create(struct tc_client *client, const char *app_id,
-		int32_t width, int32_t height, uint32_t argb) {
+struct tc_toplevel *tc_toplevel_create(struct tc_client *client, const char *app_id, int32_t width,
+	int32_t height, uint32_t argb) {
 	struct tc_toplevel *toplevel = calloc(1, sizeof(*toplevel));
 	if (!toplevel) {
 		tc_die("out of memory");
@@ -445,25 +445,25 @@ const char *tc_button_name(uint32_t button) {
 }
 
 static void handle_pointer_enter(void *data, struct wl_pointer *pointer, uint32_t serial,
-		struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y) {
+	struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y) {
 	struct tc_input *input = data;
 	input->pointer_focus = surface;
 	tc_print("enter x=%d y=%d", wl_fixed_to_int(x), wl_fixed_to_int(y));
 }
 
-static void handle_pointer_leave(void *data, struct wl_pointer *pointer, uint32_t serial,
-		struct wl_surface *surface) {
+static void handle_pointer_leave(
+	void *data, struct wl_pointer *pointer, uint32_t serial, struct wl_surface *surface) {
 	struct tc_input *input = data;
 	input->pointer_focus = NULL;
 	tc_print("leave");
 }
 
-static void handle_pointer_motion(void *data, struct wl_pointer *pointer, uint32_t time,
-		wl_fixed_t x, wl_fixed_t y) {
+static void handle_pointer_motion(
+	void *data, struct wl_pointer *pointer, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
 }
 
 static void handle_pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial,
-		uint32_t time, uint32_t button, uint32_t state) {
+	uint32_t time, uint32_t button, uint32_t state) {
 	struct tc_input *input = data;
 	tc_print("button name=%s code=%u state=%s serial=%u", tc_button_name(button), button,
 		state == WL_POINTER_BUTTON_STATE_PRESSED ? "pressed" : "released", serial);
@@ -472,8 +472,8 @@ static void handle_pointer_button(void *data, struct wl_pointer *pointer, uint32
 	}
 }
 
-static void handle_pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time,
-		uint32_t axis, wl_fixed_t value) {
+static void handle_pointer_axis(
+	void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis, wl_fixed_t value) {
 	tc_print("axis axis=%s value=%.2f",
 		axis == WL_POINTER_AXIS_VERTICAL_SCROLL ? "vertical" : "horizontal",
 		wl_fixed_to_double(value));
@@ -482,20 +482,19 @@ static void handle_pointer_axis(void *data, struct wl_pointer *pointer, uint32_t
 static void handle_pointer_frame(void *data, struct wl_pointer *pointer) {
 }
 
-static void handle_pointer_axis_source(void *data, struct wl_pointer *pointer,
-		uint32_t source) {
+static void handle_pointer_axis_source(void *data, struct wl_pointer *pointer, uint32_t source) {
 }
 
-static void handle_pointer_axis_stop(void *data, struct wl_pointer *pointer, uint32_t time,
-		uint32_t axis) {
+static void handle_pointer_axis_stop(
+	void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis) {
 }
 
-static void handle_pointer_axis_discrete(void *data, struct wl_pointer *pointer,
-		uint32_t axis, int32_t discrete) {
+static void handle_pointer_axis_discrete(
+	void *data, struct wl_pointer *pointer, uint32_t axis, int32_t discrete) {
 }
 
-static void handle_pointer_axis_value120(void *data, struct wl_pointer *pointer,
-		uint32_t axis, int32_t value120) {
+static void handle_pointer_axis_value120(
+	void *data, struct wl_pointer *pointer, uint32_t axis, int32_t value120) {
 }
 
 static const struct wl_pointer_listener pointer_listener = {
@@ -511,35 +510,34 @@ static const struct wl_pointer_listener pointer_listener = {
 	.axis_value120 = handle_pointer_axis_value120,
 };
 
-static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format,
-		int32_t fd, uint32_t size) {
+static void handle_keyboard_keymap(
+	void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size) {
 	/* This keyboard only reports raw codes; key-client is the one that reads keymaps. */
 	close(fd);
 }
 
 static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		struct wl_surface *surface, struct wl_array *keys) {
+	struct wl_surface *surface, struct wl_array *keys) {
 	tc_print("keyboard-enter");
 }
 
-static void handle_keyboard_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		struct wl_surface *surface) {
+static void handle_keyboard_leave(
+	void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface) {
 	tc_print("keyboard-leave");
 }
 
 static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		uint32_t time, uint32_t key, uint32_t state) {
+	uint32_t time, uint32_t key, uint32_t state) {
 	tc_print("key code=%u state=%s", key,
 		state == WL_KEYBOARD_KEY_STATE_PRESSED ? "pressed" : "released");
 }
 
-static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, uint32_t depressed, uint32_t latched, uint32_t locked,
-		uint32_t group) {
+static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+	uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
 }
 
-static void handle_keyboard_repeat_info(void *data, struct wl_keyboard *keyboard,
-		int32_t rate, int32_t delay) {
+static void handle_keyboard_repeat_info(
+	void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
 	tc_print("repeat-info rate=%d delay=%d", rate, delay);
 }
 

@@ -2,11 +2,11 @@
 #ifndef CORDON_TESTS_CLIENTS_COMMON_H
 #define CORDON_TESTS_CLIENTS_COMMON_H
 
+#include "idle-inhibit-unstable-v1-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <wayland-client.h>
-#include "idle-inhibit-unstable-v1-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
 
 /*
  * Exit codes shared by the clients, so that a test can tell "the condition
@@ -49,8 +49,8 @@ struct tc_toplevel {
 };
 
 struct tc_input;
-typedef void (*tc_button_func)(struct tc_input *input, uint32_t serial, uint32_t button,
-	uint32_t state);
+typedef void (*tc_button_func)(
+	struct tc_input *input, uint32_t serial, uint32_t button, uint32_t state);
 
 /*
  * The seat's pointer and, unless the client handles its own, keyboard. Prints
@@ -97,16 +97,16 @@ bool tc_report_disconnect(struct tc_client *client);
 int tc_exit_code(struct tc_client *client, int run_result);
 
 /* A buffer of one colour; freed when the compositor releases it or with the client. */
-struct wl_buffer *tc_buffer_create(struct tc_client *client, int32_t width, int32_t height,
-	uint32_t argb);
+struct wl_buffer *tc_buffer_create(
+	struct tc_client *client, int32_t width, int32_t height, uint32_t argb);
 
 /*
  * A toplevel that answers every configure: it acks, picks the suggested size
  * (or keeps its own when 0), commits a solid buffer of that size and prints
  * "configure width=W height=H states=S" with what the compositor sent.
  */
-struct tc_toplevel *tc_toplevel_create(struct tc_client *client, const char *app_id,
-	int32_t width, int32_t height, uint32_t argb);
+struct tc_toplevel *tc_toplevel_create(
+	struct tc_client *client, const char *app_id, int32_t width, int32_t height, uint32_t argb);
 void tc_toplevel_destroy(struct tc_toplevel *toplevel);
 
 /* Dies when the seat lacks a pointer (or a keyboard, when with_keyboard is set). */
@@ -123,9 +123,11 @@ struct tc_window_options {
 	int timeout; /* seconds */
 };
 
-#define TC_WINDOW_LONG_OPTIONS \
-	{"app-id", required_argument, NULL, 'a'}, {"width", required_argument, NULL, 'w'}, \
-	{"height", required_argument, NULL, 'h'}, {"timeout", required_argument, NULL, 't'}
+#define TC_WINDOW_LONG_OPTIONS                                                                     \
+	{"app-id", required_argument, NULL, 'a'}, {"width", required_argument, NULL, 'w'},         \
+		{"height", required_argument, NULL, 'h'}, {                                        \
+		"timeout", required_argument, NULL, 't'                                            \
+	}
 
 /* Applies one of those options; false when opt is not one of them. */
 bool tc_window_option(int opt, const char *arg, struct tc_window_options *options);

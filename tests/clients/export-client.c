@@ -12,7 +12,7 @@
 static struct zxdg_exporter_v2 *exporter;
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	if (strcmp(interface, zxdg_exporter_v2_interface.name) == 0) {
 		exporter = wl_registry_bind(registry, name, &zxdg_exporter_v2_interface, 1);
 	}

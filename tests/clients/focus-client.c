@@ -4,14 +4,14 @@
  * "button ..." and "key code=C ..." lines (see tc_input in common.h).
  * With --inhibit-idle it holds an idle inhibitor on its surface.
  */
+#include "common.h"
 #include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "common.h"
 
 static void usage(void) {
 	tc_die("usage: focus-client [--app-id ID] [--width W] [--height H] [--color AARRGGBB]\n"
-		"       [--inhibit-idle] [--timeout SECONDS]");
+	       "       [--inhibit-idle] [--timeout SECONDS]");
 }
 
 int main(int argc, char *argv[]) {
@@ -55,8 +55,8 @@ int main(int argc, char *argv[]) {
 
 	struct tc_client *client = tc_client_connect();
 	struct tc_input *input = tc_input_create(client, true);
-	struct tc_toplevel *toplevel = tc_toplevel_create(client, window.app_id, window.width,
-		window.height, color);
+	struct tc_toplevel *toplevel =
+		tc_toplevel_create(client, window.app_id, window.width, window.height, color);
 
 	struct zwp_idle_inhibitor_v1 *inhibitor = NULL;
 	if (inhibit_idle) {

@@ -8,6 +8,7 @@
  * when the key types nothing and U+XXXX when it is a space or control
  * character, so that a line always splits on spaces.
  */
+#include "common.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -15,7 +16,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <xkbcommon/xkbcommon.h>
-#include "common.h"
 
 struct key_client {
 	struct tc_client *client;
@@ -41,8 +41,8 @@ static void print_keymap(const struct key_client *kc, uint32_t size) {
 	tc_print("keymap size=%u layout=%s", size, word);
 }
 
-static void handle_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format,
-		int32_t fd, uint32_t size) {
+static void handle_keymap(
+	void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size) {
 	struct key_client *kc = data;
 	if (format != WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1 || size == 0) {
 		close(fd);
@@ -55,8 +55,8 @@ static void handle_keymap(void *data, struct wl_keyboard *keyboard, uint32_t for
 	if (map == MAP_FAILED) {
 		tc_die("mmap keymap: %s", strerror(errno));
 	}
-	struct xkb_keymap *keymap = xkb_keymap_new_from_buffer(kc->context, map,
-		strnlen(map, size), XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
+	struct xkb_keymap *keymap = xkb_keymap_new_from_buffer(kc->context, map, strnlen(map, size),
+		XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
 	munmap(map, size);
 	if (!keymap) {
 		tc_die("the compositor's keymap does not compile");
@@ -73,12 +73,12 @@ static void handle_keymap(void *data, struct wl_keyboard *keyboard, uint32_t for
 }
 
 static void handle_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		struct wl_surface *surface, struct wl_array *keys) {
+	struct wl_surface *surface, struct wl_array *keys) {
 	tc_print("keyboard-enter");
 }
 
-static void handle_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		struct wl_surface *surface) {
+static void handle_leave(
+	void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface) {
 	tc_print("keyboard-leave");
 }
 
@@ -93,8 +93,8 @@ static void format_utf8(const char *utf8, char *out, size_t out_size) {
 	}
 }
 
-static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		uint32_t time, uint32_t key, uint32_t state) {
+static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time,
+	uint32_t key, uint32_t state) {
 	struct key_client *kc = data;
 	const char *pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED ? "pressed" : "released";
 	if (!kc->state) {
@@ -114,7 +114,7 @@ static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial
 }
 
 static void handle_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-		uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
+	uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
 	struct key_client *kc = data;
 	/* The compositor owns the modifier state; clients mirror it rather than track keys. */
 	if (kc->state) {
@@ -122,8 +122,8 @@ static void handle_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t 
 	}
 }
 
-static void handle_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate,
-		int32_t delay) {
+static void handle_repeat_info(
+	void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
 	tc_print("repeat-info rate=%d delay=%d", rate, delay);
 }
 
@@ -175,8 +175,8 @@ int main(int argc, char *argv[]) {
 	}
 	kc.keyboard = wl_seat_get_keyboard(kc.client->seat);
 	wl_keyboard_add_listener(kc.keyboard, &keyboard_listener, &kc);
-	struct tc_toplevel *toplevel = tc_toplevel_create(kc.client, window.app_id, window.width,
-		window.height, 0xff5050a0);
+	struct tc_toplevel *toplevel = tc_toplevel_create(
+		kc.client, window.app_id, window.width, window.height, 0xff5050a0);
 
 	int code = tc_exit_code(kc.client, tc_run(kc.client, tc_timeout_ms(window.timeout)));
 	tc_toplevel_destroy(toplevel);

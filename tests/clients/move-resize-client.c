@@ -8,10 +8,10 @@
  * wl_display.sync round trip), so a test may start moving the pointer.
  * Configures are printed by common.c.
  */
+#include "common.h"
 #include <getopt.h>
 #include <linux/input-event-codes.h>
 #include <string.h>
-#include "common.h"
 
 struct move_resize_client {
 	struct tc_client *client;
@@ -33,15 +33,16 @@ static const struct wl_callback_listener sync_listener = {
 	.done = handle_sync_done,
 };
 
-static void handle_button(struct tc_input *input, uint32_t serial, uint32_t button,
-		uint32_t state) {
+static void handle_button(
+	struct tc_input *input, uint32_t serial, uint32_t button, uint32_t state) {
 	struct move_resize_client *mrc = input->data;
 	if (button != mrc->button || state != WL_POINTER_BUTTON_STATE_PRESSED || mrc->sync) {
 		return;
 	}
 	/* The serial of the press proves to the compositor that the button is really held. */
 	if (mrc->resize) {
-		xdg_toplevel_resize(mrc->toplevel->xdg_toplevel, mrc->client->seat, serial, mrc->edges);
+		xdg_toplevel_resize(
+			mrc->toplevel->xdg_toplevel, mrc->client->seat, serial, mrc->edges);
 		tc_print("resize edges=%u serial=%u", mrc->edges, serial);
 	} else {
 		xdg_toplevel_move(mrc->toplevel->xdg_toplevel, mrc->client->seat, serial);
@@ -72,7 +73,8 @@ static uint32_t parse_edges(const char *value) {
 		}
 	}
 	tc_die("--resize: unknown edges \"%s\" (top, bottom, left, right, top_left, top_right, "
-		"bottom_left, bottom_right)", value);
+	       "bottom_left, bottom_right)",
+		value);
 }
 
 static uint32_t parse_button(const char *value) {
@@ -90,7 +92,7 @@ static uint32_t parse_button(const char *value) {
 
 static void usage(void) {
 	tc_die("usage: move-resize-client [--app-id ID] [--width W] [--height H]\n"
-		"       [--resize EDGES] [--button left|right|middle] [--timeout SECONDS]");
+	       "       [--resize EDGES] [--button left|right|middle] [--timeout SECONDS]");
 }
 
 int main(int argc, char *argv[]) {
@@ -133,8 +135,8 @@ int main(int argc, char *argv[]) {
 	struct tc_input *input = tc_input_create(mrc.client, true);
 	input->on_button = handle_button;
 	input->data = &mrc;
-	mrc.toplevel = tc_toplevel_create(mrc.client, window.app_id, window.width,
-		window.height, 0xffa05050);
+	mrc.toplevel = tc_toplevel_create(
+		mrc.client, window.app_id, window.width, window.height, 0xffa05050);
 
 	int code = tc_exit_code(mrc.client, tc_run(mrc.client, tc_timeout_ms(window.timeout)));
 	if (mrc.sync) {

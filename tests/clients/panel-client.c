@@ -3,11 +3,11 @@
  * --height H tall with an exclusive zone of its height, like a taskbar.
  * Prints "layer-configure width=W height=H" and "closed".
  */
+#include "common.h"
+#include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common.h"
-#include "wlr-layer-shell-unstable-v1-client-protocol.h"
 
 struct panel {
 	struct tc_client *client;
@@ -16,7 +16,7 @@ struct panel {
 };
 
 static void handle_configure(void *data, struct zwlr_layer_surface_v1 *layer_surface,
-		uint32_t serial, uint32_t width, uint32_t height) {
+	uint32_t serial, uint32_t width, uint32_t height) {
 	struct panel *panel = data;
 	tc_print("layer-configure width=%u height=%u", width, height);
 	zwlr_layer_surface_v1_ack_configure(layer_surface, serial);
@@ -42,12 +42,12 @@ struct layer_shell_binding {
 };
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	struct layer_shell_binding *binding = data;
 	if (strcmp(interface, zwlr_layer_shell_v1_interface.name) == 0) {
 		/* Version 3 brings the destroy request used at exit. */
-		binding->layer_shell = wl_registry_bind(registry, name,
-			&zwlr_layer_shell_v1_interface, version < 3 ? version : 3);
+		binding->layer_shell = wl_registry_bind(
+			registry, name, &zwlr_layer_shell_v1_interface, version < 3 ? version : 3);
 	}
 }
 
@@ -98,8 +98,9 @@ int main(int argc, char *argv[]) {
 	panel.layer_surface = zwlr_layer_shell_v1_get_layer_surface(binding.layer_shell,
 		panel.surface, NULL, ZWLR_LAYER_SHELL_V1_LAYER_TOP, window.app_id);
 	zwlr_layer_surface_v1_add_listener(panel.layer_surface, &layer_surface_listener, &panel);
-	zwlr_layer_surface_v1_set_anchor(panel.layer_surface, ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP |
-		ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT);
+	zwlr_layer_surface_v1_set_anchor(panel.layer_surface,
+		ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT |
+			ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT);
 	zwlr_layer_surface_v1_set_size(panel.layer_surface, 0, (uint32_t)window.height);
 	zwlr_layer_surface_v1_set_exclusive_zone(panel.layer_surface, window.height);
 	wl_surface_commit(panel.surface);

@@ -6,10 +6,10 @@
  * Prints "popup-configure x=X y=Y w=W h=H depth=D" for each popup configure,
  * X/Y relative to the parent's window geometry, and "popup-done depth=D".
  */
+#include "common.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common.h"
 
 #define MAX_DEPTH 2
 
@@ -34,8 +34,8 @@ struct popup_client {
 
 static void open_popup(struct popup_client *pc);
 
-static void handle_popup_configure(void *data, struct xdg_popup *xdg_popup, int32_t x,
-		int32_t y, int32_t width, int32_t height) {
+static void handle_popup_configure(void *data, struct xdg_popup *xdg_popup, int32_t x, int32_t y,
+	int32_t width, int32_t height) {
 	struct popup *popup = data;
 	popup->x = x;
 	popup->y = y;
@@ -57,8 +57,8 @@ static const struct xdg_popup_listener popup_listener = {
 	.repositioned = handle_popup_repositioned,
 };
 
-static void handle_popup_surface_configure(void *data, struct xdg_surface *xdg_surface,
-		uint32_t serial) {
+static void handle_popup_surface_configure(
+	void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
 	struct popup_client *pc = data;
 	struct popup *popup = NULL;
 	for (int i = 0; i < pc->popup_count; i++) {
@@ -70,8 +70,8 @@ static void handle_popup_surface_configure(void *data, struct xdg_surface *xdg_s
 		return;
 	}
 	xdg_surface_ack_configure(xdg_surface, serial);
-	tc_print("popup-configure x=%d y=%d w=%d h=%d depth=%d", popup->x, popup->y,
-		popup->width, popup->height, popup->depth);
+	tc_print("popup-configure x=%d y=%d w=%d h=%d depth=%d", popup->x, popup->y, popup->width,
+		popup->height, popup->depth);
 	int32_t width = popup->width > 0 ? popup->width : pc->popup_width;
 	int32_t height = popup->height > 0 ? popup->height : pc->popup_height;
 	uint32_t color = popup->depth == 1 ? 0xff3070d0 : 0xffd07030;
@@ -142,11 +142,14 @@ static uint32_t parse_adjustment(const char *value) {
 		uint32_t bits;
 	} names[] = {
 		{"none", XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_NONE},
-		{"slide", XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X |
+		{"slide",
+			XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X |
 				XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y},
-		{"flip", XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X |
+		{"flip",
+			XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X |
 				XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_Y},
-		{"resize", XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_X |
+		{"resize",
+			XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_X |
 				XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_Y},
 	};
 	uint32_t bits = 0;
@@ -162,7 +165,8 @@ static uint32_t parse_adjustment(const char *value) {
 		}
 		if (i == sizeof(names) / sizeof(names[0])) {
 			free(copy);
-			tc_die("--adjust: unknown adjustment \"%s\" (none, slide, flip, resize)", word);
+			tc_die("--adjust: unknown adjustment \"%s\" (none, slide, flip, resize)",
+				word);
 		}
 		bits |= names[i].bits;
 	}
@@ -172,8 +176,8 @@ static uint32_t parse_adjustment(const char *value) {
 
 static void usage(void) {
 	tc_die("usage: popup-client [--app-id ID] [--width W] [--height H] [--popup-width W]\n"
-		"       [--popup-height H] [--adjust slide,flip,resize|none] [--nested]\n"
-		"       [--timeout SECONDS]");
+	       "       [--popup-height H] [--adjust slide,flip,resize|none] [--nested]\n"
+	       "       [--timeout SECONDS]");
 }
 
 int main(int argc, char *argv[]) {
@@ -223,8 +227,8 @@ int main(int argc, char *argv[]) {
 	}
 
 	pc.client = tc_client_connect();
-	pc.toplevel = tc_toplevel_create(pc.client, window.app_id, window.width,
-		window.height, 0xff40a040);
+	pc.toplevel = tc_toplevel_create(
+		pc.client, window.app_id, window.width, window.height, 0xff40a040);
 	pc.toplevel->on_configure = handle_toplevel_configured;
 	pc.toplevel->data = &pc;
 

@@ -35,11 +35,11 @@ static struct xdg_wm_base *wm_base;
 static uint32_t manager_version = 4;
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0 &&
-			version >= manager_version) {
-		manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface,
-			manager_version);
+		version >= manager_version) {
+		manager = wl_registry_bind(
+			registry, name, &cordon_portal_manager_v1_interface, manager_version);
 	} else if (strcmp(interface, wl_compositor_interface.name) == 0) {
 		compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 1);
 	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
@@ -56,7 +56,7 @@ static const struct wl_registry_listener registry_listener = {
 };
 
 static void handle_photo(void *data, struct cordon_portal_camera_photo_v1 *photo, int32_t fd,
-		const char *mime_type) {
+	const char *mime_type) {
 	printf("photo %s\n", mime_type);
 	close(fd);
 }
@@ -65,8 +65,8 @@ static void handle_cancelled(void *data, struct cordon_portal_camera_photo_v1 *p
 	printf("cancelled\n");
 }
 
-static void handle_failed(void *data, struct cordon_portal_camera_photo_v1 *photo,
-		uint32_t failure, const char *reason) {
+static void handle_failed(void *data, struct cordon_portal_camera_photo_v1 *photo, uint32_t failure,
+	const char *reason) {
 	printf("failed %u %s\n", failure, reason);
 }
 
@@ -82,8 +82,7 @@ static struct cordon_portal_camera_photo_v1 *make_photo(void) {
 	return photo;
 }
 
-static void handle_stream(void *data, struct cordon_portal_camera_stream_v1 *stream,
-		int32_t fd) {
+static void handle_stream(void *data, struct cordon_portal_camera_stream_v1 *stream, int32_t fd) {
 	/* Kept open and never read: a reader that falls behind for good. */
 	printf("stream\n");
 }
@@ -93,12 +92,12 @@ static void handle_stream_cancelled(void *data, struct cordon_portal_camera_stre
 }
 
 static void handle_stream_failed(void *data, struct cordon_portal_camera_stream_v1 *stream,
-		uint32_t failure, const char *reason) {
+	uint32_t failure, const char *reason) {
 	printf("failed %u %s\n", failure, reason);
 }
 
 static void handle_stream_ended(void *data, struct cordon_portal_camera_stream_v1 *stream,
-		uint32_t reason, const char *message) {
+	uint32_t reason, const char *message) {
 	printf("ended %u %s\n", reason, message);
 }
 
@@ -123,7 +122,8 @@ static void handle_signal(int sig) {
 
 int main(int argc, char *argv[]) {
 	if (argc != 2) {
-		fprintf(stderr, "usage: camera-client cap|late|size|mime|mimes|parent|streams|"
+		fprintf(stderr,
+			"usage: camera-client cap|late|size|mime|mimes|parent|streams|"
 			"old-stream|stream-size\n");
 		return 2;
 	}

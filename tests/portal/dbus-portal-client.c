@@ -45,7 +45,7 @@ static bool quiet;
 
 static int read_results(sd_bus_message *m, struct state *state) {
 	if (sd_bus_message_read(m, "u", &state->response) < 0 ||
-			sd_bus_message_enter_container(m, 'a', "{sv}") < 0) {
+		sd_bus_message_enter_container(m, 'a', "{sv}") < 0) {
 		return 0;
 	}
 	while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
@@ -63,13 +63,15 @@ static int read_results(sd_bus_message *m, struct state *state) {
 			free(uris);
 			sd_bus_message_exit_container(m);
 		} else if ((strcmp(key, "settings") == 0 || strcmp(key, "page-setup") == 0) &&
-				sd_bus_message_enter_container(m, 'v', "a{sv}") > 0) {
+			sd_bus_message_enter_container(m, 'v', "a{sv}") > 0) {
 			const char *k, *v;
 			sd_bus_message_enter_container(m, 'a', "{sv}");
 			while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
 				sd_bus_message_read(m, "s", &k);
 				if (sd_bus_message_read(m, "v", "s", &v) > 0) {
-					printf("%s %s %s\n", strcmp(key, "settings") == 0 ? "setting" : "page-setup",
+					printf("%s %s %s\n",
+						strcmp(key, "settings") == 0 ? "setting"
+									     : "page-setup",
 						k, v);
 				} else {
 					sd_bus_message_skip(m, "v");
@@ -78,13 +80,14 @@ static int read_results(sd_bus_message *m, struct state *state) {
 			}
 			sd_bus_message_exit_container(m);
 			sd_bus_message_exit_container(m);
-		} else if (strcmp(key, "token") == 0 && sd_bus_message_enter_container(m, 'v', "u") > 0) {
+		} else if (strcmp(key, "token") == 0 &&
+			sd_bus_message_enter_container(m, 'v', "u") > 0) {
 			uint32_t token;
 			sd_bus_message_read(m, "u", &token);
 			printf("token %u\n", token);
 			sd_bus_message_exit_container(m);
 		} else if (strcmp(key, "choices") == 0 &&
-				sd_bus_message_enter_container(m, 'v', "a(ss)") > 0) {
+			sd_bus_message_enter_container(m, 'v', "a(ss)") > 0) {
 			const char *id, *value;
 			sd_bus_message_enter_container(m, 'a', "(ss)");
 			while (sd_bus_message_read(m, "(ss)", &id, &value) > 0 && !quiet) {
@@ -145,27 +148,32 @@ static int append_options(sd_bus_message *m, const struct args *args, const char
 		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "icon", "s", args->icon);
 	}
 	if (args->current_name) {
-		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "current_name", "s",
-			args->current_name);
+		r = r < 0
+			? r
+			: sd_bus_message_append(m, "{sv}", "current_name", "s", args->current_name);
 	}
 	if (args->choice) {
 		char id[256];
 		const char *colon = strchr(args->choice, ':');
-		snprintf(id, sizeof(id), "%.*s", colon ? (int)(colon - args->choice) : 0, args->choice);
-		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "choices", "a(ssa(ss)s)", 1, id,
-			"A choice", 2, "a", "A", "b", "B", colon ? colon + 1 : "");
+		snprintf(id, sizeof(id), "%.*s", colon ? (int)(colon - args->choice) : 0,
+			args->choice);
+		r = r < 0 ? r
+			  : sd_bus_message_append(m, "{sv}", "choices", "a(ssa(ss)s)", 1, id,
+				    "A choice", 2, "a", "A", "b", "B", colon ? colon + 1 : "");
 	}
 	if (args->filter) {
 		char name[256];
 		const char *colon = strchr(args->filter, ':');
 		snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - args->filter) : 0,
 			args->filter);
-		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "filters", "a(sa(us))", 1, name, 1,
-			0, colon ? colon + 1 : "*");
+		r = r < 0 ? r
+			  : sd_bus_message_append(m, "{sv}", "filters", "a(sa(us))", 1, name, 1, 0,
+				    colon ? colon + 1 : "*");
 	}
 	if (args->token) {
-		r = r < 0 ? r : sd_bus_message_append(m, "{sv}", "token", "u",
-			(uint32_t)strtoul(args->token, NULL, 10));
+		r = r < 0 ? r
+			  : sd_bus_message_append(m, "{sv}", "token", "u",
+				    (uint32_t)strtoul(args->token, NULL, 10));
 	}
 	if (args->files) {
 		r = r < 0 ? r : sd_bus_message_open_container(m, 'e', "sv");
@@ -174,7 +182,7 @@ static int append_options(sd_bus_message *m, const struct args *args, const char
 		r = r < 0 ? r : sd_bus_message_open_container(m, 'a', "ay");
 		char *copy = strdup(args->files);
 		for (char *save = NULL, *name = strtok_r(copy, ",", &save); r >= 0 && name;
-				name = strtok_r(NULL, ",", &save)) {
+			name = strtok_r(NULL, ",", &save)) {
 			/* GLib bytestrings carry their NUL. */
 			r = sd_bus_message_append_array(m, 'y', name, strlen(name) + 1);
 		}
@@ -191,7 +199,7 @@ static int append_print_settings(sd_bus_message *m, const struct args *args) {
 	int r = sd_bus_message_open_container(m, 'a', "{sv}");
 	char *copy = strdup(args->settings ? args->settings : "");
 	for (char *save = NULL, *kv = strtok_r(copy, ",", &save); r >= 0 && kv;
-			kv = strtok_r(NULL, ",", &save)) {
+		kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 		if (eq) {
 			*eq = '\0';
@@ -221,18 +229,19 @@ static int append_middle(sd_bus_message *m, const struct args *args) {
 }
 
 static const char *interface_of(const char *method) {
-	return strstr(method, "Print") ? "org.freedesktop.portal.Print" :
-		"org.freedesktop.portal.FileChooser";
+	return strstr(method, "Print") ? "org.freedesktop.portal.Print"
+				       : "org.freedesktop.portal.FileChooser";
 }
 
 static int print_error(const sd_bus_error *error) {
-	printf("error %s %s\n", error->name ? error->name : "?", error->message ? error->message : "");
+	printf("error %s %s\n", error->name ? error->name : "?",
+		error->message ? error->message : "");
 	return 1;
 }
 
 /* As the frontend: the backend's reply is the response itself. */
-static int call_backend(sd_bus *bus, const struct args *args, const char *handle,
-		const char *token) {
+static int call_backend(
+	sd_bus *bus, const struct args *args, const char *handle, const char *token) {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	int r = sd_bus_request_name(bus, "org.freedesktop.portal.Desktop", 0);
 	if (r < 0) {
@@ -243,10 +252,13 @@ static int call_backend(sd_bus *bus, const struct args *args, const char *handle
 	sd_bus_message *call = NULL, *reply = NULL;
 	bool access = strcmp(args->method, "AccessDialog") == 0;
 	r = sd_bus_message_new_method_call(bus, &call, "org.freedesktop.impl.portal.desktop.cordon",
-		"/org/freedesktop/portal/desktop", access ? "org.freedesktop.impl.portal.Access" :
-		"org.freedesktop.impl.portal.FileChooser", args->method);
-	r = r < 0 ? r : sd_bus_message_append(call, "osss", handle, args->backend, args->parent,
-		args->title);
+		"/org/freedesktop/portal/desktop",
+		access ? "org.freedesktop.impl.portal.Access"
+		       : "org.freedesktop.impl.portal.FileChooser",
+		args->method);
+	r = r < 0 ? r
+		  : sd_bus_message_append(
+			    call, "osss", handle, args->backend, args->parent, args->title);
 	if (access) {
 		r = r < 0 ? r : sd_bus_message_append(call, "ss", "Use the camera?", "");
 	}
@@ -283,11 +295,13 @@ static int bench(sd_bus *bus, const struct args *args, const char *sender, int c
 		struct state state = {0};
 		sd_bus_slot *slot = NULL;
 		sd_bus_message *call = NULL;
-		int r = sd_bus_match_signal(bus, &slot, NULL, handle, "org.freedesktop.portal.Request",
-			"Response", handle_response, &state);
-		r = r < 0 ? r : sd_bus_message_new_method_call(bus, &call,
-			"org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
-			"org.freedesktop.portal.FileChooser", args->method);
+		int r = sd_bus_match_signal(bus, &slot, NULL, handle,
+			"org.freedesktop.portal.Request", "Response", handle_response, &state);
+		r = r < 0 ? r
+			  : sd_bus_message_new_method_call(bus, &call,
+				    "org.freedesktop.portal.Desktop",
+				    "/org/freedesktop/portal/desktop",
+				    "org.freedesktop.portal.FileChooser", args->method);
 		r = r < 0 ? r : sd_bus_message_append(call, "ss", args->parent, args->title);
 		r = r < 0 ? r : append_options(call, args, token);
 		r = r < 0 ? r : sd_bus_call(bus, call, 30 * 1000000ull, NULL, NULL);
@@ -300,14 +314,16 @@ static int bench(sd_bus *bus, const struct args *args, const char *sender, int c
 		}
 		sd_bus_slot_unref(slot);
 		if (r < 0) {
-			fprintf(stderr, "dbus-portal-client: request %d failed: %s\n", i, strerror(-r));
+			fprintf(stderr, "dbus-portal-client: request %d failed: %s\n", i,
+				strerror(-r));
 			return 1;
 		}
 		chosen += state.response == 0;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	double us = ((double)(end.tv_sec - start.tv_sec) * 1e9 +
-		(double)(end.tv_nsec - start.tv_nsec)) / 1e3 / count;
+			    (double)(end.tv_nsec - start.tv_nsec)) /
+		1e3 / count;
 	printf("bench %d chosen %d mean_us %.1f\n", count, chosen, us);
 	return 0;
 }
@@ -318,19 +334,20 @@ int main(int argc, char **argv) {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char **value = strcmp(a, "--parent") == 0 ? &args.parent :
-			strcmp(a, "--title") == 0 ? &args.title :
-			strcmp(a, "--current-name") == 0 ? &args.current_name :
-			strcmp(a, "--files") == 0 ? &args.files :
-			strcmp(a, "--choice") == 0 ? &args.choice :
-			strcmp(a, "--filter") == 0 ? &args.filter :
-			strcmp(a, "--handle-out") == 0 ? &args.handle_out :
-			strcmp(a, "--backend") == 0 ? &args.backend :
-			strcmp(a, "--repeat") == 0 ? &args.repeat :
-			strcmp(a, "--settings") == 0 ? &args.settings :
-			strcmp(a, "--document") == 0 ? &args.document :
-			strcmp(a, "--icon") == 0 ? &args.icon :
-			strcmp(a, "--token") == 0 ? &args.token : NULL;
+		const char **value = strcmp(a, "--parent") == 0 ? &args.parent
+			: strcmp(a, "--title") == 0             ? &args.title
+			: strcmp(a, "--current-name") == 0      ? &args.current_name
+			: strcmp(a, "--files") == 0             ? &args.files
+			: strcmp(a, "--choice") == 0            ? &args.choice
+			: strcmp(a, "--filter") == 0            ? &args.filter
+			: strcmp(a, "--handle-out") == 0        ? &args.handle_out
+			: strcmp(a, "--backend") == 0           ? &args.backend
+			: strcmp(a, "--repeat") == 0            ? &args.repeat
+			: strcmp(a, "--settings") == 0          ? &args.settings
+			: strcmp(a, "--document") == 0          ? &args.document
+			: strcmp(a, "--icon") == 0              ? &args.icon
+			: strcmp(a, "--token") == 0             ? &args.token
+								: NULL;
 		if (value) {
 			if (++i == argc) {
 				return usage();
@@ -389,8 +406,10 @@ int main(int argc, char **argv) {
 	r = sd_bus_match_signal(bus, NULL, NULL, handle, "org.freedesktop.portal.Request",
 		"Response", handle_response, &state);
 	sd_bus_message *call = NULL, *reply = NULL;
-	r = r < 0 ? r : sd_bus_message_new_method_call(bus, &call, "org.freedesktop.portal.Desktop",
-		"/org/freedesktop/portal/desktop", interface_of(args.method), args.method);
+	r = r < 0 ? r
+		  : sd_bus_message_new_method_call(bus, &call, "org.freedesktop.portal.Desktop",
+			    "/org/freedesktop/portal/desktop", interface_of(args.method),
+			    args.method);
 	r = r < 0 ? r : sd_bus_message_append(call, "ss", args.parent, args.title);
 	r = r < 0 ? r : append_middle(call, &args);
 	r = r < 0 ? r : append_options(call, &args, token);

@@ -32,7 +32,7 @@ static struct wl_compositor *compositor;
 static struct xdg_wm_base *wm_base;
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
-		const char *interface, uint32_t version) {
+	const char *interface, uint32_t version) {
 	if (strcmp(interface, cordon_portal_manager_v1_interface.name) == 0) {
 		manager = wl_registry_bind(registry, name, &cordon_portal_manager_v1_interface, 1);
 	} else if (strcmp(interface, wl_compositor_interface.name) == 0) {
@@ -50,8 +50,8 @@ static const struct wl_registry_listener registry_listener = {
 	.global_remove = handle_global_remove,
 };
 
-static void handle_file(void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd,
-		const char *name) {
+static void handle_file(
+	void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd, const char *name) {
 	printf("%s file %s\n", (const char *)data, name);
 	close(fd);
 }
@@ -65,7 +65,7 @@ static void handle_cancelled(void *data, struct cordon_portal_file_chooser_v1 *c
 }
 
 static void handle_failed(void *data, struct cordon_portal_file_chooser_v1 *chooser,
-		uint32_t failure, const char *reason) {
+	uint32_t failure, const char *reason) {
 	printf("%s failed %u %s\n", (const char *)data, failure, reason);
 }
 
@@ -76,8 +76,8 @@ static const struct cordon_portal_file_chooser_v1_listener chooser_listener = {
 	.failed = handle_failed,
 };
 
-static struct cordon_portal_file_chooser_v1 *make_request(const char *label,
-		struct xdg_toplevel *parent) {
+static struct cordon_portal_file_chooser_v1 *make_request(
+	const char *label, struct xdg_toplevel *parent) {
 	struct cordon_portal_file_chooser_v1 *chooser = cordon_portal_manager_v1_get_file_chooser(
 		manager, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN);
 	cordon_portal_file_chooser_v1_add_listener(chooser, &chooser_listener, (void *)label);
@@ -91,8 +91,8 @@ static struct cordon_portal_file_chooser_v1 *make_request(const char *label,
 
 static int bench_answered, bench_chosen;
 
-static void bench_file(void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd,
-		const char *name) {
+static void bench_file(
+	void *data, struct cordon_portal_file_chooser_v1 *chooser, int32_t fd, const char *name) {
 	close(fd);
 }
 
@@ -106,7 +106,7 @@ static void bench_cancelled(void *data, struct cordon_portal_file_chooser_v1 *ch
 }
 
 static void bench_failed(void *data, struct cordon_portal_file_chooser_v1 *chooser,
-		uint32_t failure, const char *reason) {
+	uint32_t failure, const char *reason) {
 	bench_answered++;
 }
 
@@ -123,8 +123,8 @@ static int bench(struct wl_display *display, int count) {
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (int i = 0; i < count; i++) {
 		struct cordon_portal_file_chooser_v1 *chooser =
-			cordon_portal_manager_v1_get_file_chooser(manager,
-				CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN);
+			cordon_portal_manager_v1_get_file_chooser(
+				manager, CORDON_PORTAL_MANAGER_V1_FILE_CHOOSER_KIND_OPEN);
 		cordon_portal_file_chooser_v1_add_listener(chooser, &bench_listener, NULL);
 		cordon_portal_file_chooser_v1_set_title(chooser, "A title");
 		cordon_portal_file_chooser_v1_submit(chooser);
@@ -137,7 +137,8 @@ static int bench(struct wl_display *display, int count) {
 		cordon_portal_file_chooser_v1_destroy(chooser);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
-	double us = ((double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec)) /
+	double us = ((double)(end.tv_sec - start.tv_sec) * 1e9 +
+			    (double)(end.tv_nsec - start.tv_nsec)) /
 		1e3 / count;
 	printf("bench %d chosen %d mean_us %.1f\n", count, bench_chosen, us);
 	return 0;
@@ -150,7 +151,7 @@ static void handle_signal(int sig) {
 
 /* Dispatches until the connection ends; returns the protocol error, if any. */
 static void run(struct wl_display *display, struct xdg_toplevel **toplevel,
-		struct xdg_surface **xdg_surface) {
+	struct xdg_surface **xdg_surface) {
 	struct pollfd fds[] = {
 		{wl_display_get_fd(display), POLLIN, 0},
 		{signal_pipe[0], POLLIN, 0},

@@ -59,13 +59,17 @@ int main(void) {
 	mkdir(sys_dir, 0700);
 	mkdir(user, 0700);
 
-	write_file(sys_dir, "pattern.provider", "# comment\n[Camera Provider]\nName = System pattern\n"
+	write_file(sys_dir, "pattern.provider",
+		"# comment\n[Camera Provider]\nName = System pattern\n"
 		"MimeTypes = image/png\nExec = /usr/bin/pattern --fast\nAppId = true\n");
-	write_file(sys_dir, "cam.provider", "[Camera Provider]\nName = Cam\nIcon = camera-web\n"
+	write_file(sys_dir, "cam.provider",
+		"[Camera Provider]\nName = Cam\nIcon = camera-web\n"
 		"MimeTypes = image/jpeg image/png\nExec = /usr/bin/cam\nDevice = video\nStream = true\n");
-	write_file(user, "pattern.provider", "[Camera Provider]\nName = My pattern\n"
+	write_file(user, "pattern.provider",
+		"[Camera Provider]\nName = My pattern\n"
 		"MimeTypes = image/png\nExec = /home/me/pattern\n");
-	write_file(user, "broken.provider", "[Camera Provider]\nName = Broken\nMimeTypes = "
+	write_file(user, "broken.provider",
+		"[Camera Provider]\nName = Broken\nMimeTypes = "
 		"image/png\nExec = /bin/true\nExec = /bin/false\n");
 	write_file(user, "ignored.txt", "not a provider");
 
@@ -122,7 +126,7 @@ int main(void) {
 		"x.provider:2: unknown key 'Colour' (Name, Icon, MimeTypes, Exec, AppId, Device, "
 		"Stream)");
 	char *error = parse_error("[Camera Provider]\nName = ok\nMimeTypes = image/png\n"
-		"Exec = /bin/x\n");
+				  "Exec = /bin/x\n");
 	CHECK(error == NULL);
 	free(error);
 
@@ -130,7 +134,8 @@ int main(void) {
 	 * Fuzz: a good file damaged at random (bytes flipped, cut, lines doubled) either
 	 * parses or is refused with the file's name in the reason; never a crash (ASan).
 	 */
-	static const char good[] = "[Camera Provider]\nName = Test\nIcon = camera\n"
+	static const char good[] =
+		"[Camera Provider]\nName = Test\nIcon = camera\n"
 		"MimeTypes = image/png, image/jpeg\nExec = /usr/bin/x --a --b\nAppId = true\n"
 		"Device = video\nStream = true\n";
 	static const char insert[] = "\nExec = /bin/y  \n\n";
@@ -152,7 +157,8 @@ int main(void) {
 				break;
 			default:
 				if (len + sizeof(insert) < sizeof(text)) {
-					memmove(text + at + sizeof(insert) - 1, text + at, len - at);
+					memmove(text + at + sizeof(insert) - 1, text + at,
+						len - at);
 					memcpy(text + at, insert, sizeof(insert) - 1);
 					len += sizeof(insert) - 1;
 				}

@@ -28,12 +28,12 @@ static void capture_log(enum wlr_log_importance importance, const char *fmt, va_
 	vsnprintf(last_log, sizeof(last_log), fmt, args);
 }
 
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			exit(1); \
-		} \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 static char *path_in(const char *name) {
@@ -55,24 +55,23 @@ static void test_round_trip(void) {
 	CHECK(store);
 	CHECK(cordon_permission_store_get(store, "org.a", "file-chooser") == CORDON_PERMISSION_ASK);
 	char *error = NULL;
-	CHECK(cordon_permission_store_set(store, "org.a", "file-chooser", CORDON_PERMISSION_ALLOW,
-		&error));
-	CHECK(cordon_permission_store_set(store, "org.b", "file-chooser", CORDON_PERMISSION_DENY,
-		&error));
-	CHECK(cordon_permission_store_add_folder(store, "org.a", "file-chooser", "/home/u/Docs",
-		&error));
-	CHECK(cordon_permission_store_add_folder(store, "org.a", "file-chooser", "/tmp",
-		&error));
-	CHECK(cordon_permission_store_add_folder(store, "org.a", "file-chooser", "/home/u/Docs",
-		&error));
+	CHECK(cordon_permission_store_set(
+		store, "org.a", "file-chooser", CORDON_PERMISSION_ALLOW, &error));
+	CHECK(cordon_permission_store_set(
+		store, "org.b", "file-chooser", CORDON_PERMISSION_DENY, &error));
+	CHECK(cordon_permission_store_add_folder(
+		store, "org.a", "file-chooser", "/home/u/Docs", &error));
+	CHECK(cordon_permission_store_add_folder(store, "org.a", "file-chooser", "/tmp", &error));
+	CHECK(cordon_permission_store_add_folder(
+		store, "org.a", "file-chooser", "/home/u/Docs", &error));
 	/* Names the line format cannot hold are refused, not written. */
-	CHECK(!cordon_permission_store_set(store, "bad]id", "file-chooser", CORDON_PERMISSION_ALLOW,
-		&error));
+	CHECK(!cordon_permission_store_set(
+		store, "bad]id", "file-chooser", CORDON_PERMISSION_ALLOW, &error));
 	CHECK(strstr(error, "bad]id"));
 	free(error);
 	error = NULL;
-	CHECK(!cordon_permission_store_set(store, "", "file-chooser", CORDON_PERMISSION_ALLOW,
-		&error));
+	CHECK(!cordon_permission_store_set(
+		store, "", "file-chooser", CORDON_PERMISSION_ALLOW, &error));
 	free(error);
 	error = NULL;
 	CHECK(!cordon_permission_store_add_folder(store, "org.a", "file-chooser", "/a\nb", &error));
@@ -80,8 +79,10 @@ static void test_round_trip(void) {
 	cordon_permission_store_destroy(store);
 
 	store = cordon_permission_store_load(path);
-	CHECK(cordon_permission_store_get(store, "org.a", "file-chooser") == CORDON_PERMISSION_ALLOW);
-	CHECK(cordon_permission_store_get(store, "org.b", "file-chooser") == CORDON_PERMISSION_DENY);
+	CHECK(cordon_permission_store_get(store, "org.a", "file-chooser") ==
+		CORDON_PERMISSION_ALLOW);
+	CHECK(cordon_permission_store_get(store, "org.b", "file-chooser") ==
+		CORDON_PERMISSION_DENY);
 	CHECK(cordon_permission_store_get(store, "org.a", "camera") == CORDON_PERMISSION_ASK);
 	size_t count;
 	const char *const *folders =
@@ -92,8 +93,8 @@ static void test_round_trip(void) {
 	for (int i = 0; i < CORDON_PERMISSION_MAX_FOLDERS + 3; i++) {
 		char folder[32];
 		snprintf(folder, sizeof(folder), "/f%d", i);
-		CHECK(cordon_permission_store_add_folder(store, "org.a", "file-chooser", folder,
-			&error));
+		CHECK(cordon_permission_store_add_folder(
+			store, "org.a", "file-chooser", folder, &error));
 	}
 	folders = cordon_permission_store_get_folders(store, "org.a", "file-chooser", &count);
 	CHECK(count == CORDON_PERMISSION_MAX_FOLDERS);
@@ -114,8 +115,8 @@ static void test_corrupt(void) {
 	CHECK(access(path_in("corrupt.corrupt"), F_OK) == 0);
 	CHECK(cordon_permission_store_get(store, "org.a", "file-chooser") == CORDON_PERMISSION_ASK);
 	char *error = NULL;
-	CHECK(cordon_permission_store_set(store, "org.c", "file-chooser", CORDON_PERMISSION_ALLOW,
-		&error));
+	CHECK(cordon_permission_store_set(
+		store, "org.c", "file-chooser", CORDON_PERMISSION_ALLOW, &error));
 	cordon_permission_store_destroy(store);
 	/* The backup is untouched by the next save. */
 	FILE *f = fopen(path_in("corrupt.corrupt"), "r");
@@ -146,7 +147,8 @@ static void test_corrupt(void) {
  * aside; it never crashes, and a set-aside store answers "ask" for everything.
  */
 static void test_fuzz(int rounds) {
-	static const char valid[] = "# cordon portal permissions, format 1\n\n[org.a]\n"
+	static const char valid[] =
+		"# cordon portal permissions, format 1\n\n[org.a]\n"
 		"file-chooser = allow\nfile-chooser.folder = /home/u\n\n[org.b]\ncamera = deny\n";
 	static const char alphabet[] = "[]=.# \n\tabz/-\\\x01\xff";
 	char *path = strdup(path_in("fuzzed"));
@@ -159,7 +161,8 @@ static void test_fuzz(int rounds) {
 		memcpy(text, valid, sizeof(valid));
 		int edits = 1 + rand() % 4;
 		for (int i = 0; i < edits; i++) {
-			text[rand() % (sizeof(valid) - 1)] = alphabet[rand() % (sizeof(alphabet) - 1)];
+			text[rand() % (sizeof(valid) - 1)] =
+				alphabet[rand() % (sizeof(alphabet) - 1)];
 		}
 		write_file(path, text);
 		unlink(backup);
@@ -266,14 +269,15 @@ static void test_kill_during_writes(int rounds) {
 		closedir(listing);
 	}
 	printf("kill -9 rounds: %d, saves acknowledged: %ld, none lost, none corrupt, "
-		"temporary files left by killed saves: %d\n", rounds, acked + 1, leftovers);
+	       "temporary files left by killed saves: %d\n",
+		rounds, acked + 1, leftovers);
 	free(path);
 }
 
 int main(void) {
 	wlr_log_init(WLR_ERROR, capture_log);
-	snprintf(dir, sizeof(dir), "%s/cordon-perm-test.XXXXXX", getenv("TMPDIR") ?
-		getenv("TMPDIR") : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/cordon-perm-test.XXXXXX",
+		getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	CHECK(mkdtemp(dir));
 	test_round_trip();
 	test_corrupt();

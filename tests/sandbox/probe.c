@@ -69,9 +69,9 @@ static struct result i386_call(long nr, long a, long b, long c, long d, long e, 
 	(void)f; /* no probe needs a sixth argument (ebp) */
 	/* int $0x80: the kernel treats this as an i386 syscall, and so does seccomp. */
 	__asm__ volatile("int $0x80"
-		: "=a"(r)
-		: "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
-		: "memory", "cc", "r8", "r9", "r10", "r11");
+			 : "=a"(r)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+			 : "memory", "cc", "r8", "r9", "r10", "r11");
 	if (r < 0 && r > -4096) {
 		return (struct result){-1, (int)-r};
 	}
@@ -82,10 +82,11 @@ static struct result i386_call(long nr, long a, long b, long c, long d, long e, 
 enum abi { ABI_NATIVE, ABI_I386, ABI_X32 };
 static const char *const abi_names[] = {"x86_64", "i386", "x32"};
 
-static struct result call(enum abi abi, const char *name, long a, long b, long c, long d, long e,
-		long f) {
-	uint32_t arch = abi == ABI_I386 ? SCMP_ARCH_X86 : abi == ABI_X32 ? SCMP_ARCH_X32 :
-		seccomp_arch_native();
+static struct result call(
+	enum abi abi, const char *name, long a, long b, long c, long d, long e, long f) {
+	uint32_t arch = abi == ABI_I386 ? SCMP_ARCH_X86
+		: abi == ABI_X32        ? SCMP_ARCH_X32
+					: seccomp_arch_native();
 	int nr = seccomp_syscall_resolve_name_arch(arch, name);
 	/* libseccomp names i386's multiplexed calls by pseudo numbers: socket(2) is 359 there. */
 	if (abi == ABI_I386 && strcmp(name, "socket") == 0) {
@@ -157,8 +158,8 @@ static void undo(const char *name, struct result r) {
 	}
 }
 
-static void expect(enum abi abi, const char *label, const char *name, int expected,
-		struct result r) {
+static void expect(
+	enum abi abi, const char *label, const char *name, int expected, struct result r) {
 	if (r.ret == -2) {
 		printf("skip %s %s: no such syscall on this ABI\n", abi_names[abi], label);
 		return;
@@ -180,7 +181,7 @@ static void expect(enum abi abi, const char *label, const char *name, int expect
 	}
 }
 
-#define TRY(abi, label, name, expected, ...) \
+#define TRY(abi, label, name, expected, ...)                                                       \
 	expect(abi, label, name, expected, call(abi, name, __VA_ARGS__))
 
 static pid_t sleeper;
@@ -210,8 +211,8 @@ static void probe_safe(enum abi abi, bool wide) {
 			(long)&local, 1, (long)&remote, 1, 0);
 		TRY(abi, "process_vm_writev(self)", "process_vm_writev", EPERM, getpid(),
 			(long)&local, 1, (long)&remote, 1, 0);
-		TRY(abi, "ptrace(ATTACH child)", "ptrace", EPERM, 16 /* PTRACE_ATTACH */, sleeper, 0, 0,
-			0, 0);
+		TRY(abi, "ptrace(ATTACH child)", "ptrace", EPERM, 16 /* PTRACE_ATTACH */, sleeper,
+			0, 0, 0, 0);
 	} else {
 		TRY(abi, "process_vm_readv", "process_vm_readv", EPERM, 0, 0, 0, 0, 0, 0);
 		TRY(abi, "ptrace(ATTACH child)", "ptrace", EPERM, 16, sleeper, 0, 0, 0, 0);
@@ -246,7 +247,8 @@ static void probe_safe(enum abi abi, bool wide) {
 	TRY(abi, "socket(AF_ALG)", "socket", EAFNOSUPPORT, 38, SOCK_SEQPACKET, 0, 0, 0, 0);
 	TRY(abi, "socket(AF_VSOCK)", "socket", EAFNOSUPPORT, 40, SOCK_STREAM, 0, 0, 0, 0);
 	if (abi == ABI_I386) {
-		/* socketcall(SYS_SOCKET, args): the filter cannot read args, so it refuses them all. */
+		/* socketcall(SYS_SOCKET, args): the filter cannot read args, so it refuses them
+		 * all. */
 		int *words = (int *)(low + 128);
 		words[0] = AF_PACKET;
 		words[1] = SOCK_RAW;
@@ -262,18 +264,44 @@ static void probe_rest(enum abi abi) {
 		const char *name;
 		int expected;
 	} calls[] = {
-		{"mount", EPERM}, {"umount", EPERM}, {"umount2", EPERM}, {"pivot_root", EPERM},
-		{"chroot", EPERM}, {"move_mount", ENOSYS}, {"fsconfig", ENOSYS},
-		{"fsmount", ENOSYS}, {"fspick", ENOSYS}, {"mount_setattr", ENOSYS},
-		{"add_key", EPERM}, {"perf_event_open", EPERM}, {"bpf", EPERM},
-		{"kexec_load", EPERM}, {"kexec_file_load", EPERM}, {"init_module", EPERM},
-		{"finit_module", EPERM}, {"delete_module", EPERM}, {"quotactl", EPERM},
-		{"syslog", EPERM}, {"acct", EPERM}, {"swapon", EPERM}, {"swapoff", EPERM},
-		{"reboot", EPERM}, {"uselib", EPERM}, {"ioperm", EPERM}, {"iopl", EPERM},
-		{"clock_settime", EPERM}, {"settimeofday", EPERM}, {"stime", EPERM},
-		{"io_uring_enter", ENOSYS}, {"io_uring_register", ENOSYS}, {"modify_ldt", EPERM},
-		{"move_pages", EPERM}, {"migrate_pages", EPERM}, {"mbind", EPERM},
-		{"name_to_handle_at", EPERM}, {"open_by_handle_at", EPERM},
+		{"mount", EPERM},
+		{"umount", EPERM},
+		{"umount2", EPERM},
+		{"pivot_root", EPERM},
+		{"chroot", EPERM},
+		{"move_mount", ENOSYS},
+		{"fsconfig", ENOSYS},
+		{"fsmount", ENOSYS},
+		{"fspick", ENOSYS},
+		{"mount_setattr", ENOSYS},
+		{"add_key", EPERM},
+		{"perf_event_open", EPERM},
+		{"bpf", EPERM},
+		{"kexec_load", EPERM},
+		{"kexec_file_load", EPERM},
+		{"init_module", EPERM},
+		{"finit_module", EPERM},
+		{"delete_module", EPERM},
+		{"quotactl", EPERM},
+		{"syslog", EPERM},
+		{"acct", EPERM},
+		{"swapon", EPERM},
+		{"swapoff", EPERM},
+		{"reboot", EPERM},
+		{"uselib", EPERM},
+		{"ioperm", EPERM},
+		{"iopl", EPERM},
+		{"clock_settime", EPERM},
+		{"settimeofday", EPERM},
+		{"stime", EPERM},
+		{"io_uring_enter", ENOSYS},
+		{"io_uring_register", ENOSYS},
+		{"modify_ldt", EPERM},
+		{"move_pages", EPERM},
+		{"migrate_pages", EPERM},
+		{"mbind", EPERM},
+		{"name_to_handle_at", EPERM},
+		{"open_by_handle_at", EPERM},
 	};
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
 		/* -1 and NULLs everywhere: EBADF/EFAULT/EINVAL if the filter let it through. */
@@ -383,7 +411,8 @@ int main(int argc, char **argv) {
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	open_tty();
-	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	low = mmap(
+		NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
 	if (low == MAP_FAILED) {
 		perror("sandbox-probe: mmap");
 		return 2;

@@ -559,8 +559,8 @@ static void test_errors(void) {
 		"delay must be a duration like 10s or 500ms (at most an hour), got '3601s'");
 	EXPECT_ERROR("[freeze]\nboost-weight = 10001\n", 2,
 		"boost-weight must be 0 (off) or a cpu.weight from 1 to 10000, got '10001'");
-	EXPECT_ERROR("[freeze]\nsandboxed = maybe\n", 2,
-		"sandboxed must be true or false, got 'maybe'");
+	EXPECT_ERROR(
+		"[freeze]\nsandboxed = maybe\n", 2, "sandboxed must be true or false, got 'maybe'");
 	EXPECT_ERROR("[freeze]\nfrozen = yes\n", 2, "unknown key 'frozen' in [freeze]");
 
 	/* the INI reader's own errors come through with the same prefix */
@@ -595,8 +595,10 @@ static void test_print_max_size(void) {
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *text, *reason;
 		if (asprintf(&text, "[portal]\nprint-max-size = %s\n", bad[i]) < 0 ||
-				asprintf(&reason, "print-max-size is a size such as 512M (K, M or G), "
-					"from 1K to 4G, got '%s'", bad[i]) < 0) {
+			asprintf(&reason,
+				"print-max-size is a size such as 512M (K, M or G), "
+				"from 1K to 4G, got '%s'",
+				bad[i]) < 0) {
 			exit(1);
 		}
 		EXPECT_ERROR(text, 2, reason);

@@ -81,14 +81,16 @@ static void test_complete(struct wl_event_loop *loop) {
 	make_pipes(source, reader);
 	const char text[] = "byte for byte: \xc3\xbc\xc3\xb1\xc3\xaf";
 	CHECK(cordon_data_proxy_start(proxy, source[0], reader[1], 1 << 20, "src", "dst", 7));
-	CHECK(cordon_data_proxy_count(proxy, "src") == 1 && cordon_data_proxy_count(proxy, "dst") == 1);
+	CHECK(cordon_data_proxy_count(proxy, "src") == 1 &&
+		cordon_data_proxy_count(proxy, "dst") == 1);
 	CHECK(write(source[1], text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
 	close(source[1]);
 	run(loop, &outcome, 2000);
 	char got[64] = {0};
 	size_t n = drain(reader[0], got, sizeof(got));
 	CHECK(outcome.ended == 1 && outcome.id == 7 && outcome.end == CORDON_TRANSFER_COMPLETE);
-	CHECK(outcome.bytes == sizeof(text) - 1 && n == sizeof(text) - 1 && memcmp(got, text, n) == 0);
+	CHECK(outcome.bytes == sizeof(text) - 1 && n == sizeof(text) - 1 &&
+		memcmp(got, text, n) == 0);
 	CHECK(cordon_data_proxy_count(proxy, "src") == 0);
 	close(reader[0]);
 	cordon_data_proxy_destroy(proxy);
@@ -225,7 +227,8 @@ static void handle_transform(void *data, uint64_t id, const char *bytes, size_t 
 	t->len = len;
 	memcpy(t->seen, bytes, len < sizeof(t->seen) ? len : sizeof(t->seen));
 	if (t->answer_now) {
-		cordon_data_proxy_deliver(t->proxy, id, strdup(t->answer_now), strlen(t->answer_now));
+		cordon_data_proxy_deliver(
+			t->proxy, id, strdup(t->answer_now), strlen(t->answer_now));
 	}
 }
 
@@ -242,8 +245,8 @@ static void test_transformed(struct wl_event_loop *loop, bool answer_now) {
 	struct transform t = {.proxy = proxy, .answer_now = answer_now ? "rewritten\r\n" : NULL};
 	int source[2], reader[2];
 	make_pipes(source, reader);
-	CHECK(cordon_data_proxy_start_transformed(proxy, source[0], reader[1], 100, "src", "dst", 9,
-		handle_transform, &t));
+	CHECK(cordon_data_proxy_start_transformed(
+		proxy, source[0], reader[1], 100, "src", "dst", 9, handle_transform, &t));
 	CHECK(write(source[1], "file:///a\r\n", 11) == 11);
 	wl_event_loop_dispatch(loop, 10);
 	CHECK(t.calls == 0);
@@ -275,8 +278,8 @@ static void test_transform_too_large(struct wl_event_loop *loop) {
 	int source[2], reader[2];
 	make_pipes(source, reader);
 	fcntl(source[1], F_SETFL, O_NONBLOCK);
-	CHECK(cordon_data_proxy_start_transformed(proxy, source[0], reader[1], 100, "src", "dst", 10,
-		handle_transform, &t));
+	CHECK(cordon_data_proxy_start_transformed(
+		proxy, source[0], reader[1], 100, "src", "dst", 10, handle_transform, &t));
 	char block[101];
 	memset(block, 'z', sizeof(block));
 	CHECK(write(source[1], block, sizeof(block)) == (ssize_t)sizeof(block));
@@ -297,8 +300,8 @@ static void test_transform_refused_and_gone(struct wl_event_loop *loop) {
 	struct transform t = {.proxy = proxy};
 	int source[2], reader[2];
 	make_pipes(source, reader);
-	CHECK(cordon_data_proxy_start_transformed(proxy, source[0], reader[1], 100, "src", "dst", 11,
-		handle_transform, &t));
+	CHECK(cordon_data_proxy_start_transformed(
+		proxy, source[0], reader[1], 100, "src", "dst", 11, handle_transform, &t));
 	close(source[1]);
 	run_until_transform(loop, &t);
 	cordon_data_proxy_deliver(proxy, 11, NULL, 0);
@@ -310,8 +313,8 @@ static void test_transform_refused_and_gone(struct wl_event_loop *loop) {
 	outcome = (struct outcome){0};
 	t = (struct transform){.proxy = proxy};
 	make_pipes(source, reader);
-	CHECK(cordon_data_proxy_start_transformed(proxy, source[0], reader[1], 100, "src", "dst", 12,
-		handle_transform, &t));
+	CHECK(cordon_data_proxy_start_transformed(
+		proxy, source[0], reader[1], 100, "src", "dst", 12, handle_transform, &t));
 	close(source[1]);
 	run_until_transform(loop, &t);
 	close(reader[0]);

@@ -52,17 +52,16 @@ static void test_builtin_profiles(void) {
 }
 
 static void test_app_sections(void) {
-	struct cordon_policy *policy = load_ok(
-		"# a comment\n"
-		"[profile builder]\n"
-		"share = network\n"
-		"allow = devel\n"
-		"[app org.example.Ide]\n"
-		"profile = builder\n"
-		"devices = dri, video\n"
-		"[app org.example.Game]\n"
-		"profile = game\n"
-		"share =\n");
+	struct cordon_policy *policy = load_ok("# a comment\n"
+					       "[profile builder]\n"
+					       "share = network\n"
+					       "allow = devel\n"
+					       "[app org.example.Ide]\n"
+					       "profile = builder\n"
+					       "devices = dri, video\n"
+					       "[app org.example.Game]\n"
+					       "profile = game\n"
+					       "share =\n");
 	CHECK_STR(cordon_policy_app_profile(policy, "org.example.Ide"), "builder");
 	CHECK(cordon_policy_list_contains(policy, "org.example.Ide", NULL, "allow", "devel"));
 	CHECK(cordon_policy_list_contains(policy, "org.example.Ide", NULL, "devices", "video"));
@@ -94,18 +93,17 @@ static void test_word_lists(void) {
 }
 
 static void test_typed_values(void) {
-	struct cordon_policy *policy = load_ok(
-		"[app a.b]\n"
-		"freeze = off\n"
-		"freeze-delay = 250ms\n"
-		"boost-weight = 200\n"
-		"clipboard-size-limit = 2M\n"
-		"[app c.d]\n"
-		"freeze-delay = 2min\n"
-		"clipboard-size-limit = 4096\n"
-		"[app e.f]\n"
-		"freeze-delay = 3\n"
-		"clipboard-size-limit = 1 GiB\n");
+	struct cordon_policy *policy = load_ok("[app a.b]\n"
+					       "freeze = off\n"
+					       "freeze-delay = 250ms\n"
+					       "boost-weight = 200\n"
+					       "clipboard-size-limit = 2M\n"
+					       "[app c.d]\n"
+					       "freeze-delay = 2min\n"
+					       "clipboard-size-limit = 4096\n"
+					       "[app e.f]\n"
+					       "freeze-delay = 3\n"
+					       "clipboard-size-limit = 1 GiB\n");
 	CHECK(!cordon_policy_get_bool(policy, "a.b", NULL, "freeze", true));
 	CHECK(cordon_policy_get_duration_ms(policy, "a.b", NULL, "freeze-delay", 0) == 250);
 	CHECK(cordon_policy_get_uint(policy, "a.b", NULL, "boost-weight", 0) == 200);
@@ -129,10 +127,12 @@ static void test_typed_values(void) {
 		"p.ini:2: 'boost-weight' must be a whole number, not '-1'", __LINE__);
 	check_error("[app a.b]\nclipboard-size-limit = 99999999999999999999\n",
 		"p.ini:2: 'clipboard-size-limit' must be a size such as 4096, 64K, 64M or 1G, not "
-		"'99999999999999999999'", __LINE__);
+		"'99999999999999999999'",
+		__LINE__);
 	check_error("[app a.b]\nclipboard-size-limit = 17179869184G\n",
 		"p.ini:2: 'clipboard-size-limit' must be a size such as 4096, 64K, 64M or 1G, not "
-		"'17179869184G'", __LINE__);
+		"'17179869184G'",
+		__LINE__);
 }
 
 static void test_errors(void) {
@@ -152,7 +152,8 @@ static void test_errors(void) {
 		"p.ini:1: unknown section [apps a.b] (expected [profile NAME] or [app APP_ID])",
 		__LINE__);
 	check_error("[app]\n",
-		"p.ini:1: unknown section [app] (expected [profile NAME] or [app APP_ID])", __LINE__);
+		"p.ini:1: unknown section [app] (expected [profile NAME] or [app APP_ID])",
+		__LINE__);
 	check_error("[app a b]\n", "p.ini:1: [app a b] needs one name without spaces or commas",
 		__LINE__);
 	check_error("[app a.b]\nshare = network\n[profile x]\n[app a.b]\nshare =\n",

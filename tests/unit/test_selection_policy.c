@@ -7,27 +7,49 @@
 
 static const struct cordon_tag host = {
 	.engine = CORDON_SANDBOX_HOST, .app_id = "", .instance = "", .sandboxed = false};
-static const struct cordon_tag host_app = {
-	.engine = CORDON_SANDBOX_SYSTEMD_APP, .app_id = "org.gnome.Terminal", .instance = "", .sandboxed = false};
-static const struct cordon_tag app_a1 = {
-	.engine = CORDON_SANDBOX_FLATPAK, .app_id = "org.example.A", .instance = "1", .sandboxed = true};
-static const struct cordon_tag app_a1_again = {
-	.engine = CORDON_SANDBOX_FLATPAK, .app_id = "org.example.A", .instance = "1", .sandboxed = true};
-static const struct cordon_tag app_a2 = {
-	.engine = CORDON_SANDBOX_FLATPAK, .app_id = "org.example.A", .instance = "2", .sandboxed = true};
-static const struct cordon_tag app_b1 = {
-	.engine = CORDON_SANDBOX_FLATPAK, .app_id = "org.example.B", .instance = "1", .sandboxed = true};
+static const struct cordon_tag host_app = {.engine = CORDON_SANDBOX_SYSTEMD_APP,
+	.app_id = "org.gnome.Terminal",
+	.instance = "",
+	.sandboxed = false};
+static const struct cordon_tag app_a1 = {.engine = CORDON_SANDBOX_FLATPAK,
+	.app_id = "org.example.A",
+	.instance = "1",
+	.sandboxed = true};
+static const struct cordon_tag app_a1_again = {.engine = CORDON_SANDBOX_FLATPAK,
+	.app_id = "org.example.A",
+	.instance = "1",
+	.sandboxed = true};
+static const struct cordon_tag app_a2 = {.engine = CORDON_SANDBOX_FLATPAK,
+	.app_id = "org.example.A",
+	.instance = "2",
+	.sandboxed = true};
+static const struct cordon_tag app_b1 = {.engine = CORDON_SANDBOX_FLATPAK,
+	.app_id = "org.example.B",
+	.instance = "1",
+	.sandboxed = true};
 /* The same app id from another engine is another app. */
-static const struct cordon_tag snap_a1 = {
-	.engine = CORDON_SANDBOX_SNAP, .app_id = "org.example.A", .instance = "1", .sandboxed = true};
+static const struct cordon_tag snap_a1 = {.engine = CORDON_SANDBOX_SNAP,
+	.app_id = "org.example.A",
+	.instance = "1",
+	.sandboxed = true};
 /* Engines cordon has no name for (security contexts) are told apart by the name they gave. */
-static const struct cordon_tag other_a1 = {.engine = CORDON_SANDBOX_OTHER, .app_id = "org.example.A",
-	.instance = "1", .sandboxed = true, .engine_name = "org.example.Box"};
-static const struct cordon_tag other2_a1 = {.engine = CORDON_SANDBOX_OTHER, .app_id = "org.example.A",
-	.instance = "1", .sandboxed = true, .engine_name = "org.example.Jail"};
+static const struct cordon_tag other_a1 = {.engine = CORDON_SANDBOX_OTHER,
+	.app_id = "org.example.A",
+	.instance = "1",
+	.sandboxed = true,
+	.engine_name = "org.example.Box"};
+static const struct cordon_tag other2_a1 = {.engine = CORDON_SANDBOX_OTHER,
+	.app_id = "org.example.A",
+	.instance = "1",
+	.sandboxed = true,
+	.engine_name = "org.example.Jail"};
 #define UNKNOWN NULL
 
-enum { CLIP = CORDON_SELECTION_CLIPBOARD, PRIM = CORDON_SELECTION_PRIMARY, DRAG = CORDON_SELECTION_DRAG };
+enum {
+	CLIP = CORDON_SELECTION_CLIPBOARD,
+	PRIM = CORDON_SELECTION_PRIMARY,
+	DRAG = CORDON_SELECTION_DRAG
+};
 enum { NONE = CORDON_OFFER_NONE, DIRECT = CORDON_OFFER_DIRECT, PROXIED = CORDON_OFFER_PROXIED };
 
 struct offer_row {
@@ -126,16 +148,15 @@ static const struct type_row type_rows[] = {
 	{"", false},
 };
 
-static const char policy_text[] =
-	"[app org.example.A]\n"
-	"clipboard-types = text/plain, image/png\n"
-	"clipboard-size-limit = 1K\n"
-	"clipboard-primary = true\n"
-	"[app org.example.B]\n"
-	"clipboard-explicit = yes\n"
-	"[app org.example.C]\n"
-	"clipboard-files = false\n"
-	"clipboard-types = text/plain, text/uri-list\n";
+static const char policy_text[] = "[app org.example.A]\n"
+				  "clipboard-types = text/plain, image/png\n"
+				  "clipboard-size-limit = 1K\n"
+				  "clipboard-primary = true\n"
+				  "[app org.example.B]\n"
+				  "clipboard-explicit = yes\n"
+				  "[app org.example.C]\n"
+				  "clipboard-files = false\n"
+				  "clipboard-types = text/plain, text/uri-list\n";
 
 static int expect(bool ok, const char *what) {
 	if (!ok) {
@@ -158,20 +179,24 @@ static int check_app_rules(void) {
 	failures += expect(rules.size_limit == 1024, "A's size limit applies from and to the host");
 	failures += expect(rules.primary_crosses, "A lets the primary selection cross");
 	failures += expect(cordon_selection_type_allowed(&rules, "text/plain") &&
-		cordon_selection_type_allowed(&rules, "image/png") &&
-		!cordon_selection_type_allowed(&rules, "UTF8_STRING"), "A's own type list");
+			cordon_selection_type_allowed(&rules, "image/png") &&
+			!cordon_selection_type_allowed(&rules, "UTF8_STRING"),
+		"A's own type list");
 	cordon_selection_rules_between(&rules, policy, &host, &app_b1);
 	failures += expect(rules.explicit_paste, "B is in explicit mode");
 	failures += expect(rules.size_limit == CORDON_SELECTION_DEFAULT_SIZE_LIMIT,
 		"B keeps the default limit");
 	cordon_selection_rules_between(&rules, policy, &app_a1, &app_b1);
-	failures += expect(rules.size_limit == 1024 && rules.explicit_paste &&
-		!rules.primary_crosses, "A to B: the stricter of both");
+	failures +=
+		expect(rules.size_limit == 1024 && rules.explicit_paste && !rules.primary_crosses,
+			"A to B: the stricter of both");
 	failures += expect(cordon_selection_type_allowed(&rules, "text/plain") &&
-		!cordon_selection_type_allowed(&rules, "image/gif"), "A to B: types both allow");
+			!cordon_selection_type_allowed(&rules, "image/gif"),
+		"A to B: types both allow");
 	cordon_selection_rules_between(&rules, policy, &host, &host_app);
-	failures += expect(rules.size_limit == CORDON_SELECTION_DEFAULT_SIZE_LIMIT &&
-		!rules.explicit_paste, "host to host: the defaults");
+	failures += expect(
+		rules.size_limit == CORDON_SELECTION_DEFAULT_SIZE_LIMIT && !rules.explicit_paste,
+		"host to host: the defaults");
 	cordon_selection_rules_between(&rules, policy, UNKNOWN, &host);
 	failures += expect(!rules.primary_crosses && cordon_selection_type_allowed(&rules, "TEXT"),
 		"an unknown sandbox has the default profile's rules");
@@ -179,8 +204,10 @@ static int check_app_rules(void) {
 	return failures;
 }
 
-static const struct cordon_tag app_c1 = {
-	.engine = CORDON_SANDBOX_CORDON, .app_id = "org.example.C", .instance = "1", .sandboxed = true};
+static const struct cordon_tag app_c1 = {.engine = CORDON_SANDBOX_CORDON,
+	.app_id = "org.example.C",
+	.instance = "1",
+	.sandboxed = true};
 
 /* Files cross as grants only between the host and one known app that allows them. */
 static int check_file_rules(void) {
@@ -193,9 +220,12 @@ static int check_file_rules(void) {
 	int failures = 0;
 	struct cordon_selection_rules rules;
 	cordon_selection_rules_between(&rules, policy, &host, &app_a1);
-	failures += expect(rules.files_cross && cordon_selection_type_allowed(&rules, "text/uri-list") &&
-		cordon_selection_type_allowed(&rules, "TEXT/URI-LIST"), "host to an app: files cross");
-	failures += expect(!cordon_selection_type_allowed(&rules, "application/vnd.portal.filetransfer"),
+	failures += expect(rules.files_cross &&
+			cordon_selection_type_allowed(&rules, "text/uri-list") &&
+			cordon_selection_type_allowed(&rules, "TEXT/URI-LIST"),
+		"host to an app: files cross");
+	failures += expect(
+		!cordon_selection_type_allowed(&rules, "application/vnd.portal.filetransfer"),
 		"the FileTransfer key never crosses");
 	cordon_selection_rules_between(&rules, policy, &app_b1, &host_app);
 	failures += expect(rules.files_cross, "an app to the host: files cross back");
@@ -208,12 +238,14 @@ static int check_file_rules(void) {
 	cordon_selection_rules_between(&rules, policy, &host, UNKNOWN);
 	failures += expect(!rules.files_cross, "to an unknown sandbox: no files");
 	cordon_selection_rules_between(&rules, policy, &host, &app_c1);
-	failures += expect(!rules.files_cross && !cordon_selection_type_allowed(&rules, "text/uri-list"),
+	failures += expect(
+		!rules.files_cross && !cordon_selection_type_allowed(&rules, "text/uri-list"),
 		"clipboard-files = false, even with text/uri-list in clipboard-types");
 	failures += expect(cordon_selection_type_is_files("text/uri-list") &&
-		cordon_selection_type_is_files("Text/URI-List") &&
-		!cordon_selection_type_is_files("text/uri-list2") &&
-		!cordon_selection_type_is_files("text/plain"), "the file type's spellings");
+			cordon_selection_type_is_files("Text/URI-List") &&
+			!cordon_selection_type_is_files("text/uri-list2") &&
+			!cordon_selection_type_is_files("text/plain"),
+		"the file type's spellings");
 	cordon_policy_destroy(policy);
 	return failures;
 }
@@ -223,7 +255,7 @@ int main(void) {
 	struct cordon_selection_rules defaults;
 	cordon_selection_rules_init(&defaults);
 	if (defaults.size_limit != 64u * 1024 * 1024 || defaults.primary_crosses ||
-			defaults.explicit_paste) {
+		defaults.explicit_paste) {
 		printf("FAIL: defaults are not 64 MiB, no primary, no explicit mode\n");
 		failures++;
 	}
@@ -232,11 +264,12 @@ int main(void) {
 		struct cordon_selection_rules rules = defaults;
 		rules.primary_crosses = row->primary_crosses;
 		rules.explicit_paste = row->explicit_paste;
-		struct cordon_offer_decision got = cordon_selection_offer(&rules, row->kind, row->source,
-			row->destination, row->user_acted, row->pasted_across, row->allowed_types);
+		struct cordon_offer_decision got =
+			cordon_selection_offer(&rules, row->kind, row->source, row->destination,
+				row->user_acted, row->pasted_across, row->allowed_types);
 		if ((int)got.mode != row->mode || got.reason != row->reason) {
-			printf("FAIL offer: %s: got mode %d (%s), want %d (%s)\n", row->what, got.mode,
-				cordon_offer_reason_name(got.reason), row->mode,
+			printf("FAIL offer: %s: got mode %d (%s), want %d (%s)\n", row->what,
+				got.mode, cordon_offer_reason_name(got.reason), row->mode,
 				cordon_offer_reason_name(row->reason));
 			failures++;
 		}
@@ -247,16 +280,19 @@ int main(void) {
 			cordon_selection_may_set(&defaults, row->source, &row->proof);
 		if (got != row->verdict) {
 			printf("FAIL set: %s: got %s, want %s\n", row->what,
-				cordon_selection_verdict_name(got), cordon_selection_verdict_name(row->verdict));
+				cordon_selection_verdict_name(got),
+				cordon_selection_verdict_name(row->verdict));
 			failures++;
 		}
 	}
 	for (size_t i = 0; i < sizeof(drag_rows) / sizeof(drag_rows[0]); i++) {
 		const struct set_row *row = &drag_rows[i];
-		enum cordon_selection_verdict got = cordon_selection_may_drag(row->source, &row->proof);
+		enum cordon_selection_verdict got =
+			cordon_selection_may_drag(row->source, &row->proof);
 		if (got != row->verdict) {
 			printf("FAIL drag: %s: got %s, want %s\n", row->what,
-				cordon_selection_verdict_name(got), cordon_selection_verdict_name(row->verdict));
+				cordon_selection_verdict_name(got),
+				cordon_selection_verdict_name(row->verdict));
 			failures++;
 		}
 	}
@@ -272,14 +308,15 @@ int main(void) {
 		}
 	}
 	/* Symmetry: crossing never depends on the direction. */
-	const struct cordon_tag *tags[] = {&host, &host_app, &app_a1, &app_a1_again, &app_a2, &app_b1,
-		&snap_a1, &other_a1, &other2_a1, UNKNOWN};
+	const struct cordon_tag *tags[] = {&host, &host_app, &app_a1, &app_a1_again, &app_a2,
+		&app_b1, &snap_a1, &other_a1, &other2_a1, UNKNOWN};
 	size_t count = sizeof(tags) / sizeof(tags[0]);
 	for (size_t i = 0; i < count; i++) {
 		for (size_t j = 0; j < count; j++) {
 			if (cordon_selection_crosses(tags[i], tags[j]) !=
-					cordon_selection_crosses(tags[j], tags[i])) {
-				printf("FAIL: crossing between tags %zu and %zu depends on direction\n", i, j);
+				cordon_selection_crosses(tags[j], tags[i])) {
+				printf("FAIL: crossing between tags %zu and %zu depends on direction\n",
+					i, j);
 				failures++;
 			}
 		}

@@ -23,23 +23,22 @@ static void record_drop(void *data, size_t line, const char *reason) {
 }
 
 static void test_parse(void) {
-	static const char list[] =
-		"# a comment\r\n"
-		"file:///home/u/a%20b%C3%BC.txt\r\n"
-		"file://localhost/tmp/x\r\n"
-		"\r\n"
-		"https://example.org/page?q=1#top\r\n"
-		"ftp://example.org/file\r\n"
-		"file://otherhost/etc/passwd\r\n"
-		"file:///with space\r\n"
-		"file:///bad%zzescape\r\n"
-		"file:///nul%00byte\r\n"
-		"file:/single/slash\n"
-		"file:relative\r\n"
-		"file:///q?x\r\n"
-		"javascript:alert(1)\r\n"
-		"HTTP://EXAMPLE.ORG/\r\n"
-		"file:///last/without/end";
+	static const char list[] = "# a comment\r\n"
+				   "file:///home/u/a%20b%C3%BC.txt\r\n"
+				   "file://localhost/tmp/x\r\n"
+				   "\r\n"
+				   "https://example.org/page?q=1#top\r\n"
+				   "ftp://example.org/file\r\n"
+				   "file://otherhost/etc/passwd\r\n"
+				   "file:///with space\r\n"
+				   "file:///bad%zzescape\r\n"
+				   "file:///nul%00byte\r\n"
+				   "file:/single/slash\n"
+				   "file:relative\r\n"
+				   "file:///q?x\r\n"
+				   "javascript:alert(1)\r\n"
+				   "HTTP://EXAMPLE.ORG/\r\n"
+				   "file:///last/without/end";
 	struct drops drops = {0};
 	struct cordon_uri_list parsed;
 	CHECK(cordon_uri_list_parse(list, sizeof(list) - 1, &parsed, record_drop, &drops));
@@ -109,15 +108,19 @@ static void test_edges(void) {
 static void test_encode(void) {
 	struct cordon_uri_buffer buffer;
 	cordon_uri_buffer_init(&buffer, 1024);
-	CHECK(cordon_uri_append_file(&buffer, "/run/user/1000/doc/ab12/r\xc3\xa9sum\xc3\xa9 #1%?&.txt"));
+	CHECK(cordon_uri_append_file(
+		&buffer, "/run/user/1000/doc/ab12/r\xc3\xa9sum\xc3\xa9 #1%?&.txt"));
 	CHECK(cordon_uri_append_line(&buffer, "https://example.org/"));
-	CHECK_STR(buffer.data, "file:///run/user/1000/doc/ab12/r%C3%A9sum%C3%A9%20%231%25%3F%26.txt\r\n"
+	CHECK_STR(buffer.data,
+		"file:///run/user/1000/doc/ab12/r%C3%A9sum%C3%A9%20%231%25%3F%26.txt\r\n"
 		"https://example.org/\r\n");
 	/* Round trip through the parser. */
 	struct cordon_uri_list parsed;
-	CHECK(cordon_uri_list_parse(buffer.data, buffer.len, &parsed, NULL, NULL) && parsed.count == 2);
+	CHECK(cordon_uri_list_parse(buffer.data, buffer.len, &parsed, NULL, NULL) &&
+		parsed.count == 2);
 	if (parsed.count == 2) {
-		CHECK_STR(parsed.uris[0].text, "/run/user/1000/doc/ab12/r\xc3\xa9sum\xc3\xa9 #1%?&.txt");
+		CHECK_STR(parsed.uris[0].text,
+			"/run/user/1000/doc/ab12/r\xc3\xa9sum\xc3\xa9 #1%?&.txt");
 	}
 	cordon_uri_list_finish(&parsed);
 	cordon_uri_buffer_finish(&buffer);

@@ -44,14 +44,14 @@ static void example_destroy(void *data) {
 	free(example);
 }
 
-static void fill(pixman_image_t *image, uint16_t r, uint16_t g, uint16_t b,
-		pixman_rectangle16_t rect) {
+static void fill(
+	pixman_image_t *image, uint16_t r, uint16_t g, uint16_t b, pixman_rectangle16_t rect) {
 	pixman_color_t color = {r, g, b, 0xffff};
 	pixman_image_fill_rectangles(PIXMAN_OP_SRC, image, &color, 1, &rect);
 }
 
 static bool example_open(void *data, struct cordon_portal_ui_dialog *dialog,
-		const struct cordon_portal_ui_request *request) {
+	const struct cordon_portal_ui_request *request) {
 	struct example *example = data;
 	const struct cordon_portal_ui_host *host = example->host;
 	pixman_image_t *image = host->get_image(dialog, WIDTH, HEIGHT);
@@ -64,8 +64,8 @@ static bool example_open(void *data, struct cordon_portal_ui_dialog *dialog,
 	fill(image, 0x0000, 0xc000, 0x0000, button);
 	host->commit(dialog);
 	host->log(CORDON_PORTAL_UI_LOG_INFO, "example plugin: dialog for '%s' (%s%s), \"%s\"",
-		request->app.app_id, request->app.engine, request->app.sandboxed ? ", sandboxed" : "",
-		request->title);
+		request->app.app_id, request->app.engine,
+		request->app.sandboxed ? ", sandboxed" : "", request->title);
 	return true;
 }
 
@@ -78,7 +78,7 @@ static void choose(struct example *example, struct cordon_portal_ui_dialog *dial
 }
 
 static void example_key(void *data, struct cordon_portal_ui_dialog *dialog, uint32_t keysym,
-		uint32_t codepoint, bool pressed, uint32_t modifiers) {
+	uint32_t codepoint, bool pressed, uint32_t modifiers) {
 	struct example *example = data;
 	if (!pressed) {
 		return;
@@ -93,15 +93,14 @@ static void example_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 	}
 }
 
-static void example_motion(void *data, struct cordon_portal_ui_dialog *dialog, double x,
-		double y) {
+static void example_motion(void *data, struct cordon_portal_ui_dialog *dialog, double x, double y) {
 	struct example *example = data;
 	example->pointer_x = x;
 	example->pointer_y = y;
 }
 
-static void example_button(void *data, struct cordon_portal_ui_dialog *dialog, uint32_t code,
-		bool pressed) {
+static void example_button(
+	void *data, struct cordon_portal_ui_dialog *dialog, uint32_t code, bool pressed) {
 	struct example *example = data;
 	double x = example->pointer_x, y = example->pointer_y;
 	bool on_button = x >= button.x && x < button.x + button.width && y >= button.y &&
