@@ -1,6 +1,6 @@
 /*
  * The camera-in-use indicator. While an app has a camera stream open, cordon shows
- * which apps, in the top right corner of the first output, in the portal layer
+ * which apps, in the top right corner of the pointer's output, in the portal layer
  * above every app: no app can cover or fake it, and it cannot be hidden while a
  * stream is open. Its close button ends every open stream, as revoking the camera
  * does; the stored permission is left as it is (cordonctl permissions changes that).
@@ -122,7 +122,13 @@ void cordon_camera_indicator_update(struct cordon_camera_indicator *indicator) {
 		cordon_ui_text(image, indicator->font, COLOR_TEXT, indicator->close_x + PAD / 2 + 1,
 			PAD, indicator->close_w - PAD / 2, "X");
 	}
-	cordon_portal_dialog_surface_commit(indicator->surface);
+	/*
+	 * No parent: it speaks for every app using the camera. It goes where the pointer
+	 * is, not on the first output: a warning is only worth something where the user
+	 * is looking, and a stream starts just after the user acted in the app. It is
+	 * placed when the streams change, so it does not chase the pointer around.
+	 */
+	cordon_portal_dialog_surface_commit(indicator->surface, NULL);
 }
 
 static bool get_box(

@@ -14,11 +14,15 @@
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/render/wlr_texture.h>
 #include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/box.h>
 
 #include "compositor/output.h"
+#include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/view.h"
 
 /* Bigger than any output cordon drives; bounds what a plugin can make cordon allocate. */
 #define MAX_SIZE 8192
@@ -112,7 +116,31 @@ pixman_image_t *cordon_portal_dialog_surface_get_image(
 	return image;
 }
 
-void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *surface) {
+/*
+ * The output a dialog goes on: its parent window's, where the user was working when
+ * the app asked; else the pointer's, where the user is looking; else the first.
+ * Found anew at each commit and never kept, so an unplugged output leaves nothing
+ * dangling: the next redraw places the dialog on an output that is there.
+ */
+static struct cordon_output *placement_output(
+	struct cordon_server *server, struct wl_resource *parent) {
+	struct wlr_xdg_surface *xdg_surface =
+		parent ? wlr_xdg_surface_from_toplevel_resource(parent) : NULL;
+	struct cordon_view *view =
+		xdg_surface ? cordon_view_from_surface(server, xdg_surface->surface) : NULL;
+	if (view && view->mapped) {
+		struct wlr_box box;
+		cordon_view_get_box(view, &box);
+		return cordon_output_at(server, box.x + box.width / 2.0, box.y + box.height / 2.0);
+	}
+	if (server->seat) {
+		return cordon_output_at(server, server->seat->cursor->x, server->seat->cursor->y);
+	}
+	return cordon_output_at(server, 0, 0);
+}
+
+void cordon_portal_dialog_surface_commit(
+	struct cordon_portal_dialog_surface *surface, struct wl_resource *parent) {
 	struct cordon_server *server = surface->server;
 	if (!surface->image || !surface->layer) {
 		return;
@@ -156,8 +184,8 @@ void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *su
 	surface->node = node;
 
 	struct wlr_box box = {0, 0, 1280, 720};
-	if (!wl_list_empty(&server->outputs)) {
-		struct cordon_output *output = wl_container_of(server->outputs.next, output, link);
+	struct cordon_output *output = placement_output(server, parent);
+	if (output) {
 		cordon_output_get_box(output, &box);
 	}
 	if (surface->placement == CORDON_PORTAL_DIALOG_TOP_RIGHT) {

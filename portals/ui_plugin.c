@@ -226,7 +226,7 @@ static pixman_image_t *host_get_image(
 static void host_commit(struct cordon_portal_ui_dialog *handle) {
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
 	if (dialog->surface) {
-		cordon_portal_dialog_surface_commit(dialog->surface);
+		cordon_portal_dialog_surface_commit(dialog->surface, dialog->request->parent);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 struct cordon_server;
+struct wl_resource;
 struct wlr_scene_node;
 struct cordon_portal_dialog_surface;
 
@@ -17,14 +18,18 @@ enum cordon_portal_dialog_placement {
 	CORDON_PORTAL_DIALOG_CENTRED, /* dialogs */
 	CORDON_PORTAL_DIALOG_TOP_RIGHT, /* indicators, out of the way of the app */
 };
-/* Where the next commits place it on the first output: centred unless told. */
+/* Where the next commits place it on its output: centred unless told. */
 void cordon_portal_dialog_surface_set_placement(struct cordon_portal_dialog_surface *surface,
 	enum cordon_portal_dialog_placement placement);
 /* The image to paint, resized (and cleared) when the size changes; NULL on a bad size. */
 pixman_image_t *cordon_portal_dialog_surface_get_image(
 	struct cordon_portal_dialog_surface *surface, int width, int height);
-/* Shows the image as painted now, on the first output, above every app surface. */
-void cordon_portal_dialog_surface_commit(struct cordon_portal_dialog_surface *surface);
+/*
+ * Shows the image as painted now, above every app surface, on the output of PARENT
+ * (the request's xdg_toplevel, or NULL), else the pointer's, else the first.
+ */
+void cordon_portal_dialog_surface_commit(
+	struct cordon_portal_dialog_surface *surface, struct wl_resource *parent);
 /* Where the dialog is, in layout coordinates; false when it is not shown. */
 bool cordon_portal_dialog_surface_get_box(const struct cordon_portal_dialog_surface *surface,
 	int *x, int *y, int *width, int *height);

@@ -4,6 +4,8 @@
  *
  *   portal-client parent   two requests for one toplevel: the second fails as busy; on
  *                          SIGUSR1 the toplevel goes, which cancels the first
+ *   portal-client window   a mapped toplevel; on the first SIGUSR1 one request with it
+ *                          as parent, on the second the toplevel goes
  *   portal-client hold     one request, waits for its answer (or to be killed)
  *   portal-client cap      one request more than the per-client cap
  *   portal-client hoard    answered requests never destroyed, past the object cap
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
@@ -30,6 +33,9 @@ static int signal_pipe[2];
 static struct cordon_portal_manager_v1 *manager;
 static struct wl_compositor *compositor;
 static struct xdg_wm_base *wm_base;
+static struct wl_shm *shm;
+/* window mode: the request waits for SIGUSR1, so the test can move the pointer first. */
+static bool request_on_signal;
 
 static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
 	const char *interface, uint32_t version) {
@@ -39,6 +45,8 @@ static void handle_global(void *data, struct wl_registry *registry, uint32_t nam
 		compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 1);
 	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
 		wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
+		shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
 	}
 }
 
@@ -185,7 +193,10 @@ static void run(struct wl_display *display, struct xdg_toplevel **toplevel,
 		if (fds[1].revents & POLLIN) {
 			char c;
 			(void)!read(signal_pipe[0], &c, 1);
-			if (toplevel && *toplevel) {
+			if (request_on_signal) {
+				request_on_signal = false;
+				make_request("windowed", *toplevel);
+			} else if (toplevel && *toplevel) {
 				xdg_toplevel_destroy(*toplevel);
 				xdg_surface_destroy(*xdg_surface);
 				*toplevel = NULL;
@@ -204,9 +215,49 @@ static void run(struct wl_display *display, struct xdg_toplevel **toplevel,
 	fflush(stdout);
 }
 
+/* A 200x200 grey buffer, enough for cordon to map the toplevel. */
+static struct wl_buffer *grey_buffer(void) {
+	const int size = 200, stride = size * 4;
+	int fd = memfd_create("portal-client", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, stride * size) != 0) {
+		return NULL;
+	}
+	void *data = mmap(NULL, stride * size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (data == MAP_FAILED) {
+		close(fd);
+		return NULL;
+	}
+	memset(data, 0x80, stride * size);
+	munmap(data, stride * size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, stride * size);
+	struct wl_buffer *buffer =
+		wl_shm_pool_create_buffer(pool, 0, size, size, stride, WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return buffer;
+}
+
+static void handle_xdg_surface_configure(
+	void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
+	struct wl_surface *surface = data;
+	xdg_surface_ack_configure(xdg_surface, serial);
+	static struct wl_buffer *buffer;
+	if (!buffer) {
+		buffer = grey_buffer();
+	}
+	if (buffer) {
+		wl_surface_attach(surface, buffer, 0, 0);
+	}
+	wl_surface_commit(surface);
+}
+
+static const struct xdg_surface_listener xdg_surface_listener = {
+	.configure = handle_xdg_surface_configure,
+};
+
 int main(int argc, char *argv[]) {
 	if (argc != 2 && !(argc == 3 && strcmp(argv[1], "bench") == 0)) {
-		fprintf(stderr, "usage: portal-client parent|hold|cap|late|kind|bench N\n");
+		fprintf(stderr, "usage: portal-client parent|window|hold|cap|late|kind|bench N\n");
 		return 2;
 	}
 	const char *mode = argv[1];
@@ -239,6 +290,18 @@ int main(int argc, char *argv[]) {
 		toplevel = xdg_surface_get_toplevel(xdg_surface);
 		make_request("first", toplevel);
 		make_request("second", toplevel);
+	} else if (strcmp(mode, "window") == 0) {
+		if (!shm) {
+			fprintf(stderr, "portal-client: no wl_shm\n");
+			return 2;
+		}
+		surface = wl_compositor_create_surface(compositor);
+		xdg_surface = xdg_wm_base_get_xdg_surface(wm_base, surface);
+		xdg_surface_add_listener(xdg_surface, &xdg_surface_listener, surface);
+		toplevel = xdg_surface_get_toplevel(xdg_surface);
+		xdg_toplevel_set_app_id(toplevel, "portal-window");
+		wl_surface_commit(surface);
+		request_on_signal = true;
 	} else if (strcmp(mode, "hold") == 0) {
 		make_request("held", NULL);
 	} else if (strcmp(mode, "cap") == 0) {
