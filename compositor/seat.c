@@ -207,6 +207,10 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
+	/* Like the keys, modifiers go to a shown dialog only. */
+	if (cordon_portals_handle_modifiers(keyboard->seat->server->portals)) {
+		return;
+	}
 	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->device);
 	wlr_seat_keyboard_notify_modifiers(
 		keyboard->seat->wlr_seat, &keyboard->device->keyboard->modifiers);
@@ -298,6 +302,13 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 			keyboard->num_keycodes, &keyboard->modifiers);
 	} else {
 		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, NULL, 0, NULL);
+	}
+}
+
+void cordon_seat_send_modifiers(struct cordon_seat *seat) {
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
+	if (keyboard) {
+		wlr_seat_keyboard_notify_modifiers(seat->wlr_seat, &keyboard->modifiers);
 	}
 }
 

@@ -9,6 +9,8 @@
 #include <wlr/types/wlr_keyboard.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "compositor/seat.h"
+#include "compositor/server.h"
 #include "cordon/portal-ui.h"
 #include "portals/camera_indicator.h"
 #include "portals/portals.h"
@@ -72,6 +74,28 @@ bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboa
 			portals->ui, keysym, codepoint, pressed, plugin_modifiers(keyboard));
 	}
 	return true;
+}
+
+/*
+ * Modifiers are typed too: Shift while a file name gets its capitals, Caps Lock, a
+ * Ctrl shortcut. An app that saw them would learn when the user types into the
+ * dialog, so they stay with it (its plugin gets them with each key).
+ */
+bool cordon_portals_handle_modifiers(struct cordon_portals *portals) {
+	if (!portals || !cordon_portal_ui_has_focus(portals->ui)) {
+		return false;
+	}
+	portals->modifiers_withheld = true;
+	return true;
+}
+
+void cordon_portals_keyboard_may_return(struct cordon_portals *portals) {
+	if (!portals->modifiers_withheld || cordon_portal_ui_has_focus(portals->ui)) {
+		return;
+	}
+	/* The app's modifiers are those from before the dialog (Caps Lock may have changed). */
+	portals->modifiers_withheld = false;
+	cordon_seat_send_modifiers(portals->server->seat);
 }
 
 bool cordon_portals_handle_motion(struct cordon_portals *portals, double lx, double ly) {

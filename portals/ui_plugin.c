@@ -18,6 +18,7 @@
 
 #include "common/format.h"
 #include "compositor/server.h"
+#include "portals/dialog_input.h"
 #include "portals/dialog_surface.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
@@ -179,6 +180,8 @@ static void answer(struct cordon_portal_dialog *dialog, enum outcome outcome) {
 		return;
 	}
 	dialog->outcome = outcome;
+	/* An answered dialog takes no more keys. */
+	cordon_portals_keyboard_may_return(dialog->ui->portals);
 	dialog->deliver = wl_event_loop_add_idle(
 		dialog->ui->portals->server->event_loop, handle_deliver, dialog);
 	if (!dialog->deliver) {
@@ -512,6 +515,8 @@ void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog) {
 	}
 	ui->plugin->close(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog);
 	free_dialog(dialog);
+	/* Closed unanswered (its app left, the request was withdrawn): the keyboard is back. */
+	cordon_portals_keyboard_may_return(ui->portals);
 }
 
 /* The newest dialog that shows itself has the keyboard. */

@@ -79,6 +79,8 @@ void cordon_seat_add_device(struct cordon_seat *seat, struct wlr_input_device *d
 
 /* Gives keyboard focus to a surface (NULL clears it). */
 void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *surface);
+/* Sends the focused client the keyboard's modifiers as they are now. */
+void cordon_seat_send_modifiers(struct cordon_seat *seat);
 /* Re-evaluates pointer focus after the scene changed under the cursor. */
 void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec);
 

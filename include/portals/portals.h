@@ -28,6 +28,8 @@ struct cordon_portals {
 	/* Keys pressed while a dialog had the keyboard: their releases are not the app's. */
 	uint32_t dialog_keys[32];
 	size_t dialog_key_count;
+	/* A modifier change was kept from the app: its state is stale until sent again. */
+	bool modifiers_withheld;
 };
 
 /* Creates the global, the permission store and the dialog UI; NULL after logging why. */

@@ -6,7 +6,8 @@
  * "keyboard-enter", "keyboard-leave" and, for each key,
  * "key sym=NAME utf8=TEXT state=pressed|released code=EVDEV". TEXT is empty
  * when the key types nothing and U+XXXX when it is a space or control
- * character, so that a line always splits on spaces.
+ * character, so that a line always splits on spaces. With --modifiers, also
+ * "modifiers depressed=D latched=L locked=K group=G" for each wl_keyboard.modifiers.
  */
 #include "common.h"
 #include <errno.h>
@@ -23,6 +24,7 @@ struct key_client {
 	struct xkb_context *context;
 	struct xkb_keymap *keymap;
 	struct xkb_state *state;
+	bool print_modifiers;
 };
 
 /*
@@ -116,6 +118,10 @@ static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial
 static void handle_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
 	uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
 	struct key_client *kc = data;
+	if (kc->print_modifiers) {
+		tc_print("modifiers depressed=%u latched=%u locked=%u group=%u", depressed, latched,
+			locked, group);
+	}
 	/* The compositor owns the modifier state; clients mirror it rather than track keys. */
 	if (kc->state) {
 		xkb_state_update_mask(kc->state, depressed, latched, locked, 0, 0, group);
@@ -137,12 +143,14 @@ static const struct wl_keyboard_listener keyboard_listener = {
 };
 
 static void usage(void) {
-	tc_die("usage: key-client [--app-id ID] [--width W] [--height H] [--timeout SECONDS]");
+	tc_die("usage: key-client [--app-id ID] [--width W] [--height H] [--timeout SECONDS] "
+	       "[--modifiers]");
 }
 
 int main(int argc, char *argv[]) {
 	static const struct option options[] = {
 		TC_WINDOW_LONG_OPTIONS,
+		{"modifiers", no_argument, NULL, 'm'},
 		{NULL, 0, NULL, 0},
 	};
 	struct tc_window_options window = {
@@ -151,9 +159,13 @@ int main(int argc, char *argv[]) {
 		.height = 200,
 		.timeout = 120,
 	};
+	bool print_modifiers = false;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
+		case 'm':
+			print_modifiers = true;
+			break;
 		default:
 			if (!tc_window_option(opt, optarg, &window)) {
 				usage();
@@ -164,7 +176,7 @@ int main(int argc, char *argv[]) {
 		usage();
 	}
 
-	struct key_client kc = {0};
+	struct key_client kc = {.print_modifiers = print_modifiers};
 	kc.context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
 	if (!kc.context) {
 		tc_die("xkb_context_new failed");
