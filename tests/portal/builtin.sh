@@ -9,10 +9,7 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 
-cordon_test_init
-unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
-export XDG_STATE_HOME="$TEST_TMP/state"
-export HOME="$TEST_TMP/home"
+builtin_ui_init
 mkdir -p "$HOME/Documents" "$HOME/Pictures" "$TEST_TMP/out"
 echo "notes" >"$HOME/notes.txt"
 echo "photo" >"$HOME/photo.png"

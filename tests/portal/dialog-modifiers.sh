@@ -7,11 +7,8 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 
-cordon_test_init
-unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
-export XDG_STATE_HOME="$TEST_TMP/state"
-export HOME="$TEST_TMP/home"
-mkdir -p "$HOME" "$TEST_TMP/out"
+builtin_ui_init
+mkdir -p "$TEST_TMP/out"
 cordon_start --verbose
 portal_sandbox_init org.example.Modifiers
 

@@ -6,11 +6,7 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 
-cordon_test_init
-unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
-export XDG_STATE_HOME="$TEST_TMP/state"
-export HOME="$TEST_TMP/home"
-mkdir -p "$HOME"
+builtin_ui_init
 cordon_start --verbose --output 800x600 --output 800x600
 portal_sandbox_init org.example.DialogOutput
 assert_eq "HEADLESS-1 0 HEADLESS-2 800" \

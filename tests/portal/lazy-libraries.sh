@@ -8,11 +8,7 @@ set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 
-cordon_test_init
-unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
-export XDG_STATE_HOME="$TEST_TMP/state"
-export HOME="$TEST_TMP/home"
-mkdir -p "$HOME"
+builtin_ui_init
 echo "notes" >"$HOME/notes.txt"
 printf '%%!PS\nshowpage\n' >"$TEST_TMP/doc.ps"
 # A socket nobody listens on: print requests fail after libcups is loaded.

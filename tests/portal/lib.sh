@@ -20,6 +20,17 @@ portal_start() {
 	cordon_start "$@"
 }
 
+# builtin_ui_init: for a test of the built-in dialogs (not the auto UI): the permission
+# store and an empty $HOME of the test's own, so what a dialog lists and remembers is the
+# test's.
+builtin_ui_init() {
+	cordon_test_init
+	unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
+	export XDG_STATE_HOME="$TEST_TMP/state"
+	export HOME="$TEST_TMP/home"
+	mkdir -p "$HOME"
+}
+
 # answer PATH...: what the "user" chooses for the next request (nothing: cancel).
 answer() {
 	if (($#)); then

@@ -11,57 +11,10 @@
 #include "sandbox/cgroup_cache.h"
 #include "sandbox/cgroup_mount.h"
 
-static int failures;
-
-#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
-
-static void check(bool ok, const char *what, const char *file, int line) {
-	if (!ok) {
-		fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
-		failures++;
-	}
-}
+#include "cgroup_fixture.h"
+#include "check.h"
 
 static char mount[4096];
-
-/* The 0:: line of /proc/self/cgroup. */
-static void own_cgroup(char *out, size_t size) {
-	out[0] = '\0';
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	if (f == NULL) {
-		return;
-	}
-	char line[8192];
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "0::", 3) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(out, size, "%s", line + 3);
-			break;
-		}
-	}
-	fclose(f);
-}
-
-/* The id of a cgroup, from its directory's file handle on the mount; 0 if none. */
-static uint64_t id_of(const char *path) {
-	char dir[8192 + 128];
-	if (snprintf(dir, sizeof(dir), "%s%s", mount, path) >= (int)sizeof(dir)) {
-		return 0;
-	}
-	union {
-		struct file_handle handle;
-		char space[sizeof(struct file_handle) + sizeof(uint64_t)];
-	} h;
-	h.handle.handle_bytes = sizeof(uint64_t);
-	int mount_id;
-	if (name_to_handle_at(AT_FDCWD, dir, &h.handle, &mount_id, 0) != 0 ||
-		h.handle.handle_bytes != sizeof(uint64_t)) {
-		return 0;
-	}
-	uint64_t id;
-	memcpy(&id, h.handle.f_handle, sizeof(id));
-	return id;
-}
 
 static void test_own(const char *own, uint64_t own_id) {
 	/* The namespace check: our own path must name our own cgroup on the mount. */
@@ -107,7 +60,7 @@ static void test_made(const char *own, uint64_t own_id) {
 			mkdir(dir, 0755) != 0) {
 			break;
 		}
-		ids[made] = id_of(paths[made]);
+		ids[made] = fixture_cgroup_id(mount, paths[made]);
 	}
 	if (made < N) {
 		printf("made cgroups: skipped (%s)\n", strerror(errno));
@@ -142,8 +95,8 @@ int main(void) {
 		return 77;
 	}
 	char own[8192];
-	own_cgroup(own, sizeof(own));
-	uint64_t own_id = id_of(own);
+	fixture_own_cgroup(own, sizeof(own));
+	uint64_t own_id = fixture_cgroup_id(mount, own);
 	if (own[0] != '/' || own_id == 0) {
 		printf("own cgroup %s not found on %s: skipped\n", own, mount);
 		return 77;
@@ -152,5 +105,5 @@ int main(void) {
 	if (geteuid() == 0) {
 		test_made(own, own_id);
 	}
-	return failures > 0 ? 1 : 0;
+	return check_result();
 }

@@ -19,34 +19,8 @@
 #include "sandbox/cgroup_mount.h"
 #include "sandbox/peer.h"
 
-static int failures;
-
-#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
-
-static void check(bool ok, const char *what, const char *file, int line) {
-	if (!ok) {
-		fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
-		failures++;
-	}
-}
-
-/* The 0:: line of /proc/self/cgroup, read independently of the code under test. */
-static void own_cgroup(char *out, size_t size) {
-	out[0] = '\0';
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	if (f == NULL) {
-		return;
-	}
-	char line[8192];
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "0::", 3) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(out, size, "%s", line + 3);
-			break;
-		}
-	}
-	fclose(f);
-}
+#include "cgroup_fixture.h"
+#include "check.h"
 
 static bool same_tag(const struct cordon_tag *a, const struct cordon_tag *b) {
 	return a->engine == b->engine && a->sandboxed == b->sandboxed &&
@@ -61,28 +35,6 @@ static const char *path_name(const struct cordon_peer *peer) {
 	return peer->from_pidfd_info ? "pidfd_open+PIDFD_GET_INFO" : "pidfd_open";
 }
 
-/* The cgroup v2 id of a path under the cgroup2 mount (a cgroup's directory inode), or 0. */
-static uint64_t cgroup_id_of(const char *path) {
-	char mount[4096], dir[8192];
-	if (!cordon_cgroup2_mount(mount, sizeof(mount))) {
-		return 0;
-	}
-	snprintf(dir, sizeof(dir), "%s%s", mount, path);
-	union {
-		struct file_handle handle;
-		char space[sizeof(struct file_handle) + sizeof(uint64_t)];
-	} h;
-	h.handle.handle_bytes = sizeof(uint64_t);
-	int mount_id;
-	if (name_to_handle_at(AT_FDCWD, dir, &h.handle, &mount_id, 0) != 0 ||
-		h.handle.handle_bytes != sizeof(uint64_t)) {
-		return 0;
-	}
-	uint64_t id;
-	memcpy(&id, h.handle.f_handle, sizeof(id));
-	return id;
-}
-
 /*
  * Every way of identifying (the kernel's newest and each fallback) must give the same pid,
  * credentials, cgroup and tag; the one with PIDFD_GET_INFO also a cgroup id, which must be
@@ -92,11 +44,13 @@ static void test_self(void) {
 	int sv[2];
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
 	char cgroup[8192];
-	own_cgroup(cgroup, sizeof(cgroup));
+	fixture_own_cgroup(cgroup, sizeof(cgroup));
 	CHECK(cgroup[0] == '/');
 	struct cordon_tag want;
 	bool valid = cordon_tag_from_cgroup_path(cgroup, &want);
-	uint64_t want_id = cgroup_id_of(cgroup);
+	char mount[4096];
+	uint64_t want_id =
+		cordon_cgroup2_mount(mount, sizeof(mount)) ? fixture_cgroup_id(mount, cgroup) : 0;
 	for (unsigned flags = 0; flags < 4; flags++) {
 		struct cordon_peer peer;
 		CHECK(cordon_peer_identify_with(sv[0], NULL, &peer, flags));
@@ -469,5 +423,5 @@ int main(void) {
 	test_other_user();
 	test_pid_reuse();
 	test_not_a_peer();
-	return failures > 0 ? 1 : 0;
+	return check_result();
 }
