@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,26 +329,41 @@ static int bench(sd_bus *bus, const struct args *args, const char *sender, int c
 	return 0;
 }
 
+/* The field an option that takes a value fills; NULL for any other word. */
+static const char **string_option(struct args *args, const char *flag) {
+	static const struct {
+		const char *flag;
+		size_t offset;
+	} options[] = {
+		{"--parent", offsetof(struct args, parent)},
+		{"--title", offsetof(struct args, title)},
+		{"--current-name", offsetof(struct args, current_name)},
+		{"--files", offsetof(struct args, files)},
+		{"--choice", offsetof(struct args, choice)},
+		{"--filter", offsetof(struct args, filter)},
+		{"--handle-out", offsetof(struct args, handle_out)},
+		{"--backend", offsetof(struct args, backend)},
+		{"--repeat", offsetof(struct args, repeat)},
+		{"--settings", offsetof(struct args, settings)},
+		{"--document", offsetof(struct args, document)},
+		{"--icon", offsetof(struct args, icon)},
+		{"--token", offsetof(struct args, token)},
+	};
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		if (strcmp(flag, options[i].flag) == 0) {
+			return (const char **)((char *)args + options[i].offset);
+		}
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv) {
 	struct args args = {.parent = "", .title = "A title"};
 	/* Each line out at once: a sanitizer's exit must not lose what was printed. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char **value = strcmp(a, "--parent") == 0 ? &args.parent
-			: strcmp(a, "--title") == 0             ? &args.title
-			: strcmp(a, "--current-name") == 0      ? &args.current_name
-			: strcmp(a, "--files") == 0             ? &args.files
-			: strcmp(a, "--choice") == 0            ? &args.choice
-			: strcmp(a, "--filter") == 0            ? &args.filter
-			: strcmp(a, "--handle-out") == 0        ? &args.handle_out
-			: strcmp(a, "--backend") == 0           ? &args.backend
-			: strcmp(a, "--repeat") == 0            ? &args.repeat
-			: strcmp(a, "--settings") == 0          ? &args.settings
-			: strcmp(a, "--document") == 0          ? &args.document
-			: strcmp(a, "--icon") == 0              ? &args.icon
-			: strcmp(a, "--token") == 0             ? &args.token
-								: NULL;
+		const char **value = string_option(&args, a);
 		if (value) {
 			if (++i == argc) {
 				return usage();
