@@ -297,7 +297,12 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 	}
 	cordon_selection_focus_will_change(seat->selection, surface);
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
-	if (keyboard) {
+	/*
+	 * While a portal dialog has the keyboard, what is held down is being typed into it: the
+	 * app enters with no keys and no modifiers, and is sent the modifiers when the dialog
+	 * gives the keyboard back.
+	 */
+	if (keyboard && !cordon_portals_handle_modifiers(seat->server->portals)) {
 		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, keyboard->keycodes,
 			keyboard->num_keycodes, &keyboard->modifiers);
 	} else {

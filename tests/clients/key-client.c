@@ -7,7 +7,8 @@
  * "key sym=NAME utf8=TEXT state=pressed|released code=EVDEV". TEXT is empty
  * when the key types nothing and U+XXXX when it is a space or control
  * character, so that a line always splits on spaces. With --modifiers, also
- * "modifiers depressed=D latched=L locked=K group=G" for each wl_keyboard.modifiers.
+ * "modifiers depressed=D latched=L locked=K group=G" for each wl_keyboard.modifiers and,
+ * after "keyboard-enter", "keys-held count=N" for the keys the enter said were down.
  */
 #include "common.h"
 #include <errno.h>
@@ -76,7 +77,11 @@ static void handle_keymap(
 
 static void handle_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
 	struct wl_surface *surface, struct wl_array *keys) {
+	struct key_client *kc = data;
 	tc_print("keyboard-enter");
+	if (kc->print_modifiers) {
+		tc_print("keys-held count=%zu", keys->size / sizeof(uint32_t));
+	}
 }
 
 static void handle_leave(

@@ -80,3 +80,40 @@ assert_eq "modifiers depressed=0 latched=0 locked=2 group=0" "$(modifier_line $(
 	"Shift released after the dialog"
 ! grep -q "key sym=\(Caps_Lock\|Escape\)" "$TEST_TMP/app.log" ||
 	fail "the app saw keys typed into a dialog"
+
+# Focus moving to another app while a dialog has the keyboard: Shift and a letter are
+# being typed into the dialog, so that app enters with no keys held and no modifiers, and
+# is sent the real ones once the dialog is gone.
+start_client other "$CORDON_TEST_CLIENTS/key-client" --modifiers --app-id other --width 640 \
+	--height 480
+wait_for_window other
+ctl focus under >/dev/null
+wait_for_focus under
+start_client chooser3 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
+wait_for "the third dialog" header_shown
+ctl key press Shift_L >/dev/null
+ctl key press a >/dev/null
+entered=$(grep -c '^keys-held ' "$TEST_TMP/other.log" || true)
+ctl focus other >/dev/null
+other_entered() {
+	(($(grep -c '^keys-held ' "$TEST_TMP/other.log") > entered))
+}
+wait_for "the other app to get the keyboard" other_entered
+assert_eq "keys-held count=0" "$(grep '^keys-held ' "$TEST_TMP/other.log" | tail -n 1)" \
+	"keys held in the other app's enter, while Shift and a are down in the dialog"
+other_mods() {
+	grep '^modifiers ' "$TEST_TMP/other.log" || true
+}
+other_sent=$(other_mods | wc -l)
+assert_eq "modifiers depressed=0 latched=0 locked=0 group=0" "$(other_mods | tail -n 1)" \
+	"the other app's modifiers on enter, while the dialog has the keyboard"
+ctl key release a >/dev/null
+ctl key release Shift_L >/dev/null
+ctl key click Escape >/dev/null
+wait_for "the third dialog to close" pending 0
+more_other_mods() {
+	(($(other_mods | wc -l) > other_sent))
+}
+wait_for "the other app's modifiers after the dialog" more_other_mods
+assert_eq "modifiers depressed=0 latched=0 locked=2 group=0" "$(other_mods | tail -n 1)" \
+	"the other app's modifiers once the dialog is gone: Caps Lock on"
