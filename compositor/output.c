@@ -82,11 +82,19 @@ void cordon_output_handle_new(struct cordon_server *server, struct wlr_output *w
 	output->wlr_output = wlr_output;
 	wl_list_init(&output->layer_surfaces);
 	wlr_output->data = output;
+	/*
+	 * Before the layout and scene add theirs: destroy listeners run in the order they were
+	 * added, and what lived on an unplugged output (layer surfaces, unmapped here) damages
+	 * the scene output, whose damage tracker goes in its own destroy listener.
+	 */
+	output->destroy.notify = handle_destroy;
+	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
 	/* The scene mirrors the layout: adding the output creates its scene output. */
 	wlr_output_layout_add_auto(server->output_layout, wlr_output);
 	output->scene_output = wlr_scene_get_scene_output(server->scene, wlr_output);
 	if (!output->scene_output) {
 		wlr_log(WLR_ERROR, "No scene output for %s", wlr_output->name);
+		wl_list_remove(&output->destroy.link);
 		wlr_output_layout_remove(server->output_layout, wlr_output);
 		wlr_output->data = NULL;
 		free(output);
@@ -95,8 +103,6 @@ void cordon_output_handle_new(struct cordon_server *server, struct wlr_output *w
 	output->frame.notify = handle_frame;
 	wl_signal_add(&wlr_output->events.frame, &output->frame);
 	output->headless_pacing = cordon_headless_pacing_create(wlr_output, server->event_loop);
-	output->destroy.notify = handle_destroy;
-	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
 	wl_list_insert(server->outputs.prev, &output->link);
 	cordon_output_get_box(output, &output->usable_area);
 	wlr_log(WLR_INFO, "Output %s: %dx%d", wlr_output->name, wlr_output->width,

@@ -73,6 +73,8 @@ static const struct command commands[] = {
 	{"thaw", "APP", "thaw a frozen app", 1, 1, print_apps},
 	{"output-add", "WIDTHxHEIGHT", "hot-plug a headless output (cordon --headless only)", 1, 1,
 		NULL},
+	{"output-remove", "OUTPUT", "unplug a headless output (cordon --headless only)", 1, 1,
+		NULL},
 };
 
 static void usage(FILE *out) {

@@ -30,6 +30,7 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"freeze", cordon_ipc_freeze},
 	{"thaw", cordon_ipc_thaw},
 	{"output-add", cordon_ipc_output_add},
+	{"output-remove", cordon_ipc_output_remove},
 	{NULL, NULL},
 };
 
@@ -87,5 +88,25 @@ CORDON_IPC_HANDLER(cordon_ipc_output_add) {
 	}
 	*result = json_object_new_object();
 	json_object_object_add(*result, "name", json_object_new_string(output->name));
+	return true;
+}
+
+/* Unplugs a headless output, as a monitor is unplugged: for tests of what lived on it. */
+CORDON_IPC_HANDLER(cordon_ipc_output_remove) {
+	if (argc != 1) {
+		return cordon_ipc_fail(error, "usage: output-remove OUTPUT");
+	}
+	struct cordon_output *output = cordon_output_by_name(server, argv[0]);
+	if (!output) {
+		return cordon_ipc_fail(error, "no output named \"%s\"", argv[0]);
+	}
+	if (!wlr_output_is_headless(output->wlr_output)) {
+		return cordon_ipc_fail(
+			error, "only a headless output can be removed (cordon --headless)");
+	}
+	*result = json_object_new_object();
+	json_object_object_add(*result, "name", json_object_new_string(argv[0]));
+	/* Everything that lived on it is told through the output's destroy signal. */
+	wlr_output_destroy(output->wlr_output);
 	return true;
 }

@@ -34,5 +34,6 @@ CORDON_IPC_HANDLER(cordon_ipc_thaw);
 CORDON_IPC_HANDLER(cordon_ipc_screenshot);
 CORDON_IPC_HANDLER(cordon_ipc_quit);
 CORDON_IPC_HANDLER(cordon_ipc_output_add);
+CORDON_IPC_HANDLER(cordon_ipc_output_remove);
 
 #endif

@@ -38,3 +38,17 @@ background_gone() {
 }
 wait_for "the background to go with swaybg" background_gone
 ctl --json windows | jq -e 'length == 1' >/dev/null || fail "simple-shm's window went too"
+
+# A monitor unplugged under a layer surface: the surface is closed with its output, and
+# cordon, the window and the other output carry on (it once crashed here, damaging a scene
+# output whose damage tracker had gone first).
+name=$(ctl --json output-add 800x600 | jq -r .name)
+start_client swaybg2 swaybg -o "$name" -c "#$(printf '%02x%02x%02x' $blue)"
+on_new_output() {
+	screenshot "$name" "$shot"
+	(($(color_permille "$shot" "$blue" 2 0 0 800 600) >= 990))
+}
+wait_for "swaybg's colour on $name" on_new_output
+ctl output-remove "$name" >/dev/null
+assert_eq '["HEADLESS-1"]' "$(ctl --json outputs | jq -c '[.[].name]')" "outputs after the unplug"
+ctl --json windows | jq -e 'length == 1' >/dev/null || fail "simple-shm's window went with the output"

@@ -46,4 +46,21 @@ wait_for "the dialog on the pointer's output" header_on HEADLESS-2
 echo "no parent, pointer on HEADLESS-2: the dialog on HEADLESS-2"
 stop_client open
 wait_for "no request left" pending 0
+
+# The output a dialog and a window are on is unplugged: cordon goes on, and the dialog
+# is drawn on what is left at its next redraw (a key moves its selection).
+start_client win2 "${in_sandbox[@]}" "$CORDON_TEST_PORTAL_CLIENT" window
+wait_for_window portal-window
+start_client open2 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP"
+wait_for "the dialog on HEADLESS-2 again" header_on HEADLESS-2
+ctl output-remove HEADLESS-2 >/dev/null
+assert_eq '["HEADLESS-1"]' "$(ctl --json outputs | jq -c '[.[].name]')" "outputs after the unplug"
+ctl key click Down >/dev/null
+wait_for "the dialog on the output that is left" header_on HEADLESS-1
+window_json portal-window >/dev/null || fail "the window on the unplugged output is gone"
+ctl key click Escape >/dev/null
+wait_for "no request left" pending 0
+echo "HEADLESS-2 unplugged under a dialog and a window: the dialog moved to HEADLESS-1"
+stop_client open2
+stop_client win2
 cordon_stop
