@@ -208,7 +208,7 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
 	/* Like the keys, modifiers go to a shown dialog only. */
-	if (cordon_portals_handle_modifiers(keyboard->seat->server->portals)) {
+	if (cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
 		return;
 	}
 	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->device);
@@ -302,7 +302,7 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 	 * app enters with no keys and no modifiers, and is sent the modifiers when the dialog
 	 * gives the keyboard back.
 	 */
-	if (keyboard && !cordon_portals_handle_modifiers(seat->server->portals)) {
+	if (keyboard && !cordon_portals_withhold_modifiers(seat->server->portals)) {
 		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, keyboard->keycodes,
 			keyboard->num_keycodes, &keyboard->modifiers);
 	} else {

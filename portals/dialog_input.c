@@ -81,7 +81,7 @@ bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboa
  * Ctrl shortcut. An app that saw them would learn when the user types into the
  * dialog, so they stay with it (its plugin gets them with each key).
  */
-bool cordon_portals_handle_modifiers(struct cordon_portals *portals) {
+bool cordon_portals_withhold_modifiers(struct cordon_portals *portals) {
 	if (!portals || !cordon_portal_ui_has_focus(portals->ui)) {
 		return false;
 	}

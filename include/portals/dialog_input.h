@@ -15,11 +15,11 @@ struct wlr_keyboard;
 bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboard *keyboard,
 	uint32_t keycode, bool pressed);
 /*
- * A modifier change: true when a dialog has the keyboard and the focused app must
- * not see it. The app is sent the modifiers again once the dialog gives the keyboard
- * back (cordon_portals_keyboard_may_return).
+ * True when a dialog has the keyboard: the modifiers (a change of them, or those held
+ * as an app gets the focus) are the dialog's, and the app must not see them. The app is
+ * sent them once the dialog gives the keyboard back (cordon_portals_keyboard_may_return).
  */
-bool cordon_portals_handle_modifiers(struct cordon_portals *portals);
+bool cordon_portals_withhold_modifiers(struct cordon_portals *portals);
 /* Called where a dialog may lose the keyboard (answered, closed). */
 void cordon_portals_keyboard_may_return(struct cordon_portals *portals);
 /* The pointer at LX, LY (layout): true when it is over a dialog (apps lose pointer focus). */
