@@ -91,14 +91,14 @@ static void test_made(const char *own, uint64_t own_id) {
 
 int main(void) {
 	if (!cordon_cgroup2_mount(mount, sizeof(mount))) {
-		printf("no cgroup2 mount: skipped\n");
+		printf("SKIP: no cgroup2 mount\n");
 		return 77;
 	}
 	char own[8192];
 	fixture_own_cgroup(own, sizeof(own));
 	uint64_t own_id = fixture_cgroup_id(mount, own);
 	if (own[0] != '/' || own_id == 0) {
-		printf("own cgroup %s not found on %s: skipped\n", own, mount);
+		printf("SKIP: own cgroup %s not found on %s\n", own, mount);
 		return 77;
 	}
 	test_own(own, own_id);
