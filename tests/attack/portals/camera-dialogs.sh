@@ -29,9 +29,17 @@ refused_count() {
 refused() {
 	(($(refused_count) == $1))
 }
-# Provider processes: their command line names the pattern provider (inside cordon-run).
+# Provider processes: cordon starts each through cordon-run, so they are cordon's
+# descendants (this cordon's only: other cordons may run on the machine).
+descendants() {
+	local pid
+	for pid in $(pgrep -P "$1" || true); do
+		echo "$pid"
+		descendants "$pid"
+	done
+}
 providers_running() {
-	pgrep -f -c "$(basename "$CORDON_CAMERA_PATTERN")" || true
+	descendants "$CORDON_PID" | wc -l
 }
 provider_starts() {
 	grep -c "Camera provider pattern \(started\|streams\)" "$CORDON_LOG" || true
@@ -78,6 +86,7 @@ preview_yellow() {
 }
 wait_for "the live picture" preview_yellow
 assert_eq 1 "$(provider_starts)" "providers started after one Preview"
+(($(providers_running) > 0)) || fail "no provider process for the preview"
 ctl key click Return >/dev/null
 wait_for "the host client's photo" not client_alive host
 rc=0
