@@ -620,8 +620,7 @@ void cordon_file_grants_translate(struct cordon_file_grants *grants, const char 
 		}
 		struct lookup *lookup = &request->lookups[request->lookup_count];
 		if (!cordon_uri_split_document(uri->text, grants->sandbox_root, lookup->doc_id,
-			    lookup->name, sizeof(lookup->name)) ||
-			strlen(lookup->doc_id) >= ID_MAX) {
+			    sizeof(lookup->doc_id), lookup->name, sizeof(lookup->name))) {
 			/* A path of the sandbox's own files: it names nothing the host has. */
 			wlr_log(WLR_DEBUG, "File grants: a path outside %s's documents dropped",
 				app_id);

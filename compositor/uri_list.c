@@ -244,8 +244,8 @@ bool cordon_uri_append_line(struct cordon_uri_buffer *buffer, const char *uri) {
 	return true;
 }
 
-bool cordon_uri_split_document(
-	const char *path, const char *root, char *doc_id, char *name, size_t size) {
+bool cordon_uri_split_document(const char *path, const char *root, char *doc_id, size_t id_size,
+	char *name, size_t name_size) {
 	size_t root_len = strlen(root);
 	if (strncmp(path, root, root_len) != 0 || path[root_len] != '/') {
 		return false;
@@ -255,12 +255,12 @@ bool cordon_uri_split_document(
 	while (isalnum((unsigned char)id[id_len])) {
 		id_len++;
 	}
-	if (id_len == 0 || id[id_len] != '/' || id_len >= size) {
+	if (id_len == 0 || id[id_len] != '/' || id_len >= id_size) {
 		return false;
 	}
 	const char *base = id + id_len + 1;
 	size_t base_len = strlen(base);
-	if (base_len == 0 || base_len >= size || strchr(base, '/') || strcmp(base, ".") == 0 ||
+	if (base_len == 0 || base_len >= name_size || strchr(base, '/') || strcmp(base, ".") == 0 ||
 		strcmp(base, "..") == 0) {
 		return false;
 	}

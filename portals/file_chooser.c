@@ -4,6 +4,10 @@
  * file itself, relative to the folder's fd and with O_NOFOLLOW so that a path
  * swapped for a symlink after the choice is refused, and hands over only the fd
  * and the file's name. The app never learns where the file lives on the host.
+ *
+ * A folder is different: a directory fd handed into a sandbox walks the host's tree with
+ * "..". A sandboxed app gets a chosen folder as a path in its own document view
+ * (folder_grant.c); only a host client, which can open any path anyway, gets the fd.
  */
 #include "portals/file_chooser.h"
 
@@ -15,8 +19,10 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/portal-ui.h"
+#include "portals/folder_grant.h"
 #include "portals/portals.h"
 #include "portals/request.h"
 
@@ -44,6 +50,8 @@ struct file_chooser {
 	size_t filter_count;
 	struct cordon_portal_file files[MAX_FILES];
 	size_t file_count;
+	/* The document portal's answer for the chosen folders, while it is awaited. */
+	struct cordon_folder_grant *folder_grant;
 };
 
 static const struct cordon_portal_file_chooser_v1_interface file_chooser_impl;
@@ -77,6 +85,7 @@ static void handle_resource_destroy(struct wl_resource *resource) {
 	struct file_chooser *chooser = chooser_from_resource(resource);
 	/* The client let go (or disconnected): any open dialog is dismissed. */
 	cordon_portal_request_destroy(chooser->request);
+	cordon_folder_grant_cancel(chooser->folder_grant);
 	close_files(chooser);
 	free_filters(chooser);
 	free(chooser->title);
@@ -383,12 +392,88 @@ static void chooser_get_files(struct cordon_portal_request *request,
 	*count = chooser->file_count;
 }
 
+/*
+ * Whether the chosen folders go as documents rather than fds: for every client that is
+ * not known to be the host's, a sandbox of an unknown kind included (fail closed).
+ */
+static bool folders_as_documents(const struct file_chooser *chooser) {
+	const struct cordon_portal_request *request = chooser->request;
+	return chooser->directory && (!request->tag_known || request->tag.sandboxed);
+}
+
+/* Checked before the dialog: a folder the app could not be given is not asked for. */
+static const char *chooser_unavailable(struct cordon_portal_request *request) {
+	struct file_chooser *chooser = request->data;
+	if (!folders_as_documents(chooser)) {
+		return NULL;
+	}
+	if (wl_resource_get_version(chooser->resource) <
+		CORDON_PORTAL_FILE_CHOOSER_V1_FOLDER_SINCE_VERSION) {
+		return "a sandboxed app is given folders as paths of its documents, which needs "
+		       "cordon_portal_manager_v1 version 5";
+	}
+	if (!cordon_portal_request_app_id(request)[0]) {
+		return "an app without an app id cannot be granted a folder";
+	}
+	if (!request->portals->server->session_bus) {
+		return "no session bus, so no document portal to grant a folder through";
+	}
+	return NULL;
+}
+
+static void handle_folder_grant_done(
+	void *data, const char *const *paths, size_t count, const char *reason) {
+	struct file_chooser *chooser = data;
+	chooser->folder_grant = NULL;
+	struct wl_resource *resource = chooser->resource;
+	if (!paths) {
+		wlr_log(WLR_INFO, "Portal request %s of %s: no folder granted: %s",
+			chooser->request->token, cordon_portal_request_app_id(chooser->request),
+			reason);
+		cordon_portal_file_chooser_v1_send_failed(
+			resource, CORDON_PORTAL_FAILURE_UNAVAILABLE, reason);
+		return;
+	}
+	for (size_t i = 0; i < count; i++) {
+		const char *name = strrchr(paths[i], '/') + 1;
+		cordon_portal_file_chooser_v1_send_folder(resource, paths[i], name);
+	}
+	cordon_portal_file_chooser_v1_send_done(resource);
+}
+
+/*
+ * The chosen folders of a sandboxed app become directory documents: the answer is sent
+ * when the document portal has made them. The fds are duplicated into the calls.
+ */
+static void send_folders(
+	struct file_chooser *chooser, const struct cordon_portal_response *response) {
+	int fds[MAX_FILES];
+	const char *names[MAX_FILES];
+	for (size_t i = 0; i < response->file_count; i++) {
+		fds[i] = response->files[i].fd;
+		names[i] = response->files[i].display_name;
+	}
+	struct cordon_portal_request *request = chooser->request;
+	chooser->folder_grant = cordon_folder_grant_start(request->portals->server->session_bus,
+		cordon_portal_request_app_id(request), fds, names, response->file_count,
+		handle_folder_grant_done, chooser);
+	if (!chooser->folder_grant) {
+		cordon_portal_file_chooser_v1_send_failed(chooser->resource,
+			CORDON_PORTAL_FAILURE_UNAVAILABLE,
+			"the folder cannot be granted: no document portal");
+	}
+}
+
 static void chooser_send_response(
 	struct cordon_portal_request *request, const struct cordon_portal_response *response) {
 	struct file_chooser *chooser = request->data;
 	struct wl_resource *resource = chooser->resource;
 	switch (response->result) {
 	case CORDON_PORTAL_CHOSEN:
+		if (folders_as_documents(chooser)) {
+			send_folders(chooser, response);
+			break;
+		}
 		/* libwayland duplicates each fd into the message; ours close below. */
 		for (size_t i = 0; i < response->file_count; i++) {
 			cordon_portal_file_chooser_v1_send_file(
@@ -412,6 +497,7 @@ static const struct cordon_portal_request_impl request_impl = {
 	.send_response = chooser_send_response,
 	.choose_at = chooser_choose_at,
 	.get_files = chooser_get_files,
+	.unavailable = chooser_unavailable,
 };
 
 void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client *client,

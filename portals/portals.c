@@ -23,7 +23,7 @@
 #include "portals/request.h"
 #include "portals/ui_plugin.h"
 
-#define MANAGER_VERSION 4
+#define MANAGER_VERSION 5
 
 static void handle_manager_destroy(struct wl_client *client, struct wl_resource *resource) {
 	wl_resource_destroy(resource);

@@ -28,6 +28,7 @@
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/portal-ui.h"
 #include "portals/cups.h"
+#include "portals/page_ranges.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
 #include "portals/request.h"
@@ -201,7 +202,13 @@ static bool valid_setting(const char *key, const char *value, const char **why) 
 	} else if (strcmp(key, "orientation-requested") == 0) {
 		ok = number_in(value, 3, 6);
 	} else if (strcmp(key, "page-ranges") == 0) {
-		ok = all_chars_in(value, "0123456789,-") && value[0] >= '0' && value[0] <= '9';
+		/* Every number range-checked, so CUPS and the D-Bus door get sane ones. */
+		struct cordon_page_range ranges[CORDON_PAGE_RANGES_MAX];
+		size_t count;
+		ok = cordon_page_ranges_parse(value, 1, ranges, &count, why);
+		if (!ok) {
+			return false;
+		}
 	} else {
 		/* IPP keywords and queue names: no spaces, quotes or slashes for CUPS to parse. */
 		ok = all_chars_in(value,

@@ -64,6 +64,39 @@ static bool under_cap(struct cordon_portals *portals, const struct cordon_portal
 		objects < CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT;
 }
 
+/*
+ * The app a cap counts for: a sandboxed caller by its tag, whatever connection or door it
+ * comes through; every caller of an unknown sandbox together (fail closed). Not the host,
+ * whose clients are capped one by one.
+ */
+static bool is_capped_app(bool tag_known, const struct cordon_tag *tag) {
+	return !tag_known || tag->sandboxed;
+}
+
+static bool same_app(
+	bool tag_known, const struct cordon_tag *tag, const struct cordon_portal_request *request) {
+	if (!tag_known || !request->tag_known) {
+		return !tag_known && !request->tag_known;
+	}
+	return cordon_tag_same_sandbox(tag, &request->tag);
+}
+
+/* Whether the caller's app already has as many requests waiting as an app may. */
+static bool app_at_cap(struct cordon_portals *portals, const struct cordon_portal_caller *caller) {
+	if (!is_capped_app(caller->tag_known, &caller->tag)) {
+		return false;
+	}
+	size_t waiting = 0;
+	struct cordon_portal_request *request;
+	wl_list_for_each(request, &portals->requests, link) {
+		if (!request->over_app_cap && request->state != CORDON_PORTAL_REQUEST_ANSWERED &&
+			same_app(caller->tag_known, &caller->tag, request)) {
+			waiting++;
+		}
+	}
+	return waiting >= CORDON_PORTAL_MAX_REQUESTS_PER_APP;
+}
+
 struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_portals *portals,
 	const struct cordon_portal_caller *caller, const struct cordon_portal_request_impl *impl,
 	void *data, bool *over_cap) {
@@ -87,6 +120,7 @@ struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_por
 	request->tag_known = caller->tag_known;
 	request->tag = caller->tag;
 	request->pid = caller->pid;
+	request->over_app_cap = app_at_cap(portals, caller);
 	wl_list_init(&request->parent_destroy.link);
 	wl_list_insert(portals->requests.prev, &request->link);
 	return request;
@@ -217,6 +251,19 @@ static bool check_request(struct cordon_portal_request *request, enum cordon_per
 		request->impl->portal, request->token, (int)request->pid,
 		request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown",
 		app_id[0] ? app_id : "(no app id)", cordon_permission_name(*permission));
+	if (request->over_app_cap) {
+		/* Before the store and the UI: nothing of a request over the cap runs. */
+		wlr_log(WLR_INFO,
+			"Portal %s request %s refused: %s (%s) already has %d requests waiting "
+			"for an answer, the most one app may have",
+			request->impl->portal, request->token, app_id[0] ? app_id : "(no app id)",
+			request->tag_known ? cordon_tag_engine_name(&request->tag)
+					   : "unknown sandbox",
+			CORDON_PORTAL_MAX_REQUESTS_PER_APP);
+		*failure = CORDON_PORTAL_FAILURE_BUSY;
+		*reason = "too many requests of this app are waiting for an answer";
+		return false;
+	}
 	*failure = CORDON_PORTAL_FAILURE_DENIED;
 	if (!policy_allows(request)) {
 		wlr_log(WLR_INFO, "Portal %s request %s: not in the app's policy 'portals' list",

@@ -1,12 +1,14 @@
 /*
  * The built-in camera dialog. For a photo: who asks (from the tag), the
  * providers that can take it (when there are several; one is simply named),
- * Cancel and Take photo. A provider that can stream shows its live preview first
- * (at once when it is the only one, else once chosen), and Take photo is then the
- * shutter; the preview's frames stay in cordon. For a stream: who asks, what it
- * will get, Cancel and Allow. Keys: Up/Down choose the provider, Return confirms,
- * Escape cancels; a click selects a row, a click on the selected row or the button
- * confirms.
+ * Cancel, Preview (for a provider that can stream) and Take photo. The camera is
+ * started only by the user's answer (SECURITY-NOTES: consent first, then the
+ * hardware): Take photo takes it, Preview shows the provider's live picture, and
+ * Take photo is then the shutter; nothing runs while the dialog just waits, however
+ * many an app opens. The preview's frames stay in cordon. For a stream: who asks,
+ * what it will get, Cancel and Allow. Keys: Up/Down choose the provider, P previews,
+ * Return confirms, Escape cancels; a click selects a row, a click on the selected
+ * row or the button confirms.
  */
 #include "portals/ui_builtin_camera.h"
 
@@ -75,6 +77,19 @@ static struct layout layout_of(const struct cordon_ui_camera *camera) {
 	}
 	l.height = l.footer_y + l.button_h + PAD;
 	return l;
+}
+
+/* Whether Preview is offered: a photo, not yet previewing, the provider streams. */
+static bool can_preview(const struct cordon_ui_camera *camera) {
+	const struct cordon_portal_ui_request *request = camera->request;
+	return is_photo(camera) && !camera->previewing && request->provider_previews &&
+		camera->cursor < request->provider_count &&
+		request->provider_previews[camera->cursor];
+}
+
+/* The buttons from the right: Take photo (or Allow), Cancel, then Preview. */
+static int button_x(int index) {
+	return WIDTH - (index + 1) * (PAD + BUTTON_W);
 }
 
 static void draw_button(struct cordon_ui_camera *camera, pixman_image_t *image, int x, int y, int w,
@@ -159,25 +174,28 @@ static void draw(struct cordon_ui_camera *camera) {
 		cordon_ui_text(image, camera->font, COLOR_DIM, PAD, y, WIDTH - 2 * PAD,
 			"Return allows, Escape refuses");
 	}
-	int bx = WIDTH - PAD - BUTTON_W;
-	draw_button(camera, image, bx, l.footer_y, BUTTON_W, l.button_h,
+	draw_button(camera, image, button_x(0), l.footer_y, BUTTON_W, l.button_h,
 		is_photo(camera) ? "Take photo" : "Allow", true);
-	draw_button(camera, image, bx - PAD - BUTTON_W, l.footer_y, BUTTON_W, l.button_h, "Cancel",
-		false);
+	draw_button(camera, image, button_x(1), l.footer_y, BUTTON_W, l.button_h, "Cancel", false);
+	if (can_preview(camera)) {
+		draw_button(camera, image, button_x(2), l.footer_y, BUTTON_W, l.button_h, "Preview",
+			false);
+	}
 	camera->host->commit(camera->dialog);
 }
 
-/* Enters the preview stage for the provider under the cursor, if it has a preview. */
-static bool start_preview(struct cordon_ui_camera *camera) {
-	const struct cordon_portal_ui_request *request = camera->request;
-	if (!request->provider_previews || camera->cursor >= request->provider_count ||
-		!request->provider_previews[camera->cursor] ||
+/*
+ * Enters the preview stage for the provider under the cursor, if it has a preview. Only
+ * ever on the user's Preview: this starts the provider, and with it the camera.
+ */
+static void start_preview(struct cordon_ui_camera *camera) {
+	if (!can_preview(camera) ||
 		!camera->host->start_preview(
 			camera->dialog, camera->cursor, PREVIEW_W, PREVIEW_H)) {
-		return false;
+		return;
 	}
 	camera->previewing = true;
-	return true;
+	draw(camera);
 }
 
 struct cordon_ui_camera *cordon_ui_camera_open(const struct cordon_portal_ui_host *host,
@@ -193,9 +211,6 @@ struct cordon_ui_camera *cordon_ui_camera_open(const struct cordon_portal_ui_hos
 		.dialog = dialog,
 		.request = request,
 	};
-	if (is_photo(camera) && request->provider_count == 1) {
-		start_preview(camera);
-	}
 	draw(camera);
 	return camera;
 }
@@ -235,12 +250,8 @@ void cordon_ui_camera_preview_frame(
 	draw(camera);
 }
 
+/* Take photo (the shutter while previewing) or Allow. */
 static void confirm(struct cordon_ui_camera *camera) {
-	/* A provider with a preview shows it first; Take photo there is the shutter. */
-	if (is_photo(camera) && !camera->previewing && start_preview(camera)) {
-		draw(camera);
-		return;
-	}
 	if (is_photo(camera) && !camera->host->choose_provider(camera->dialog, camera->cursor)) {
 		return;
 	}
@@ -259,6 +270,10 @@ void cordon_ui_camera_key(struct cordon_ui_camera *camera, uint32_t keysym, bool
 	case XKB_KEY_Return:
 	case XKB_KEY_KP_Enter:
 		confirm(camera);
+		return;
+	case XKB_KEY_p:
+	case XKB_KEY_P:
+		start_preview(camera);
 		return;
 	case XKB_KEY_Up:
 		if (camera->previewing) {
@@ -295,13 +310,16 @@ void cordon_ui_camera_button(struct cordon_ui_camera *camera, uint32_t button, b
 	}
 	struct layout l = layout_of(camera);
 	double x = camera->pointer_x, y = camera->pointer_y;
-	int bx = WIDTH - PAD - BUTTON_W;
-	if (inside(x, y, bx, l.footer_y, BUTTON_W, l.button_h)) {
+	if (inside(x, y, button_x(0), l.footer_y, BUTTON_W, l.button_h)) {
 		confirm(camera);
 		return;
 	}
-	if (inside(x, y, bx - PAD - BUTTON_W, l.footer_y, BUTTON_W, l.button_h)) {
+	if (inside(x, y, button_x(1), l.footer_y, BUTTON_W, l.button_h)) {
 		camera->host->cancel(camera->dialog);
+		return;
+	}
+	if (can_preview(camera) && inside(x, y, button_x(2), l.footer_y, BUTTON_W, l.button_h)) {
+		start_preview(camera);
 		return;
 	}
 	if (l.rows && inside(x, y, PAD, l.list_y, WIDTH - 2 * PAD, l.rows * l.row_h)) {

@@ -55,9 +55,10 @@ bool cordon_uri_append_line(struct cordon_uri_buffer *buffer, const char *uri);
 /*
  * Splits a path inside a document view (ROOT/DOC_ID/NAME, ROOT e.g. /run/user/1000/doc):
  * DOC_ID letters and digits, NAME one component that is not "." or "..". Returns false for
- * anything else. doc_id and name get at most size bytes each, NUL included.
+ * anything else, and for an id or a name that does not fit its buffer (ID_SIZE and
+ * NAME_SIZE bytes, NUL included): the lengths are checked before anything is copied.
  */
-bool cordon_uri_split_document(
-	const char *path, const char *root, char *doc_id, char *name, size_t size);
+bool cordon_uri_split_document(const char *path, const char *root, char *doc_id, size_t id_size,
+	char *name, size_t name_size);
 
 #endif

@@ -21,6 +21,12 @@ struct cordon_portal_request;
 #define CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT 8
 /* Request objects a client may hold at all, answered ones it has not destroyed included. */
 #define CORDON_PORTAL_MAX_OBJECTS_PER_CLIENT 32
+/*
+ * Requests one app may have waiting for an answer, over all its connections and both doors
+ * together (an app may open any number of connections: 12 once held 96 camera dialogs).
+ * The app is the tag (cordon_tag_same_sandbox); host clients are capped per client only.
+ */
+#define CORDON_PORTAL_MAX_REQUESTS_PER_APP 8
 /* 128 bits from getrandom, as hex. */
 #define CORDON_PORTAL_TOKEN_LEN 32
 
@@ -117,6 +123,8 @@ struct cordon_portal_request {
 	pid_t pid;
 	char token[CORDON_PORTAL_TOKEN_LEN + 1];
 	enum cordon_portal_request_state state;
+	/* Made while its app was at CORDON_PORTAL_MAX_REQUESTS_PER_APP: refused at submit. */
+	bool over_app_cap;
 	/* The xdg_toplevel the dialog belongs to, or NULL. */
 	struct wl_resource *parent;
 	struct wl_listener parent_destroy;
@@ -125,7 +133,9 @@ struct cordon_portal_request {
 
 /*
  * A new request of CLIENT, asked for on MANAGER. NULL after posting the error: the
- * manager's too_many_requests when the client is over its caps, else no memory.
+ * manager's too_many_requests when the client is over its caps, else no memory. A
+ * request of an app at its cap (over all its clients) is made, and refused as busy at
+ * submit: the connection that asks is not at fault.
  */
 struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals *portals,
 	struct wl_client *client, struct wl_resource *manager,

@@ -53,6 +53,25 @@ static void handle_file(void *data, struct cordon_portal_file_chooser_v1 *choose
 	state->files[state->file_count++] = (struct chosen){fd, strdup(display_name)};
 }
 
+/*
+ * A chosen folder, for an app in a sandbox: a path in its own document view (manager
+ * version 5). Opened here like any folder of the app's; ".." from it stays in the view.
+ */
+static void handle_folder(void *data, struct cordon_portal_file_chooser_v1 *chooser,
+	const char *path, const char *display_name) {
+	struct state *state = data;
+	if (state->file_count == MAX_FILES) {
+		return;
+	}
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "cordon-portal: cannot open the granted folder %s: %s\n", path,
+			strerror(errno));
+		return;
+	}
+	state->files[state->file_count++] = (struct chosen){fd, strdup(display_name)};
+}
+
 static void handle_done(void *data, struct cordon_portal_file_chooser_v1 *chooser) {
 	struct state *state = data;
 	cordon_portal_cli_chosen(&state->answer);
@@ -72,6 +91,7 @@ static void handle_failed(void *data, struct cordon_portal_file_chooser_v1 *choo
 static const struct cordon_portal_file_chooser_v1_listener chooser_listener = {
 	.file = handle_file,
 	.done = handle_done,
+	.folder = handle_folder,
 	.cancelled = handle_cancelled,
 	.failed = handle_failed,
 };
@@ -303,7 +323,8 @@ int main(int argc, char *argv[]) {
 
 	struct state state = {0};
 	struct wl_display *display;
-	state.manager = cordon_portal_cli_connect(&display, 1, "cordon");
+	/* Version 5: a sandboxed app is given folders as paths of its documents. */
+	state.manager = cordon_portal_cli_connect_range(&display, 1, 5, "cordon");
 	if (!state.manager) {
 		return EXIT_NO_PORTAL;
 	}

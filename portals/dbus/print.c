@@ -17,6 +17,7 @@
 #include "portals/dbus.h"
 #include "portals/dbus_options.h"
 #include "portals/dbus_request.h"
+#include "portals/page_ranges.h"
 #include "portals/portals.h"
 #include "portals/print.h"
 #include "portals/request.h"
@@ -53,29 +54,12 @@ static void free_print(void *data) {
 	free(print);
 }
 
-/* GTK's 0-based page ranges ("0-2,4") as IPP's 1-based ones, or back (DELTA -1). */
-static bool shift_ranges(const char *in, int delta, char out[MAX_VALUE]) {
-	size_t len = 0;
-	for (const char *c = in; *c;) {
-		if (*c >= '0' && *c <= '9') {
-			char *end;
-			long n = strtol(c, &end, 10) + delta;
-			int w = snprintf(
-				out + len, MAX_VALUE - len, "%ld", n < 1 && delta > 0 ? 1 : n);
-			if (w < 0 || (size_t)w >= MAX_VALUE - len) {
-				return false;
-			}
-			len += (size_t)w;
-			c = end;
-		} else {
-			if (len + 1 >= MAX_VALUE) {
-				return false;
-			}
-			out[len++] = *c++;
-		}
-	}
-	out[len] = '\0';
-	return true;
+/*
+ * GTK's 0-based page ranges ("0-2,4") as IPP's 1-based ones, or back (DELTA -1): every
+ * number range-checked before the shift (portals/page_ranges.c).
+ */
+static bool shift_ranges(const char *in, int delta, char out[MAX_VALUE], const char **why) {
+	return cordon_page_ranges_shift(in, delta > 0 ? 0 : 1, delta, out, MAX_VALUE, why);
 }
 
 static const char *const duplex_names[][2] = {
@@ -102,8 +86,8 @@ static const char *lookup(const char *const table[][2], size_t count, const char
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A GtkPrintSettings (or page setup) entry as the print portal's setting; NULL key: none. */
-static bool from_gtk(
-	const char *key, const char *value, const char **ipp_key, char ipp_value[MAX_VALUE]) {
+static bool from_gtk(const char *key, const char *value, const char **ipp_key,
+	char ipp_value[MAX_VALUE], const char **why) {
 	const char *mapped = value;
 	*ipp_key = NULL;
 	if (strcmp(key, "printer") == 0) {
@@ -112,7 +96,7 @@ static bool from_gtk(
 		*ipp_key = "copies";
 	} else if (strcmp(key, "page-ranges") == 0) {
 		*ipp_key = "page-ranges";
-		return shift_ranges(value, 1, ipp_value);
+		return shift_ranges(value, 1, ipp_value, why);
 	} else if (strcmp(key, "duplex") == 0) {
 		*ipp_key = "sides";
 		mapped = lookup(duplex_names, COUNT(duplex_names), value, 0);
@@ -144,7 +128,8 @@ static bool to_gtk(
 		*gtk_key = "n-copies";
 	} else if (strcmp(key, "page-ranges") == 0) {
 		*gtk_key = "page-ranges";
-		return shift_ranges(value, -1, gtk_value);
+		const char *why;
+		return shift_ranges(value, -1, gtk_value, &why);
 	} else if (strcmp(key, "sides") == 0) {
 		*gtk_key = "duplex";
 		mapped = lookup(duplex_names, COUNT(duplex_names), value, 1);
@@ -174,7 +159,7 @@ static bool read_settings(sd_bus_message *m, struct cordon_print *print, sd_bus_
 		} else if (r >= 0 && (r = sd_bus_message_read(m, "v", "s", &value)) >= 0) {
 			const char *ipp_key, *why = "malformed value";
 			char ipp_value[MAX_VALUE];
-			if (!from_gtk(key, value, &ipp_key, ipp_value) ||
+			if (!from_gtk(key, value, &ipp_key, ipp_value, &why) ||
 				(ipp_key &&
 					!cordon_print_suggest(print, ipp_key, ipp_value, &why))) {
 				sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The built-in camera dialog, driven like a user would: it names the app from its
 # tag, lists the two registered providers, Down and Return choose the second one
-# (here the V4L2 provider, which fails for want of a device), Return on the first shows
-# its live preview and Return again takes the photo, Escape cancels, and a stream is consented to with Return and
-# refused with Escape.
+# (here the V4L2 provider, which fails for want of a device), no provider runs while a
+# dialog waits, P on the first shows its live preview and Return takes the photo, Escape
+# cancels, and a stream is consented to with Return and refused with Escape.
 # CORDON_PORTAL_SCREENSHOT=FILE keeps a screenshot of the provider choice (docs/).
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
@@ -62,10 +62,12 @@ grep -q "i/o error: the camera provider failed" "$TEST_TMP/photo1.log" ||
 grep -q "Camera provider v4l2 started" "$CORDON_LOG" || fail "the V4L2 provider did not run"
 wait_for "the dialog to go" header_gone
 
-# The pattern can stream, so Return shows its live preview first; Return again is the
+# The pattern can stream: the dialog offers Preview, and starts nothing until the user
+# asks (the camera is the user's to turn on). P shows the live preview; Return is then the
 # shutter: the preview's provider stops and the photo is taken in photo mode.
 ask photo2 take-photo --width 160 --height 120 --output "$TEST_TMP/out/2.png"
-ctl key click Return >/dev/null
+! grep -q "preview of pattern started" "$CORDON_LOG" || fail "a preview before the user asked"
+ctl key click p >/dev/null
 preview_yellow() {
 	screenshot HEADLESS-1 "$TEST_TMP/preview.png"
 	# The 320x240 preview is centred in the dialog: its yellow bar is 40x160 pixels.

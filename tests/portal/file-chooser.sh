@@ -38,12 +38,22 @@ portal open-file --output "$TEST_TMP/out"
 assert_eq 0 "$rc" "single open of two answers ($err)"
 assert_eq "secret.txt" "$out" "a single-file request gets one file"
 
-# Directory: an fd of the folder; cordon-portal copies its files.
+# Directory: a host client gets an fd of the folder; cordon-portal copies its files. A
+# sandboxed one never gets a directory fd (".." would walk the host's tree): only a
+# document of the document portal, and there is none in this test
+# (tests/attack/portals/folder-grant.sh has it).
 echo "in docs" >"$host/docs/readme"
 answer "$host/docs"
-portal open-file --directory --output "$TEST_TMP/out"
-assert_eq 0 "$rc" "directory open ($err)"
+rc=0
+out=$("$CORDON_PORTAL" open-file --directory --output "$TEST_TMP/out" 2>"$TEST_TMP/portal.err") ||
+	rc=$?
+assert_eq 0 "$rc" "directory open by a host client ($(cat "$TEST_TMP/portal.err"))"
 assert_eq "in docs" "$(cat "$TEST_TMP/out/docs/readme")" "a file of the chosen folder"
+rm -rf "$TEST_TMP/out/docs"
+portal open-file --directory --output "$TEST_TMP/out"
+assert_eq 3 "$rc" "directory open by a sandboxed client without a document portal ($err)"
+grep -q "unavailable: no session bus" <<<"$err" || fail "the refusal: $err"
+[[ ! -e "$TEST_TMP/out/docs" ]] || fail "a sandboxed client got the folder without a document"
 
 # Save: standard input lands in the chosen host file, created, then replaced.
 answer "$host/saved.txt"

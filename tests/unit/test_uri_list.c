@@ -136,18 +136,58 @@ static void test_encode(void) {
 static void test_split(void) {
 	char id[64], name[256];
 	const char *root = "/run/user/1000/doc";
-	CHECK(cordon_uri_split_document("/run/user/1000/doc/a1b2/x y.txt", root, id, name, 64));
+	CHECK(cordon_uri_split_document(
+		"/run/user/1000/doc/a1b2/x y.txt", root, id, sizeof(id), name, sizeof(name)));
 	CHECK_STR(id, "a1b2");
 	CHECK_STR(name, "x y.txt");
-	CHECK(!cordon_uri_split_document("/run/user/1000/doc/a1b2/sub/x", root, id, name, 64));
-	CHECK(!cordon_uri_split_document("/run/user/1000/doc/a1b2/..", root, id, name, 64));
-	CHECK(!cordon_uri_split_document("/run/user/1000/doc/a1b2/.", root, id, name, 64));
-	CHECK(!cordon_uri_split_document("/run/user/1000/doc/a1b2/", root, id, name, 64));
-	CHECK(!cordon_uri_split_document("/run/user/1000/doc/../etc/passwd", root, id, name, 64));
-	CHECK(!cordon_uri_split_document("/run/user/1000/doc/by-app/x/y", root, id, name, 64));
-	CHECK(!cordon_uri_split_document("/run/user/1000/docx/a1/x", root, id, name, 64));
-	CHECK(!cordon_uri_split_document("/run/user/1000/doc", root, id, name, 64));
-	CHECK(!cordon_uri_split_document("/etc/passwd", root, id, name, 64));
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/doc/a1b2/sub/x", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/doc/a1b2/..", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/doc/a1b2/.", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/doc/a1b2/", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/doc/../etc/passwd", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/doc/by-app/x/y", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/docx/a1/x", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/doc", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(!cordon_uri_split_document("/etc/passwd", root, id, sizeof(id), name, sizeof(name)));
+	/*
+	 * An app's uri-list may name a document id of any length: one that does not fit the id
+	 * buffer is refused before it is copied (it once went into 64 bytes, checked after).
+	 * Guard bytes on both sides show that nothing was written beyond the buffer.
+	 */
+	struct {
+		char id[64];
+		char guard[16];
+	} fenced;
+	memset(fenced.guard, 0x5a, sizeof(fenced.guard));
+	char path[600];
+	for (size_t len = 60; len <= 300; len++) {
+		int n = snprintf(path, sizeof(path), "%s/", root);
+		memset(path + n, 'a', len);
+		snprintf(path + n + len, sizeof(path) - (size_t)n - len, "/file");
+		bool split = cordon_uri_split_document(
+			path, root, fenced.id, sizeof(fenced.id), name, sizeof(name));
+		CHECK(split == (len < sizeof(fenced.id)));
+		if (split) {
+			CHECK(strlen(fenced.id) == len);
+		}
+	}
+	for (size_t i = 0; i < sizeof(fenced.guard); i++) {
+		CHECK(fenced.guard[i] == 0x5a);
+	}
+	/* The same for a name longer than its buffer. */
+	char small_name[8];
+	CHECK(cordon_uri_split_document("/run/user/1000/doc/ab/1234567", root, id, sizeof(id),
+		small_name, sizeof(small_name)));
+	CHECK(!cordon_uri_split_document("/run/user/1000/doc/ab/12345678", root, id, sizeof(id),
+		small_name, sizeof(small_name)));
 }
 
 int main(void) {
