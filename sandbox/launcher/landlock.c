@@ -1,0 +1,153 @@
+/*
+ * The app's Landlock domain: what the kernel refuses between the app and everything outside it,
+ * and between the app's own processes, where namespaces and seccomp cannot tell them apart.
+ *
+ *  - Abstract unix sockets (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET, ABI 6, kernel 6.12): they live
+ *    in the network namespace, so with --share=network the host's X11 (@/tmp/.X11-unix/X0)
+ *    and abstract D-Bus addresses would be one connect() away. The app may connect only to
+ *    abstract sockets made inside its own domain.
+ *  - ptrace-class access to its init: init stays outside the domain the app runs in, and
+ *    Landlock refuses ptrace, /proc/PID/mem, environ, fd and pidfd_getfd from a domain to any
+ *    process outside it. (init is also non-dumpable, namespaces.c.)
+ *  - /proc/PID/mem written by a sibling: processes of one user in one domain may ptrace-access
+ *    each other, and exec makes every process dumpable again, so no per-process flag survives.
+ *    Instead the domain handles LANDLOCK_ACCESS_FS_WRITE_FILE and grants it beneath every
+ *    top-level directory of the sandbox's root except /proc, and beneath the host's root (so
+ *    the caller's stdout, a host file reached through /dev/stdout, stays writable). Nothing
+ *    under /proc can be opened for writing: not another process's mem, nor /proc/self/mem,
+ *    oom_score_adj or a thread's comm (glibc names its own thread through prctl, not /proc).
+ *    ptrace, process_vm_writev, pidfd_getfd and kcmp are seccomp's (seccomp.c). --allow=devel
+ *    lifts the /proc rule with the rest: a debugger writes breakpoints through
+ *    /proc/PID/mem.
+ *
+ * init builds the ruleset while it can still name the host's root (before the pivot) and the
+ * command enters it between fork and exec, after no_new_privs. A kernel without Landlock, or
+ * with an ABI below what a guarantee needs, gets one warning naming what is not enforced;
+ * the launch goes on, as on any kernel before these features.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sandbox/launcher/launcher.h"
+#include "sandbox/launcher/util.h"
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+
+/* The ruleset attribute as of ABI 6; Debian 12's headers stop at handled_access_fs. */
+struct ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net; /* ABI 4 */
+	uint64_t scoped; /* ABI 6 */
+};
+#define SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define ACCESS_FS_WRITE_FILE (1ULL << 1)
+
+/* The ABI each part needs. */
+#define ABI_FS 1
+#define ABI_NET 4
+#define ABI_SCOPE 6
+
+static int landlock_abi(void) {
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	return abi < 0 ? 0 : (int)abi;
+}
+
+static void allow_write_beneath(int ruleset, int dir_fd, const char *what) {
+	struct landlock_path_beneath_attr rule = {
+		.allowed_access = ACCESS_FS_WRITE_FILE,
+		.parent_fd = dir_fd,
+	};
+	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) < 0) {
+		cordon_die_errno("landlock: allowing writes beneath %s", what);
+	}
+}
+
+/* Every directory at the top of the new root but /proc: where the app may open for writing. */
+static void allow_writes_but_proc(int ruleset) {
+	DIR *root = opendir("/");
+	if (root == NULL) {
+		cordon_die_errno("landlock: listing the sandbox's root");
+	}
+	struct dirent *entry;
+	while ((entry = readdir(root)) != NULL) {
+		const char *name = entry->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+			strcmp(name, "proc") == 0) {
+			continue;
+		}
+		cleanup_fd int fd =
+			openat(dirfd(root), name, O_PATH | O_NOFOLLOW | O_CLOEXEC | O_DIRECTORY);
+		if (fd < 0) {
+			continue; /* a link (/bin -> usr/bin) or a file: covered where it points */
+		}
+		allow_write_beneath(ruleset, fd, name);
+	}
+	closedir(root);
+}
+
+int cordon_launch_landlock_prepare(const struct cordon_launch_options *options, int host_root_fd) {
+	int abi = landlock_abi();
+	if (abi < ABI_SCOPE && options->share_network) {
+		fprintf(stderr,
+			"cordon-run: warning: this kernel has no Landlock scoping (ABI %d, 6 needed): "
+			"with --share=network the app can reach the host's abstract unix sockets "
+			"(X11, D-Bus)\n",
+			abi);
+	}
+	if (abi < ABI_FS) {
+		fprintf(stderr,
+			"cordon-run: warning: this kernel has no Landlock: the app's processes can "
+			"write each other's /proc/PID/mem\n");
+		return -1;
+	}
+	bool guard_proc = !options->allow_devel;
+	struct ruleset_attr attr = {
+		.handled_access_fs = guard_proc ? ACCESS_FS_WRITE_FILE : 0,
+		.scoped = abi >= ABI_SCOPE ? SCOPE_ABSTRACT_UNIX_SOCKET : 0,
+	};
+	if (attr.handled_access_fs == 0 && attr.scoped == 0) {
+		return -1; /* nothing to enforce (devel on a kernel without scoping) */
+	}
+	/* The kernel refuses a larger struct with fields it does not know set: give it its own. */
+	size_t size = abi >= ABI_SCOPE ? sizeof(attr)
+		: abi >= ABI_NET       ? offsetof(struct ruleset_attr, scoped)
+				       : offsetof(struct ruleset_attr, handled_access_net);
+	int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	if (ruleset < 0) {
+		cordon_die_errno("landlock: creating the app's ruleset");
+	}
+	if (guard_proc) {
+		allow_write_beneath(ruleset, host_root_fd, "the host's root");
+		allow_writes_but_proc(ruleset);
+	}
+	cordon_debug("landlock ABI %d: /proc %s, abstract unix sockets %s", abi,
+		guard_proc ? "not writable" : "writable (devel)",
+		attr.scoped ? "scoped to the app" : "not scoped");
+	return ruleset;
+}
+
+void cordon_launch_landlock_enter(int ruleset) {
+	if (ruleset < 0) {
+		return;
+	}
+	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) {
+		cordon_die_errno("landlock: entering the app's domain");
+	}
+	close(ruleset);
+}
