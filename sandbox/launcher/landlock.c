@@ -12,15 +12,17 @@
  *  - /proc/PID/mem written by a sibling: processes of one user in one domain may ptrace-access
  *    each other, and exec makes every process dumpable again, so no per-process flag survives.
  *    Instead the domain handles LANDLOCK_ACCESS_FS_WRITE_FILE and grants it beneath every
- *    top-level directory of the sandbox's root except /proc, and beneath the host's root (so
- *    the caller's stdout, a host file reached through /dev/stdout, stays writable). Nothing
- *    under /proc can be opened for writing: not another process's mem, nor /proc/self/mem,
- *    oom_score_adj or a thread's comm (glibc names its own thread through prctl, not /proc).
- *    ptrace, process_vm_writev, pidfd_getfd and kcmp are seccomp's (seccomp.c). --allow=devel
- *    lifts the /proc rule with the rest: a debugger writes breakpoints through
- *    /proc/PID/mem.
+ *    top-level directory of the sandbox's root except /proc, and on the files the caller
+ *    gave as stdin, stdout or stderr open for writing (so `>>/dev/stdout` into a host file
+ *    works). Nothing under /proc can be opened for writing: not another process's mem, nor
+ *    /proc/self/mem, oom_score_adj or a thread's comm (glibc names its own thread through
+ *    prctl, not /proc). Nor can a host file be reopened for writing through /proc/self/fd/N
+ *    unless it is one of those: a stdin read from a host file, or a file a portal handed to a
+ *    sibling read-only, is not upgraded to a writable open. ptrace, process_vm_writev,
+ *    pidfd_getfd and kcmp are seccomp's (seccomp.c). --allow=devel lifts the /proc rule with
+ *    the rest: a debugger writes breakpoints through /proc/PID/mem.
  *
- * init builds the ruleset while it can still name the host's root (before the pivot) and the
+ * init builds the ruleset after the pivot, while it still holds the caller's stdio, and the
  * command enters it between fork and exec, after no_new_privs. A kernel without Landlock, or
  * with an ABI below what a guarantee needs, gets one warning naming what is not enforced;
  * the launch goes on, as on any kernel before these features.
@@ -101,7 +103,34 @@ static void allow_writes_but_proc(int ruleset) {
 	closedir(root);
 }
 
-int cordon_launch_landlock_prepare(const struct cordon_launch_options *options, int host_root_fd) {
+/*
+ * The caller's stdin, stdout and stderr, where they are files of the host open for writing:
+ * reached again by path (/dev/stdout is /proc/self/fd/1) they must stay writable. Pipes,
+ * sockets and ttys of the sandbox need no rule; a read-only one gets none.
+ */
+static void allow_caller_stdio(int ruleset) {
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		int flags = fcntl(fd, F_GETFL);
+		if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY || fstat(fd, &st) < 0 ||
+			!(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))) {
+			continue;
+		}
+		struct landlock_path_beneath_attr rule = {
+			.allowed_access = ACCESS_FS_WRITE_FILE,
+			.parent_fd = fd,
+		};
+		/* EBADFD: a pseudo filesystem's file (a socket shown as a character device) that
+		 * Landlock never restricts anyway. */
+		if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) <
+				0 &&
+			errno != EBADFD) {
+			cordon_die_errno("landlock: allowing writes to the caller's fd %d", fd);
+		}
+	}
+}
+
+int cordon_launch_landlock_prepare(const struct cordon_launch_options *options) {
 	int abi = landlock_abi();
 	if (abi < ABI_SCOPE && options->share_network) {
 		fprintf(stderr,
@@ -133,8 +162,8 @@ int cordon_launch_landlock_prepare(const struct cordon_launch_options *options, 
 		cordon_die_errno("landlock: creating the app's ruleset");
 	}
 	if (guard_proc) {
-		allow_write_beneath(ruleset, host_root_fd, "the host's root");
 		allow_writes_but_proc(ruleset);
+		allow_caller_stdio(ruleset);
 	}
 	cordon_debug("landlock ABI %d: /proc %s, abstract unix sockets %s", abi,
 		guard_proc ? "not writable" : "writable (devel)",

@@ -11,7 +11,7 @@
  *            a non-dumpable process's /proc files belong to root, its own uid_map too);
  *         3. a cgroup namespace rooted at the scope, so /proc/self/cgroup names no host path;
  *         4. hostname "cordon", the mounts (mounts.c) and the pivot into the new root, and
- *            the app's Landlock ruleset (landlock.c), which must name the host's root;
+ *            the app's Landlock ruleset (landlock.c), which names the caller's stdio;
  *         5. close every host fd it held, setsid() (no controlling terminal: TIOCSTI has no
  *            terminal to type into even before seccomp), drop every capability
  *            (capabilities.c), load seccomp (seccomp.c);
@@ -219,15 +219,10 @@ static __attribute__((noreturn)) void sandbox_init(struct cordon_launch *launch)
 	if (sethostname("cordon", strlen("cordon")) < 0) {
 		cordon_die_errno("setting the hostname");
 	}
-	int host_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (host_root < 0) {
-		cordon_die_errno("opening the host's root");
-	}
 	cordon_launch_setup_mounts(launch);
 	struct command command = {
-		.landlock_ruleset = cordon_launch_landlock_prepare(&launch->options, host_root),
+		.landlock_ruleset = cordon_launch_landlock_prepare(&launch->options),
 	};
-	close(host_root);
 	close_host_fds(launch);
 	if (setsid() < 0) {
 		cordon_die_errno("starting a new session");

@@ -119,11 +119,11 @@ void cordon_launch_drop_capabilities(void);
 void cordon_launch_load_seccomp(const struct cordon_launch_options *options);
 
 /*
- * landlock.c, in the sandbox before the pivot's fds are gone: the app's ruleset (abstract unix
- * sockets scoped to the app, nothing under /proc writable unless devel), or -1 where the kernel
- * has no Landlock (with a warning). host_root_fd is the host's "/", still open.
+ * landlock.c, in the sandbox after the pivot, while init still holds the caller's stdio: the
+ * app's ruleset (abstract unix sockets scoped to the app, nothing under /proc writable unless
+ * devel), or -1 where the kernel has no Landlock (with a warning).
  */
-int cordon_launch_landlock_prepare(const struct cordon_launch_options *options, int host_root_fd);
+int cordon_launch_landlock_prepare(const struct cordon_launch_options *options);
 /* landlock.c, in the command's process before exec: enters the ruleset and closes it. */
 void cordon_launch_landlock_enter(int ruleset);
 
