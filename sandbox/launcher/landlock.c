@@ -12,7 +12,7 @@
  *  - /proc/PID/mem written by a sibling: processes of one user in one domain may ptrace-access
  *    each other, and exec makes every process dumpable again, so no per-process flag survives.
  *    Instead the domain handles LANDLOCK_ACCESS_FS_WRITE_FILE and grants it beneath every
- *    top-level directory of the sandbox's root except /proc, and on the files the caller
+ *    writable mount of the sandbox except /proc, and on the files the caller
  *    gave as stdin, stdout or stderr open for writing (so `>>/dev/stdout` into a host file
  *    works). Nothing under /proc can be opened for writing: not another process's mem, nor
  *    /proc/self/mem, oom_score_adj or a thread's comm (glibc names its own thread through
@@ -27,13 +27,13 @@
  * with an ABI below what a guarantee needs, gets one warning naming what is not enforced;
  * the launch goes on, as on any kernel before these features.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -80,27 +80,44 @@ static void allow_write_beneath(int ruleset, int dir_fd, const char *what) {
 	}
 }
 
-/* Every directory at the top of the new root but /proc: where the app may open for writing. */
-static void allow_writes_but_proc(int ruleset) {
-	DIR *root = opendir("/");
-	if (root == NULL) {
-		cordon_die_errno("landlock: listing the sandbox's root");
+static bool under_proc(const char *path) {
+	return strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/');
+}
+
+/*
+ * Write access where the layout allows writing: every mount of the sandbox that is not
+ * read-only (/tmp, /dev, /run/user/UID, the home and its data dirs...), except /proc and what
+ * is below it. Read-only ones get no rule, so a host file under /usr or the app dir reached
+ * through /proc/self/fd is not writable either.
+ */
+static void allow_writes_where_mounted_rw(int ruleset) {
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (f == NULL) {
+		cordon_die_errno("landlock: reading the sandbox's mounts");
 	}
-	struct dirent *entry;
-	while ((entry = readdir(root)) != NULL) {
-		const char *name = entry->d_name;
-		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-			strcmp(name, "proc") == 0) {
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		/* ID PARENT MAJ:MIN ROOT MOUNT-POINT OPTIONS ...; the layout's mount points have
+		 * no blanks to escape. */
+		char point[4096], options[256];
+		if (sscanf(line, "%*s %*s %*s %*s %4095s %255s", point, options) != 2) {
 			continue;
 		}
-		cleanup_fd int fd =
-			openat(dirfd(root), name, O_PATH | O_NOFOLLOW | O_CLOEXEC | O_DIRECTORY);
-		if (fd < 0) {
-			continue; /* a link (/bin -> usr/bin) or a file: covered where it points */
+		if (strncmp(options, "ro", 2) == 0 && (options[2] == ',' || options[2] == '\0')) {
+			continue;
 		}
-		allow_write_beneath(ruleset, fd, name);
+		if (under_proc(point)) {
+			continue;
+		}
+		cleanup_fd int fd = open(point, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			cordon_die_errno("landlock: opening the mount point %s", point);
+		}
+		allow_write_beneath(ruleset, fd, point);
 	}
-	closedir(root);
+	free(line);
+	fclose(f);
 }
 
 /*
@@ -120,8 +137,7 @@ static void allow_caller_stdio(int ruleset) {
 			.allowed_access = ACCESS_FS_WRITE_FILE,
 			.parent_fd = fd,
 		};
-		/* EBADFD: a pseudo filesystem's file (a socket shown as a character device) that
-		 * Landlock never restricts anyway. */
+		/* EBADFD: a file of an internal filesystem, which Landlock never restricts. */
 		if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) <
 				0 &&
 			errno != EBADFD) {
@@ -162,7 +178,7 @@ int cordon_launch_landlock_prepare(const struct cordon_launch_options *options) 
 		cordon_die_errno("landlock: creating the app's ruleset");
 	}
 	if (guard_proc) {
-		allow_writes_but_proc(ruleset);
+		allow_writes_where_mounted_rw(ruleset);
 		allow_caller_stdio(ruleset);
 	}
 	cordon_debug("landlock ABI %d: /proc %s, abstract unix sockets %s", abi,
