@@ -18,17 +18,26 @@ cp "$ATTACK_DIR/launcher-attack" "$host_dir/"
 # of its own open (7) when it starts the app.
 out=$(CALLER_SECRET="$secret" "$CORDON_RUN" --no-wayland --app-id "$APP_ID" \
 	--app "$host_dir" -- /app/launcher-attack init "$secret" "$host_dir" 2>&1 7<"$host_dir/launcher-attack") || true
-assert_attack "init" "$out" init \
-	"ok open /proc/1/environ: EACCES" \
-	"ok open /proc/1/mem O_RDWR: EACCES" \
-	"ok open /proc/1/mem O_RDONLY: EACCES" \
-	"ok open /proc/1/fd/0: EACCES" \
-	"ok ptrace(ATTACH, 1): EPERM" \
-	"ok pidfd_getfd(init, 0): EPERM" \
-	"ok kcmp(self, init): EPERM" \
-	"ok /proc/1/cmdline holds no word 0 of the caller's" \
-	"ok /proc/1/cmdline holds no word 1 of the caller's" \
-	"control /proc/self/environ readable"
+refused=("ok open /proc/1/environ: EACCES"
+	"ok open /proc/1/mem O_RDWR: EACCES"
+	"ok open /proc/1/mem O_RDONLY: EACCES"
+	"ok open /proc/1/fd/0: EACCES"
+	"ok ptrace(ATTACH, 1): EPERM"
+	"ok pidfd_getfd(init, 0): EPERM"
+	"ok kcmp(self, init): EPERM"
+	"ok /proc/1/cmdline holds no word 0 of the caller's"
+	"ok /proc/1/cmdline holds no word 1 of the caller's"
+	"control /proc/self/environ readable")
+assert_attack "init" "$out" init "${refused[@]}"
+
+# The same as an unprivileged user (uid 0 inside owns more of /proc).
+if ((EUID == 0)); then
+	setup_user_home 65534
+	make_delegated_cgroup 65534 || fail "cannot make a delegated cgroup"
+	out=$(CALLER_SECRET="$secret" as_user 65534 "$CORDON_RUN" --no-wayland --app-id "$APP_ID" \
+		--app "$host_dir" -- /app/launcher-attack init "$secret" "$host_dir" 2>&1) || true
+	assert_attack "init, as nobody" "$out" init "${refused[@]}"
+fi
 
 # The same from a shell: the bytes of init's environment never reach the app, and init
 # keeps none of the caller's fds beyond /dev/null.

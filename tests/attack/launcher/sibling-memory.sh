@@ -12,16 +12,25 @@ source "$CORDON_SOURCE_ROOT/tests/attack/launcher/lib.sh"
 cordon_test_init
 
 out=$(attack -- siblings)
-assert_attack "siblings" "$out" siblings \
-	"ok open /proc/SIBLING/mem O_RDWR: EACCES" \
-	"ok open /proc/SIBLING/mem O_WRONLY: EACCES" \
-	"ok process_vm_writev(sibling): EPERM" \
-	"ok ptrace(ATTACH, sibling): EPERM" \
-	"ok pidfd_getfd(sibling, 0): EPERM" \
-	"ok kcmp(self, sibling): EPERM" \
-	"ok the sibling's memory is untouched"
+refused=("ok open /proc/SIBLING/mem O_RDWR: EACCES"
+	"ok open /proc/SIBLING/mem O_WRONLY: EACCES"
+	"ok process_vm_writev(sibling): EPERM"
+	"ok ptrace(ATTACH, sibling): EPERM"
+	"ok pidfd_getfd(sibling, 0): EPERM"
+	"ok kcmp(self, sibling): EPERM"
+	"ok the sibling's memory is untouched")
+assert_attack "siblings" "$out" siblings "${refused[@]}"
 grep -q "^control the sibling [0-9]* is visible in /proc" <<<"$out" ||
 	fail "the sibling was not seen: $out"
+
+# The same as an unprivileged user.
+if ((EUID == 0)); then
+	setup_user_home 65534
+	make_delegated_cgroup 65534 || fail "cannot make a delegated cgroup"
+	out=$(as_user 65534 "$CORDON_RUN" --no-wayland --app-id "$APP_ID" --app "$ATTACK_DIR" \
+		-- /app/launcher-attack siblings 2>&1) || true
+	assert_attack "siblings, as nobody" "$out" siblings "${refused[@]}"
+fi
 
 # Ordinary writes still work: a file in /tmp and in HOME, /dev/null, and /dev/stdout when it
 # is a file of the host's.
