@@ -16,7 +16,7 @@ struct cordon_launch_options {
 	const char *runtime; /* --runtime: bound read-only at /usr instead of the host's /usr */
 	const char *cgroup_parent; /* --cgroup-parent: where the scope is made */
 	bool share_network; /* --share=network */
-	bool allow_devel; /* --allow=devel: ptrace and perf stay allowed */
+	bool allow_devel; /* --allow=devel: ptrace, kcmp, pidfd_getfd and /proc writes allowed */
 	bool no_wayland; /* --no-wayland */
 	const char *profile; /* --profile: NULL is the app's profile from policy.ini */
 	const char *policy_path; /* --policy: NULL is the default policy.ini */
