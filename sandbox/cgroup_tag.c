@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sandbox/app_id.h"
 #include "sandbox/cgroup_tag.h"
 
 /* systemd's UNIT_NAME_MAX less the NUL; also the cgroupfs limit for one name. */
@@ -92,25 +93,6 @@ static bool decode(struct span sp, char *out, size_t out_size) {
 	return true;
 }
 
-/* Reverse-DNS style: letters, digits, '.', '-', '_'; no leading '.' or '-', no empty element. */
-static bool valid_app_id(const char *id) {
-	size_t len = strlen(id);
-	if (len == 0 || len > CORDON_TAG_APP_ID_MAX - 1 || id[0] == '.' || id[0] == '-' ||
-		id[len - 1] == '.') {
-		return false;
-	}
-	for (size_t i = 0; i < len; i++) {
-		char c = id[i];
-		if (!is_alnum(c) && c != '.' && c != '-' && c != '_') {
-			return false;
-		}
-		if (c == '.' && id[i + 1] == '.') {
-			return false;
-		}
-	}
-	return true;
-}
-
 static bool valid_instance(const char *inst) {
 	size_t len = strlen(inst);
 	if (len == 0 || len > CORDON_TAG_INSTANCE_MAX - 1) {
@@ -177,7 +159,7 @@ static bool split_last(struct span sp, char c, struct span *left, struct span *r
 }
 
 static bool set_ids(struct cordon_tag *tag, struct span app, struct span inst) {
-	if (!decode(app, tag->app_id, sizeof(tag->app_id)) || !valid_app_id(tag->app_id)) {
+	if (!decode(app, tag->app_id, sizeof(tag->app_id)) || !cordon_app_id_valid(tag->app_id)) {
 		return false;
 	}
 	if (inst.len == 0) {

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sandbox/app_id.h"
 #include "sandbox/launcher/launcher.h"
 #include "sandbox/launcher/util.h"
 
@@ -34,8 +35,10 @@ static const char usage[] =
 	"  --image-mount=HOW    kernel (a loop device; root only, the default for root) or\n"
 	"                       fuse (squashfuse in user space; the default otherwise)\n"
 	"  --runtime DIR        bind DIR read-only at /usr instead of the host's /usr\n"
-	"  --share=network      keep the host's network (default: a new network namespace)\n"
-	"  --allow=devel        allow ptrace (debuggers) inside the sandbox\n"
+	"  --share=network      keep the host's network (default: a new network namespace); its\n"
+	"                       abstract unix sockets (X11, D-Bus) stay out of reach\n"
+	"  --allow=devel        for debuggers: allow ptrace, kcmp and pidfd_getfd, and writes to\n"
+	"                       /proc (breakpoints through /proc/PID/mem) inside the sandbox\n"
 	"  --cgroup-parent DIR  make the scope app-cordon-ID-INSTANCE.scope under this cgroup v2\n"
 	"                       directory (default: beside the caller's own cgroup)\n"
 	"  --setenv VAR=VALUE   set VAR in the command's environment (repeatable)\n"
@@ -85,23 +88,6 @@ static const struct option long_options[] = {
 	{"version", no_argument, NULL, OPT_VERSION},
 	{0},
 };
-
-/* The ids cordon's cgroup parser accepts (sandbox/cgroup_tag.c), short enough for a name. */
-static bool valid_app_id(const char *id) {
-	size_t len = strlen(id);
-	if (len == 0 || len > 200 || id[0] == '.' || id[0] == '-') {
-		return false;
-	}
-	for (size_t i = 0; i < len; i++) {
-		char c = id[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-		if (!ok || (c == '.' && id[i + 1] == '.')) {
-			return false;
-		}
-	}
-	return true;
-}
 
 static bool valid_setenv(const char *word) {
 	const char *eq = strchr(word, '=');
@@ -201,11 +187,15 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 	if (o->app_id == NULL) {
 		cordon_die_usage("--app-id ID is required");
 	}
-	if (!valid_app_id(o->app_id)) {
-		cordon_die_usage(
-			"--app-id '%s': use letters, digits, '.', '_' and '-' (not first), "
-			"no '..', at most 200 characters",
-			o->app_id);
+	const char *problem = cordon_app_id_problem(o->app_id);
+	if (problem == NULL && strlen(o->app_id) > CORDON_APP_ID_SCOPE_MAX) {
+		problem = "longer than 200 bytes (the scope's name must fit 255)";
+	}
+	if (problem != NULL) {
+		/* %.200s: the id is the caller's, keep the message bounded. */
+		cordon_die_usage("--app-id '%.200s' %s: use letters, digits, '.', '_' and '-', not "
+				 "'.' or '-' first nor '.' last, no '..', at most 200 bytes",
+			o->app_id, problem);
 	}
 	if (o->app_dir != NULL && o->image != NULL) {
 		cordon_die_usage("--app and --image both give /app: pick one");

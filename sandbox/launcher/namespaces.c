@@ -7,15 +7,25 @@
  *         1. PR_SET_PDEATHSIG, then check the launcher is still there (it may have died
  *            before the prctl): the sandbox never outlives cordon-run;
  *         2. map the user's uid and gid to themselves (setgroups denied first, as the kernel
- *            requires of an unprivileged map);
+ *            requires of an unprivileged map), then make itself non-dumpable (not before:
+ *            a non-dumpable process's /proc files belong to root, its own uid_map too);
  *         3. a cgroup namespace rooted at the scope, so /proc/self/cgroup names no host path;
- *         4. hostname "cordon", the mounts (mounts.c) and the pivot into the new root;
+ *         4. hostname "cordon", the mounts (mounts.c) and the pivot into the new root, and
+ *            the app's Landlock ruleset (landlock.c), which names the caller's stdio;
  *         5. close every host fd it held, setsid() (no controlling terminal: TIOCSTI has no
  *            terminal to type into even before seccomp), drop every capability
  *            (capabilities.c), load seccomp (seccomp.c);
- *         6. fork the command, exec it with a listed environment and only fds 0-2, reap
- *            every orphan until the command exits, and exit with its status. The kernel
- *            then kills whatever is left in the namespace.
+ *         6. copy what the command needs (argv, its listed environment), then forget the
+ *            caller: init is a fork of cordon-run, so its memory held the caller's whole
+ *            environment and command line (/proc/1/environ and cmdline read them): both are
+ *            zeroed and environ cleared;
+ *         7. fork the command, which enters the Landlock domain and execs with only fds
+ *            0-2; init itself keeps no fd of the caller (0-2 become /dev/null), reaps every
+ *            orphan until the command exits, and exits with its status. The kernel then kills
+ *            whatever is left in the namespace.
+ *
+ * So the app cannot reach init: it is non-dumpable and outside the app's Landlock domain (no
+ * ptrace, /proc/1/mem, environ or fd access), and what it holds of the caller is gone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -74,22 +84,29 @@ static void close_host_fds(struct cordon_launch *launch) {
 	}
 }
 
-static __attribute__((noreturn)) void exec_command(const struct cordon_launch *launch) {
+/* What the command starts with, copied out of the caller's memory before init forgets it. */
+struct command {
+	char **argv;
+	char **env;
+	char *home;
+	int landlock_ruleset;
+};
+
+static __attribute__((noreturn)) void exec_command(const struct command *command) {
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		sigaction(sigs[i], &dfl, NULL);
 	}
+	cordon_launch_landlock_enter(command->landlock_ruleset);
 	/* Only stdin, stdout and stderr: any other fd the caller left open stays outside. */
 	close_range(3, ~0U, 0);
 	/* The caller's cwd is a host path: start in the sandbox's own home instead. */
-	char *home = cordon_strdup_printf("/home/%s", launch->user_name);
-	if (chdir(home) < 0) {
-		cordon_die_errno("entering %s", home);
+	if (chdir(command->home) < 0) {
+		cordon_die_errno("entering %s", command->home);
 	}
-	free(home);
-	environ = cordon_launch_environment(launch);
-	char *const *argv = launch->options.argv;
+	environ = command->env;
+	char *const *argv = command->argv;
 	execvp(argv[0], argv);
 	int err = errno;
 	fprintf(stderr, "cordon-run: cannot run '%s' in the sandbox: %s\n", argv[0], strerror(err));
@@ -116,6 +133,72 @@ static __attribute__((noreturn)) void reap_until_command_exits(pid_t pid) {
 	}
 }
 
+static char **copy_argv(char **argv) {
+	size_t n = 0;
+	while (argv[n] != NULL) {
+		n++;
+	}
+	char **copy = calloc(n + 1, sizeof(char *));
+	if (copy == NULL) {
+		cordon_die_errno("copying the command");
+	}
+	for (size_t i = 0; i < n; i++) {
+		copy[i] = strdup(argv[i]);
+		if (copy[i] == NULL) {
+			cordon_die_errno("copying the command");
+		}
+	}
+	return copy;
+}
+
+/*
+ * Zeroes the caller's command line and environment where the kernel shows them from (the
+ * ranges /proc/self/stat gives as arg_start..arg_end, env_start..env_end, fields 48 to 51):
+ * clearing environ alone leaves every string in place for /proc/1/environ.
+ */
+static void forget_caller(void) {
+	char buf[2048];
+	cleanup_fd int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (len <= 0) {
+		cordon_die_errno("reading /proc/self/stat");
+	}
+	buf[len] = '\0';
+	/* Fields from the third on follow the last ')' (the second, comm, may hold any). */
+	char *p = strrchr(buf, ')');
+	unsigned long range[4];
+	int field = 2;
+	for (char *save = NULL, *tok = p ? strtok_r(p + 1, " ", &save) : NULL; tok != NULL;
+		tok = strtok_r(NULL, " ", &save)) {
+		field++;
+		if (field >= 48 && field <= 51) {
+			range[field - 48] = strtoul(tok, NULL, 10);
+		}
+	}
+	if (field < 51 || range[1] < range[0] || range[3] < range[2]) {
+		cordon_die("cannot find the caller's command line in /proc/self/stat");
+	}
+	clearenv();
+	memset((void *)range[2], 0, range[3] - range[2]);
+	memset((void *)range[0], 0, range[1] - range[0]);
+	/* A name for ps, inside the old command line's room. */
+	static const char name[] = "cordon-run-init";
+	if (range[1] - range[0] > sizeof(name)) {
+		memcpy((void *)range[0], name, sizeof(name));
+	}
+}
+
+/* init keeps no fd of the caller's: its stdio goes to /dev/null once the command has it. */
+static void drop_caller_fds(void) {
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
+	close_range(3, ~0U, 0);
+}
+
 static __attribute__((noreturn)) void sandbox_init(struct cordon_launch *launch) {
 	/* This process is a copy of the launcher: the host-side state is not ours to undo. */
 	cordon_die_set_cleanup(NULL, NULL);
@@ -127,6 +210,9 @@ static __attribute__((noreturn)) void sandbox_init(struct cordon_launch *launch)
 		_exit(CORDON_RUN_EXIT_SETUP); /* the launcher died before the prctl */
 	}
 	map_user(launch);
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		cordon_die_errno("making init non-dumpable");
+	}
 	if (unshare(CLONE_NEWCGROUP) < 0) {
 		cordon_die_errno("creating the cgroup namespace");
 	}
@@ -134,12 +220,19 @@ static __attribute__((noreturn)) void sandbox_init(struct cordon_launch *launch)
 		cordon_die_errno("setting the hostname");
 	}
 	cordon_launch_setup_mounts(launch);
+	struct command command = {
+		.landlock_ruleset = cordon_launch_landlock_prepare(&launch->options),
+	};
 	close_host_fds(launch);
 	if (setsid() < 0) {
 		cordon_die_errno("starting a new session");
 	}
 	cordon_launch_drop_capabilities();
 	cordon_launch_load_seccomp(&launch->options);
+	command.argv = copy_argv(launch->options.argv);
+	command.env = cordon_launch_environment(launch);
+	command.home = cordon_strdup_printf("/home/%s", launch->user_name);
+	forget_caller();
 
 	struct sigaction forward = {.sa_handler = forward_signal};
 	int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
@@ -155,9 +248,10 @@ static __attribute__((noreturn)) void sandbox_init(struct cordon_launch *launch)
 		cordon_die_errno("starting the command");
 	}
 	if (pid == 0) {
-		exec_command(launch);
+		exec_command(&command);
 	}
 	command_pid = pid;
+	drop_caller_fds();
 	reap_until_command_exits(pid);
 }
 

@@ -21,10 +21,13 @@ in_app=("$CORDON_RUN" --app-id "$app_id" --app "$(dirname "$CORDON_PORTAL")"
 	--setenv ASAN_OPTIONS=detect_leaks=0 --)
 portal_bin="/app/$(basename "$CORDON_PORTAL")"
 
-# Without the portal the file is out of reach.
-rc=0
-"${in_app[@]}" cat "$host/secret.txt" >/dev/null 2>&1 || rc=$?
-((rc != 0)) || fail "the sandbox could read $host/secret.txt directly"
+# Without the portal the file is out of reach: cat ran inside (its exit status is printed
+# after it) and found no such file, and no byte of it came out.
+out=$("${in_app[@]}" sh -c 'cat "$1" 2>&1; rc=$?; echo; echo "cat exit $rc"' sh \
+	"$host/secret.txt" 2>&1) || fail "the shell inside did not run: $out"
+grep -qx "cat exit 1" <<<"$out" || fail "cat did not run inside: $out"
+grep -q "No such file or directory" <<<"$out" || fail "cat inside said: $out"
+! grep -qF "the host's secret" <<<"$out" || fail "the sandbox could read $host/secret.txt directly"
 
 # Through the portal: the content, under its own name.
 answer "$host/secret.txt"

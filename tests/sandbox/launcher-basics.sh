@@ -32,6 +32,7 @@ expect_refusal 2 "unknown option '--bogus'" --bogus --app-id "$APP_ID" -- true
 expect_refusal 2 "--app-id ID is required" -- true
 expect_refusal 2 "no command given" --app-id "$APP_ID"
 expect_refusal 2 "--app-id '../etc'" --app-id ../etc -- true
+expect_refusal 2 "--app-id 'x.' ends with '.'" --app-id x. -- true
 expect_refusal 2 "--share=ipc" --share=ipc --app-id "$APP_ID" -- true
 expect_refusal 2 "--setenv" --setenv NOEQUALS --app-id "$APP_ID" -- true
 expect_refusal 125 "--app $TEST_TMP/missing: cannot open" --no-wayland --app-id "$APP_ID" \

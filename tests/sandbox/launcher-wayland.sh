@@ -89,8 +89,13 @@ refused_logged() {
 	ctl --json transfers | jq -e 'any(.[]; .decision == "set-refused-deny-no-input")' >/dev/null
 }
 wait_for "cordon to refuse wl-copy's selection from the sandbox" refused_logged
-got=$(timeout 5 "$CORDON_RUN" --app-id "$APP_ID" -- wl-paste -n 2>/dev/null) || true
-[[ "$got" != "$text" ]] || fail "wl-copy in the sandbox set the selection without a user action"
+# wl-paste inside must have run and connected (its exit status printed after it), and got
+# no text: a refusal, not a launch that never happened.
+got=$(timeout 5 "$CORDON_RUN" --app-id "$APP_ID" -- sh -c \
+	'wl-paste -n 2>&1; rc=$?; echo; echo "wl-paste exit $rc"' 2>&1) || fail "wl-paste inside: $got"
+grep -qx "wl-paste exit [1-9][0-9]*" <<<"$got" || fail "wl-paste did not run inside: $got"
+grep -q "No selection\|Nothing is copied" <<<"$got" || fail "wl-paste inside said: $got"
+! grep -qF "$text" <<<"$got" || fail "wl-copy in the sandbox set the selection without a user action"
 stop_client copy
 
 start_client writer "${in_app[@]}" /app/clip-client --app-id writer --copy "$text"

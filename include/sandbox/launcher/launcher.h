@@ -16,7 +16,7 @@ struct cordon_launch_options {
 	const char *runtime; /* --runtime: bound read-only at /usr instead of the host's /usr */
 	const char *cgroup_parent; /* --cgroup-parent: where the scope is made */
 	bool share_network; /* --share=network */
-	bool allow_devel; /* --allow=devel: ptrace and perf stay allowed */
+	bool allow_devel; /* --allow=devel: ptrace, kcmp, pidfd_getfd and /proc writes allowed */
 	bool no_wayland; /* --no-wayland */
 	const char *profile; /* --profile: NULL is the app's profile from policy.ini */
 	const char *policy_path; /* --policy: NULL is the default policy.ini */
@@ -117,6 +117,15 @@ void cordon_launch_drop_capabilities(void);
 
 /* seccomp.c, in the sandbox: loads the deny table (seccomp.c) for every architecture. */
 void cordon_launch_load_seccomp(const struct cordon_launch_options *options);
+
+/*
+ * landlock.c, in the sandbox after the pivot, while init still holds the caller's stdio: the
+ * app's ruleset (abstract unix sockets scoped to the app, nothing under /proc writable unless
+ * devel), or -1 where the kernel has no Landlock (with a warning).
+ */
+int cordon_launch_landlock_prepare(const struct cordon_launch_options *options);
+/* landlock.c, in the command's process before exec: enters the ruleset and closes it. */
+void cordon_launch_landlock_enter(int ruleset);
 
 /* env.c: the clean, listed environment the command starts with. */
 char **cordon_launch_environment(const struct cordon_launch *launch);
