@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "common/policy.h"
 #include "compositor/apps.h"
 #include "compositor/security_context.h"
@@ -95,7 +96,7 @@ static void apply_policy_marks(struct cordon_client *client) {
 	if (app_marked || launcher_marked) {
 		tag->sandboxed = true;
 		wlr_log(WLR_DEBUG, "Client pid %d: %s counts as sandboxed (policy: %s)",
-			(int)client->peer.pid, tag->app_id,
+			(int)client->peer.pid, cordon_log_text(tag->app_id),
 			app_marked ? "the app" : "its launcher");
 	}
 }
@@ -141,11 +142,12 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 		wlr_log(WLR_DEBUG, "Client pid %d: security context %s%s%s",
 			client->identified ? (int)client->peer.pid : -1,
 			cordon_tag_engine_name(context_tag), context_tag->app_id[0] ? " " : "",
-			context_tag->app_id);
+			cordon_log_text(context_tag->app_id));
 	} else if (client->identified) {
 		wlr_log(WLR_DEBUG, "Client pid %d: %s%s%s%s", (int)client->peer.pid,
 			cordon_sandbox_engine_name(client->peer.tag.engine),
-			client->peer.tag.app_id[0] ? " " : "", client->peer.tag.app_id,
+			client->peer.tag.app_id[0] ? " " : "",
+			cordon_log_text(client->peer.tag.app_id),
 			client->peer.tag.sandboxed ? " (sandboxed)" : "");
 	} else {
 		wlr_log(WLR_INFO, "Cannot identify a new client; treating it as sandboxed");

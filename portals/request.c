@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "common/policy.h"
 #include "compositor/client.h"
 #include "compositor/freeze.h"
@@ -140,7 +141,7 @@ void cordon_portal_request_destroy(struct cordon_portal_request *request) {
 	}
 	if (request->state == CORDON_PORTAL_REQUEST_PENDING) {
 		wlr_log(WLR_DEBUG, "Portal request %s of %s dismissed: the app let go of it",
-			request->token, cordon_portal_request_app_id(request));
+			request->token, cordon_log_text(cordon_portal_request_app_id(request)));
 	}
 	cordon_portal_request_close_dialog(request);
 	detach_parent(request);
@@ -216,7 +217,8 @@ static bool check_request(struct cordon_portal_request *request, enum cordon_per
 	wlr_log(WLR_INFO, "Portal %s request %s from pid %d (%s %s), permission %s",
 		request->impl->portal, request->token, (int)request->pid,
 		request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown",
-		app_id[0] ? app_id : "(no app id)", cordon_permission_name(*permission));
+		app_id[0] ? cordon_log_text(app_id) : "(no app id)",
+		cordon_permission_name(*permission));
 	*failure = CORDON_PORTAL_FAILURE_DENIED;
 	if (!policy_allows(request)) {
 		wlr_log(WLR_INFO, "Portal %s request %s: not in the app's policy 'portals' list",
@@ -283,7 +285,7 @@ void cordon_portal_request_respond(
 	wlr_log(WLR_INFO, "Portal %s request %s answered: %s%s%s (%zu files)",
 		request->impl->portal, request->token, results[response->result],
 		response->result == CORDON_PORTAL_FAILED ? ", " : "",
-		response->result == CORDON_PORTAL_FAILED ? response->reason : "",
+		response->result == CORDON_PORTAL_FAILED ? cordon_log_text(response->reason) : "",
 		response->file_count);
 	/* A frozen app would not read the answer: thaw it first (docs/freeze.md). */
 	if (request->client) {
