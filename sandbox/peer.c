@@ -371,6 +371,11 @@ struct cordon_cgroup_cache *cordon_peer_cgroup_cache_create(void) {
 	return cache;
 }
 
+void cordon_peer_release_pidfd(struct cordon_peer *peer) {
+	close_fd(&peer->pidfd);
+	peer->pidfd = -1;
+}
+
 void cordon_peer_finish(struct cordon_peer *peer) {
 	close_fd(&peer->pidfd);
 	peer->pidfd = -1;
