@@ -11,6 +11,7 @@
  */
 #include "compositor/app_limits.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,8 @@ struct cordon_app_budget {
 	/* Logging at the cap: when the last line was written, and what was refused since. */
 	int64_t logged_ms[CORDON_APP_RESOURCE_COUNT];
 	uint64_t refused[CORDON_APP_RESOURCE_COUNT];
+	int64_t noticed_ms; /* cordon_app_budget_log's, likewise */
+	uint64_t unnoticed;
 };
 
 static const uint64_t caps[CORDON_APP_RESOURCE_COUNT] = {
@@ -51,6 +54,12 @@ static const char *const resource_names[CORDON_APP_RESOURCE_COUNT] = {
 	[CORDON_APP_MIME_BYTES] = "bytes of offered mime types",
 };
 
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 struct cordon_app_limits *cordon_app_limits_create(void) {
 	struct cordon_app_limits *limits = calloc(1, sizeof(*limits));
 	if (!limits) {
@@ -59,6 +68,30 @@ struct cordon_app_limits *cordon_app_limits_create(void) {
 	wl_list_init(&limits->budgets);
 	limits->next_id = 1;
 	return limits;
+}
+
+/*
+ * A budget nobody holds is kept while one of its log lines is recent: an app that reconnects
+ * at once (a cordonctl per command) must not get a fresh line each time.
+ */
+static bool logged_recently(const struct cordon_app_budget *budget, int64_t now) {
+	if (now - budget->noticed_ms < CORDON_APP_LOG_INTERVAL_MS) {
+		return true;
+	}
+	for (int i = 0; i < CORDON_APP_RESOURCE_COUNT; i++) {
+		if (now - budget->logged_ms[i] < CORDON_APP_LOG_INTERVAL_MS) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void budget_free_if_unused(struct cordon_app_budget *budget, int64_t now) {
+	if (budget->refs > 0 || (budget->limits && logged_recently(budget, now))) {
+		return;
+	}
+	wl_list_remove(&budget->link);
+	free(budget);
 }
 
 void cordon_app_limits_destroy(struct cordon_app_limits *limits) {
@@ -70,6 +103,7 @@ void cordon_app_limits_destroy(struct cordon_app_limits *limits) {
 		wl_list_remove(&budget->link);
 		wl_list_init(&budget->link);
 		budget->limits = NULL;
+		budget_free_if_unused(budget, 0);
 	}
 	free(limits);
 }
@@ -90,13 +124,16 @@ struct cordon_app_budget *cordon_app_budget_get(
 	if (tag) {
 		app_key(tag, &key);
 	}
-	struct cordon_app_budget *budget;
-	wl_list_for_each(budget, &limits->budgets, link) {
+	struct cordon_app_budget *budget, *tmp;
+	int64_t now = now_ms();
+	wl_list_for_each_safe(budget, tmp, &limits->budgets, link) {
 		if (tag ? budget->known && cordon_tag_same_sandbox(&budget->key, &key)
 			: !budget->known) {
 			budget->refs++;
 			return budget;
 		}
+		/* Those kept only for their log lines go once the lines are old. */
+		budget_free_if_unused(budget, now);
 	}
 	budget = calloc(1, sizeof(*budget));
 	if (!budget) {
@@ -116,6 +153,7 @@ struct cordon_app_budget *cordon_app_budget_get(
 	for (int i = 0; i < CORDON_APP_RESOURCE_COUNT; i++) {
 		budget->logged_ms[i] = -CORDON_APP_LOG_INTERVAL_MS;
 	}
+	budget->noticed_ms = -CORDON_APP_LOG_INTERVAL_MS;
 	wl_list_insert(&limits->budgets, &budget->link);
 	return budget;
 }
@@ -128,17 +166,11 @@ struct cordon_app_budget *cordon_app_budget_ref(struct cordon_app_budget *budget
 }
 
 void cordon_app_budget_unref(struct cordon_app_budget *budget) {
-	if (!budget || --budget->refs > 0) {
+	if (!budget) {
 		return;
 	}
-	wl_list_remove(&budget->link);
-	free(budget);
-}
-
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	budget->refs--;
+	budget_free_if_unused(budget, now_ms());
 }
 
 /* One line per resource and interval: an app at its cap must not flood the log either. */
@@ -156,6 +188,31 @@ static void log_refusal(struct cordon_app_budget *budget, enum cordon_app_resour
 		CORDON_APP_LOG_INTERVAL_MS / 1000);
 	budget->logged_ms[resource] = now;
 	budget->refused[resource] = 0;
+}
+
+void cordon_app_budget_log(struct cordon_app_budget *budget, const char *fmt, ...) {
+	int64_t now = now_ms();
+	if (budget) {
+		if (now - budget->noticed_ms < CORDON_APP_LOG_INTERVAL_MS) {
+			budget->unnoticed++;
+			return;
+		}
+		budget->noticed_ms = now;
+	}
+	char line[1024];
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(line, sizeof(line), fmt, args);
+	va_end(args);
+	if (budget && budget->unnoticed) {
+		wlr_log(WLR_ERROR, "%s (and %llu more such since the last line)", line,
+			(unsigned long long)budget->unnoticed);
+	} else {
+		wlr_log(WLR_ERROR, "%s", line);
+	}
+	if (budget) {
+		budget->unnoticed = 0;
+	}
 }
 
 bool cordon_app_budget_take(

@@ -54,6 +54,12 @@ bool cordon_app_budget_take(
 	struct cordon_app_budget *budget, enum cordon_app_resource resource, uint64_t amount);
 void cordon_app_budget_give(
 	struct cordon_app_budget *budget, enum cordon_app_resource resource, uint64_t amount);
+/*
+ * Logs (as an error) a refusal that is not a cap (a control command, say) naming the app,
+ * rate-limited as the caps' lines are; always for a NULL budget (the host is not flooding).
+ */
+void cordon_app_budget_log(struct cordon_app_budget *budget, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 uint64_t cordon_app_budget_used(
 	const struct cordon_app_budget *budget, enum cordon_app_resource resource);
 /* A number for the app, unique while cordon runs; 0 for NULL. */
