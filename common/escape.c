@@ -99,6 +99,17 @@ static size_t escape_one(const char *s, unsigned flags, char *piece) {
 	return 1;
 }
 
+/* The length of s escaped, without the NUL. */
+static size_t escaped_length(const char *s, unsigned flags) {
+	size_t n = 0;
+	while (*s) {
+		char piece[16];
+		s += escape_one(s, flags, piece);
+		n += strlen(piece);
+	}
+	return n;
+}
+
 char *cordon_escape(char *out, size_t size, const char *s, unsigned flags) {
 	if (size == 0) {
 		return out;
@@ -107,14 +118,14 @@ char *cordon_escape(char *out, size_t size, const char *s, unsigned flags) {
 		s = "(null)";
 	}
 	static const char ellipsis[] = "...";
+	/* Room is kept for "..." only when the whole does not fit. */
+	size_t reserve = escaped_length(s, flags) + 1 > size ? sizeof(ellipsis) - 1 : 0;
 	size_t n = 0;
 	out[0] = '\0';
 	while (*s) {
 		char piece[16];
 		size_t used = escape_one(s, flags, piece);
 		size_t piece_len = strlen(piece);
-		/* Room is kept for "..." unless this is the last piece. */
-		size_t reserve = s[used] ? sizeof(ellipsis) - 1 : 0;
 		if (n + piece_len + reserve + 1 > size) {
 			if (n + sizeof(ellipsis) <= size) {
 				memcpy(out + n, ellipsis, sizeof(ellipsis));

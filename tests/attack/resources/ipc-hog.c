@@ -35,7 +35,8 @@ int main(int argc, char **argv) {
 	for (long i = 0; i < count; i++) {
 		size_t off = 0;
 		while (off < sizeof(request) - 1) {
-			ssize_t n = send(fd, request + off, sizeof(request) - 1 - off, MSG_NOSIGNAL);
+			ssize_t n =
+				send(fd, request + off, sizeof(request) - 1 - off, MSG_NOSIGNAL);
 			if (n < 0 && errno == EINTR) {
 				continue;
 			}

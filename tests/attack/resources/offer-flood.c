@@ -88,7 +88,8 @@ int main(int argc, char **argv) {
 			keep = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: offer-flood --count N --length L [--sources K] [--keep]\n");
+			fprintf(stderr,
+				"usage: offer-flood --count N --length L [--sources K] [--keep]\n");
 			return 2;
 		}
 	}
