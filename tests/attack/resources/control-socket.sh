@@ -17,6 +17,7 @@ app=org.example.Ctl
 cordon_test_init
 policy="$TEST_TMP/policy.ini"
 : >"$policy"
+small_asan_quarantine
 cordon_start --policy "$policy"
 test_cgroup "app-flatpak-$app-1.scope"
 

@@ -60,6 +60,8 @@ static int report_error(struct wl_display *display, long offered) {
 	} else {
 		printf("disconnected offered=%ld\n", offered);
 	}
+	/* Before a sanitizer's exit-time report, which ends the process without flushing. */
+	fflush(stdout);
 	return 0;
 }
 
@@ -120,21 +122,26 @@ int main(int argc, char **argv) {
 	memset(type, 'a', (size_t)length);
 	type[length] = '\0';
 	long offered = 0;
+	int status = -1;
 	for (; offered < count; offered++) {
 		/* Each type is different, as a real flood's would be: nothing to share. */
 		int n = snprintf(type, (size_t)length + 1, "x-flood/%ld-", offered);
 		type[n] = 'a';
 		if (flush(display) < 0) {
-			return report_error(display, offered);
+			status = report_error(display, offered);
+			break;
 		}
 		wl_data_source_offer(list[offered % sources], type);
 	}
-	if (flush(display) < 0 || wl_display_roundtrip(display) < 0) {
-		return report_error(display, offered);
+	if (status < 0 && (flush(display) < 0 || wl_display_roundtrip(display) < 0)) {
+		status = report_error(display, offered);
 	}
-	printf("ok offered=%ld\n", offered);
-	fflush(stdout);
-	if (keep) {
+	if (status < 0) {
+		printf("ok offered=%ld\n", offered);
+		fflush(stdout);
+		status = 0;
+	}
+	if (status == 0 && keep && wl_display_get_error(display) == 0) {
 		sigset_t set;
 		sigemptyset(&set);
 		sigaddset(&set, SIGTERM);
@@ -151,5 +158,5 @@ int main(int argc, char **argv) {
 	wl_data_device_manager_destroy(manager);
 	wl_registry_destroy(registry);
 	wl_display_disconnect(display);
-	return 0;
+	return status;
 }

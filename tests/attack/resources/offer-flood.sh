@@ -12,6 +12,7 @@ source "$CORDON_SOURCE_ROOT/tests/attack/resources/lib.sh"
 command -v wayland-info >/dev/null || skip "wayland-info not found (wayland-utils)"
 
 app=org.example.Offers
+small_asan_quarantine
 cordon_start
 test_cgroup "app-flatpak-$app-1.scope"
 in_app() {
