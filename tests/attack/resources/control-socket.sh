@@ -20,23 +20,27 @@ policy="$TEST_TMP/policy.ini"
 small_asan_quarantine
 cordon_start --policy "$policy"
 test_cgroup "app-flatpak-$app-1.scope"
+app_cgroup=$TEST_CGROUP
+# A unit name the tag parser rejects: a peer there is an unknown sandbox, refused the same.
+test_cgroup 'app-gnome-org.Foo\xzz-1.scope'
+unknown_cgroup=$TEST_CGROUP
 
 # sandboxed_ctl OUT ARGS...: cordonctl from inside the app's cgroup; stdout and stderr in
 # $TEST_TMP/OUT.{out,err}; its exit status is returned.
 sandboxed_ctl() {
 	local out=$1
 	shift
-	"${IN_CGROUP[@]}" "$TEST_CGROUP" "$CORDONCTL" --socket "$CORDON_SOCKET" "$@" \
-		>"$TEST_TMP/$out.out" 2>"$TEST_TMP/$out.err"
+	"${IN_CGROUP[@]}" "${CTL_CGROUP:-$app_cgroup}" "$CORDONCTL" --socket "$CORDON_SOCKET" \
+		"$@" >"$TEST_TMP/$out.out" 2>"$TEST_TMP/$out.err"
 }
 # refused OUT COMMAND ARGS...: the sandboxed cordonctl fails, saying why.
 refused() {
-	local out=$1
+	local out=$1 who=${CTL_WHO:-flatpak $app}
 	shift
 	if sandboxed_ctl "$out" "$@"; then
 		fail "cordonctl $* from the sandbox succeeded: $(cat "$TEST_TMP/$out.out")"
 	fi
-	grep -q "refuses \"$1\" from a sandboxed process (flatpak $app)" "$TEST_TMP/$out.err" ||
+	grep -qF "refuses \"$1\" from a sandboxed process ($who)" "$TEST_TMP/$out.err" ||
 		fail "cordonctl $* from the sandbox failed without saying why: $(cat "$TEST_TMP/$out.err")"
 }
 
@@ -60,6 +64,9 @@ refused key key click b
 refused shot screenshot HEADLESS-1 "$TEST_TMP/attack.png"
 refused windows windows
 refused quit quit
+CTL_CGROUP=$unknown_cgroup CTL_WHO="an unknown sandbox" refused unknown-grant \
+	permissions grant "$app" camera
+CTL_CGROUP=$unknown_cgroup CTL_WHO="an unknown sandbox" refused unknown-key key click b
 assert_eq "$perms" "$(ctl --json permissions list)" "the permission store after the attack"
 [[ ! -e "$TEST_TMP/attack.png" ]] || fail "the sandbox's screenshot was written"
 # A key the host sends now arrives: had the sandbox's arrived, it would be before it.
