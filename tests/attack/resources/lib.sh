@@ -31,3 +31,13 @@ host_answers() {
 small_asan_quarantine() {
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=4"
 }
+
+# assert_log_lines COUNT SINCE WHAT: COUNT log lines about one app's refusals, written since
+# bash's SECONDS was SINCE, are at least one and at most one per 10 s begun (cordon logs a
+# refusal naming the app at most once every 10 s per app, however many there were).
+assert_log_lines() {
+	local count=$1 since=$2 what=$3 max
+	max=$(((SECONDS - since) / 10 + 1))
+	((count >= 1 && count <= max)) ||
+		fail "$what: $count log lines in $((SECONDS - since)) s (want 1 to $max: one per 10 s)"
+}
