@@ -1,4 +1,6 @@
+# shellcheck shell=bash
 # Shared by the resource attacks: sourced after tests/lib/harness.sh and tests/clients/lib.sh.
+# shellcheck disable=SC2034 # used by the scripts that source this file
 ATTACK="${CORDON_TEST_CLIENTS%/clients}/attack/resources"
 
 # fd_count: how many fds cordon holds now.
