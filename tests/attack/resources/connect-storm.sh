@@ -5,7 +5,8 @@
 # connects through a security-context listener tagged as the same app: both paths charge
 # one budget. cordon keeps at most CORDON_APP_MAX_CONNECTIONS of them, closes the rest right
 # after accept, logs one line naming the app, holds no pidfd per client, stays answering a
-# host client during and after the storm, and its fds go back to the baseline afterwards.
+# host client during and after the storm and a new cordon-run launch at the cap, and its fds
+# go back to the baseline afterwards.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
@@ -66,6 +67,13 @@ assert_eq 0 "$(pidfd_count)" "pidfds cordon keeps once its clients are identifie
 start=$(date +%s%N)
 host_answers 5 || fail "a host client got no answer within 5 s after the storm"
 echo "host client answered in $((($(date +%s%N) - start) / 1000000)) ms at the cap" >&2
+# A new launch of another app is served while this one sits at its cap.
+start=$(date +%s%N)
+timeout 30 "$CORDON_RUN" --app-id "org.example.Other$$" -- wayland-info >"$TEST_TMP/launch.log" 2>&1 ||
+	fail "a new cordon-run launch failed while the app was at its cap: $(tail -n 3 "$TEST_TMP/launch.log")"
+grep -q "interface: 'wl_compositor'" "$TEST_TMP/launch.log" ||
+	fail "the new launch's wayland-info listed nothing: $(tail -n 3 "$TEST_TMP/launch.log")"
+echo "a new launch answered in $((($(date +%s%N) - start) / 1000000)) ms at the cap" >&2
 
 lines=$(grep -c "App flatpak/$app reached its cap of $cap connections" "$CORDON_LOG" || true)
 assert_log_lines "$lines" "$since" "the app at its cap (not a line per refusal)"
