@@ -54,6 +54,20 @@ static const char *const global_words[] = {
 	NULL,
 };
 static const char *const portal_words[] = {"file-chooser", "camera", "print", NULL};
+/*
+ * The control socket's read-only commands (those marked read_only in compositor/ipc/commands.c):
+ * the only ones a sandboxed peer may be given. Anything else is a load error.
+ */
+static const char *const control_words[] = {
+	"outputs",
+	"windows",
+	"clients",
+	"transfers",
+	"portal-requests",
+	"camera-streams",
+	"apps",
+	NULL,
+};
 
 /*
  * Every key a policy file may set, grouped by the module that reads it. Each
@@ -83,6 +97,8 @@ static const struct policy_key policy_keys[] = {
 	{"clipboard-primary", POLICY_BOOL, NULL, false},
 	{"clipboard-explicit", POLICY_BOOL, NULL, false},
 	{"clipboard-files", POLICY_BOOL, NULL, false},
+	/* cordon's control socket (docs/ipc.md): read-only commands a sandboxed peer may run. */
+	{"control-commands", POLICY_LIST, control_words, false},
 	/* cordon (docs/freeze.md): freezing hidden apps, boosting the focused one. */
 	{"freeze", POLICY_BOOL, NULL, false},
 	{"freeze-delay", POLICY_DURATION, NULL, false},

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
 #include "sandbox/cgroup_mount.h"
@@ -89,7 +90,8 @@ static struct cordon_app *app_create(
 	}
 	wl_list_insert(apps->apps.prev, &app->link);
 	wlr_log(WLR_DEBUG, "New app %s %s%s%s in %s", cordon_sandbox_engine_name(tag->engine),
-		tag->app_id, tag->instance[0] ? "/" : "", tag->instance, cgroup);
+		cordon_log_text(tag->app_id), tag->instance[0] ? "/" : "",
+		cordon_log_text(tag->instance), cordon_log_text(cgroup));
 	wl_signal_emit(&apps->events.new_app, app);
 	return app;
 }

@@ -8,14 +8,24 @@
 #include <stdlib.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "common/policy.h"
+#include "compositor/app_limits.h"
 #include "compositor/apps.h"
+#include "compositor/offer_limits.h"
 #include "compositor/security_context.h"
 #include "compositor/server.h"
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_client *client = wl_container_of(listener, client, destroy);
 	wl_list_remove(&client->destroy.link);
+	if (client->refuse_idle) {
+		wl_event_source_remove(client->refuse_idle);
+	}
+	if (!client->refused) {
+		cordon_app_budget_give(client->budget, CORDON_APP_CONNECTIONS, 1);
+	}
+	cordon_app_budget_unref(client->budget);
 	if (client->identified) {
 		cordon_peer_finish(&client->peer);
 	}
@@ -81,11 +91,9 @@ static enum cordon_tag_source peer_tag_source(const struct cordon_client *client
  * started it, as a sandbox (a launcher cordon does not know, such as a site's own jail).
  * Decided here, once, with the rest of the tag.
  */
-static void apply_policy_marks(struct cordon_client *client) {
-	struct cordon_tag *tag = &client->peer.tag;
-	const struct cordon_policy *policy = client->server->policy;
-	if (!client->identified || !client->peer.cgroup_valid || !policy ||
-		tag->engine != CORDON_SANDBOX_SYSTEMD_APP) {
+void cordon_peer_apply_policy_marks(const struct cordon_policy *policy, struct cordon_peer *peer) {
+	struct cordon_tag *tag = &peer->tag;
+	if (!peer->cgroup_valid || !policy || tag->engine != CORDON_SANDBOX_SYSTEMD_APP) {
 		return;
 	}
 	bool app_marked = cordon_policy_get_bool(policy, tag->app_id, NULL, "sandboxed", false);
@@ -94,9 +102,15 @@ static void apply_policy_marks(struct cordon_client *client) {
 			policy, tag->app_id, NULL, "sandboxed-launchers", tag->launcher);
 	if (app_marked || launcher_marked) {
 		tag->sandboxed = true;
-		wlr_log(WLR_DEBUG, "Client pid %d: %s counts as sandboxed (policy: %s)",
-			(int)client->peer.pid, tag->app_id,
+		wlr_log(WLR_DEBUG, "Peer pid %d: %s counts as sandboxed (policy: %s)",
+			(int)peer->pid, cordon_log_text(tag->app_id),
 			app_marked ? "the app" : "its launcher");
+	}
+}
+
+static void apply_policy_marks(struct cordon_client *client) {
+	if (client->identified) {
+		cordon_peer_apply_policy_marks(client->server->policy, &client->peer);
 	}
 }
 
@@ -114,6 +128,45 @@ static bool cgroup_is_the_app(const struct cordon_client *client) {
 		cordon_tag_same_sandbox(&client->peer.tag, &client->context_tag);
 }
 
+uint64_t cordon_client_app_group(const void *wl_client) {
+	const struct cordon_client *client = cordon_client_from_wl(wl_client);
+	return client ? cordon_app_budget_id(client->budget) : 0;
+}
+
+static void handle_disconnect_idle(void *data) {
+	struct cordon_client *client = data;
+	/* An idle source is freed after it ran: the destroy handler must not remove it. */
+	client->refuse_idle = NULL;
+	wl_client_destroy(client->wl_client);
+}
+
+void cordon_client_disconnect_later(struct cordon_client *client) {
+	if (!client->refuse_idle) {
+		client->refuse_idle = wl_event_loop_add_idle(
+			client->server->event_loop, handle_disconnect_idle, client);
+	}
+}
+
+/*
+ * One connection more than the app may have: the client is told why (a protocol error, so
+ * that it does not take the hang-up for a crash of cordon) and disconnected once the event
+ * loop is idle, before it is served anything. Destroying it here, inside the client-created
+ * signal, would leave libwayland and the signal's other listeners with a freed client.
+ */
+static bool charge_connection(struct cordon_client *client) {
+	struct cordon_server *server = client->server;
+	client->budget = cordon_app_budget_get(server->app_limits, cordon_client_get_tag(client),
+		cordon_client_is_sandboxed(client));
+	if (cordon_app_budget_take(client->budget, CORDON_APP_CONNECTIONS, 1)) {
+		return true;
+	}
+	client->refused = true;
+	wl_client_post_implementation_error(client->wl_client,
+		"too many connections from this app (at most %d)", CORDON_APP_MAX_CONNECTIONS);
+	cordon_client_disconnect_later(client);
+	return false;
+}
+
 static void handle_client_created(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = wl_container_of(listener, server, client_created);
 	struct wl_client *wl_client = data;
@@ -127,6 +180,8 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	/* The pid and credentials are worth having even when a listener decides the tag. */
 	client->identified = cordon_peer_identify(
 		wl_client_get_fd(wl_client), server->cgroup_cache, &client->peer);
+	/* Identification is done with it: the tag is decided, and nothing later asks the pid. */
+	cordon_peer_release_pidfd(&client->peer);
 	client->tag_source = peer_tag_source(client);
 	apply_policy_marks(client);
 	/*
@@ -141,17 +196,21 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 		wlr_log(WLR_DEBUG, "Client pid %d: security context %s%s%s",
 			client->identified ? (int)client->peer.pid : -1,
 			cordon_tag_engine_name(context_tag), context_tag->app_id[0] ? " " : "",
-			context_tag->app_id);
+			cordon_log_text(context_tag->app_id));
 	} else if (client->identified) {
 		wlr_log(WLR_DEBUG, "Client pid %d: %s%s%s%s", (int)client->peer.pid,
 			cordon_sandbox_engine_name(client->peer.tag.engine),
-			client->peer.tag.app_id[0] ? " " : "", client->peer.tag.app_id,
+			client->peer.tag.app_id[0] ? " " : "",
+			cordon_log_text(client->peer.tag.app_id),
 			client->peer.tag.sandboxed ? " (sandboxed)" : "");
 	} else {
 		wlr_log(WLR_INFO, "Cannot identify a new client; treating it as sandboxed");
 	}
 	client->destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(wl_client, &client->destroy);
+	if (!charge_connection(client)) {
+		return;
+	}
 	if (cgroup_is_the_app(client)) {
 		cordon_apps_add_client(server->apps, client);
 	}
@@ -163,6 +222,13 @@ void cordon_clients_init(struct cordon_server *server) {
 	if (!server->cgroup_cache) {
 		wlr_log_errno(WLR_DEBUG, "Client cgroups are read from /proc for every client");
 	}
+	server->app_limits = cordon_app_limits_create();
+	server->offer_limits = cordon_offer_limits_create(server);
+	if (!server->app_limits || !server->offer_limits) {
+		/* Without them sandboxes are not capped: say so rather than run uncapped quietly.
+		 */
+		wlr_log(WLR_ERROR, "Out of memory: per-app caps are off");
+	}
 	server->client_created.notify = handle_client_created;
 	wl_display_add_client_created_listener(server->display, &server->client_created);
 }
@@ -172,4 +238,8 @@ void cordon_clients_finish(struct cordon_server *server) {
 	wl_list_init(&server->client_created.link);
 	cordon_cgroup_cache_destroy(server->cgroup_cache);
 	server->cgroup_cache = NULL;
+	cordon_offer_limits_destroy(server->offer_limits);
+	server->offer_limits = NULL;
+	cordon_app_limits_destroy(server->app_limits);
+	server->app_limits = NULL;
 }

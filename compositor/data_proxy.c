@@ -31,6 +31,7 @@ struct transfer {
 	uint64_t id;
 	int from, to;
 	const void *source, *reader;
+	uint64_t source_group, reader_group; /* their apps, 0 for none (the host) */
 	uint64_t limit, bytes;
 	bool use_buffer; /* splice refused the reader's fd */
 	char *buffer;
@@ -52,6 +53,7 @@ struct cordon_data_proxy {
 	cordon_transfer_done_fn done;
 	void *data;
 	int idle_timeout_ms;
+	cordon_transfer_group_fn group_of; /* NULL: transfers are counted per client only */
 };
 
 static void transfer_end(struct transfer *transfer, enum cordon_transfer_end end) {
@@ -295,6 +297,11 @@ static struct transfer *transfer_start(struct cordon_data_proxy *proxy, int from
 	transfer->to = to;
 	transfer->source = source;
 	transfer->reader = reader;
+	if (proxy->group_of) {
+		/* Both are connected clients now; later they are only compared. */
+		transfer->source_group = proxy->group_of(source);
+		transfer->reader_group = proxy->group_of(reader);
+	}
 	transfer->limit = limit;
 	/*
 	 * Bigger pipes, fewer wake-ups: with the default 64 KiB each splice moves
@@ -381,14 +388,27 @@ void cordon_data_proxy_deliver(
 }
 
 int cordon_data_proxy_count(const struct cordon_data_proxy *proxy, const void *client) {
+	/*
+	 * An app's transfers all count against it, whichever of its connections asked: each
+	 * holds up to four fds and a buffer, and an app may open many connections.
+	 */
+	uint64_t group = proxy->group_of ? proxy->group_of(client) : 0;
 	int count = 0;
 	struct transfer *transfer;
 	wl_list_for_each(transfer, &proxy->transfers, link) {
-		if (transfer->source == client || transfer->reader == client) {
+		if (transfer->source == client || transfer->reader == client ||
+			(group != 0 &&
+				(transfer->source_group == group ||
+					transfer->reader_group == group))) {
 			count++;
 		}
 	}
 	return count;
+}
+
+void cordon_data_proxy_set_grouping(
+	struct cordon_data_proxy *proxy, cordon_transfer_group_fn group_of) {
+	proxy->group_of = group_of;
 }
 
 static void handle_sigpipe(int signal) {

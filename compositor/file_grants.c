@@ -30,6 +30,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/session_bus.h"
 #include "compositor/uri_list.h"
 
@@ -210,8 +211,8 @@ static void request_finish(struct request *request) {
 
 static void log_drop(void *data, size_t line, const char *reason) {
 	const struct request *request = data;
-	wlr_log(WLR_DEBUG, "File grants for %s: uri-list line %zu dropped: %s", request->app_id,
-		line, reason);
+	wlr_log(WLR_DEBUG, "File grants for %s: uri-list line %zu dropped: %s",
+		cordon_log_text(request->app_id), line, reason);
 }
 
 static struct request *request_create(struct cordon_file_grants *grants, const char *app_id,
@@ -299,10 +300,10 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *err
 	size_t count = 0;
 	if (e) {
 		wlr_log(WLR_ERROR, "File grants for %s: the document portal refused: %s",
-			request->app_id, e->message ? e->message : e->name);
+			cordon_log_text(request->app_id), e->message ? e->message : e->name);
 	} else if (sd_bus_message_read_strv(reply, &ids) < 0) {
 		wlr_log(WLR_ERROR, "File grants for %s: a bad reply from the document portal",
-			request->app_id);
+			cordon_log_text(request->app_id));
 	}
 	for (char **p = ids; p && *p; p++) {
 		count++;
@@ -324,8 +325,8 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *err
 				request->out[i] = NULL;
 			}
 		}
-		wlr_log(WLR_DEBUG, "File grants for %s: %zu file(s) granted", request->app_id,
-			count);
+		wlr_log(WLR_DEBUG, "File grants for %s: %zu file(s) granted",
+			cordon_log_text(request->app_id), count);
 	}
 	for (char **p = ids; p && *p; p++) {
 		free(*p);
@@ -384,7 +385,7 @@ static bool send_batches(struct request *request, const int *fds) {
 		int r = send_add(batch, fds);
 		if (r < 0) {
 			wlr_log(WLR_ERROR, "File grants for %s: cannot ask the document portal: %s",
-				request->app_id, strerror(-r));
+				cordon_log_text(request->app_id), strerror(-r));
 			continue;
 		}
 		request->batch_count++;
@@ -418,8 +419,9 @@ static int handle_opened(int fd, uint32_t mask, void *data) {
 	for (size_t j = 0; j < opening->count; j++) {
 		size_t i = request->opening_index[j];
 		if (opening->fds[j] < 0) {
-			wlr_log(WLR_INFO, "File grants for %s: %s not granted: %s", request->app_id,
-				request->list.uris[i].text,
+			wlr_log(WLR_INFO, "File grants for %s: %s not granted: %s",
+				cordon_log_text(request->app_id),
+				cordon_log_text(request->list.uris[i].text),
 				opening->errors[j] ? strerror(opening->errors[j])
 						   : opening->reasons[j]);
 			continue;
@@ -531,7 +533,8 @@ void cordon_file_grants_export(struct cordon_file_grants *grants, const char *ap
 	request->file_index = calloc(n + 1, sizeof(*request->file_index));
 	request->file_names = calloc(n + 1, sizeof(*request->file_names));
 	if (!request->file_index || !request->file_names || !start_opening(request)) {
-		wlr_log(WLR_ERROR, "File grants for %s: cannot open the files", app_id);
+		wlr_log(WLR_ERROR, "File grants for %s: cannot open the files",
+			cordon_log_text(app_id));
 		request_free(request);
 		done(data, id, NULL, 0, 0);
 	}
@@ -573,7 +576,7 @@ static int handle_info_reply(sd_bus_message *reply, void *data, sd_bus_error *er
 	size_t size = 0;
 	if (sd_bus_message_is_method_error(reply, NULL)) {
 		wlr_log(WLR_INFO, "File grants: %s offered document %s, which it does not hold",
-			request->app_id, lookup->doc_id);
+			cordon_log_text(request->app_id), cordon_log_text(lookup->doc_id));
 	} else if (sd_bus_message_read_array(reply, 'y', &path, &size) >= 0 && size > 0 &&
 		app_may_read(reply, request->app_id)) {
 		/* The name in the URI must be the document's own: no other file of the host by it.
@@ -590,7 +593,7 @@ static int handle_info_reply(sd_bus_message *reply, void *data, sd_bus_error *er
 		}
 	} else {
 		wlr_log(WLR_INFO, "File grants: %s offered document %s without read access to it",
-			request->app_id, lookup->doc_id);
+			cordon_log_text(request->app_id), cordon_log_text(lookup->doc_id));
 	}
 	if (--request->pending == 0) {
 		request_finish(request);
@@ -623,7 +626,7 @@ void cordon_file_grants_translate(struct cordon_file_grants *grants, const char 
 			    sizeof(lookup->doc_id), lookup->name, sizeof(lookup->name))) {
 			/* A path of the sandbox's own files: it names nothing the host has. */
 			wlr_log(WLR_DEBUG, "File grants: a path outside %s's documents dropped",
-				app_id);
+				cordon_log_text(app_id));
 			continue;
 		}
 		lookup->request = request;

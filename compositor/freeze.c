@@ -28,6 +28,7 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "common/format.h"
 #include "common/policy.h"
 #include "compositor/apps.h"
@@ -275,13 +276,14 @@ static int handle_confirm_timer(void *data) {
 	}
 	if (cgroup_reports_frozen(state->app)) {
 		set_state(state, CORDON_FROZEN);
-		wlr_log(WLR_INFO, "App %s is frozen", app_name(state->app, name, sizeof(name)));
+		wlr_log(WLR_INFO, "App %s is frozen",
+			cordon_log_text(app_name(state->app, name, sizeof(name))));
 		return 0;
 	}
 	if (++state->confirm_tries >= CONFIRM_TRIES) {
 		/* Still treated as frozen: it may stop reading at any moment. */
 		wlr_log(WLR_ERROR, "App %s: cgroup.events never said frozen 1",
-			app_name(state->app, name, sizeof(name)));
+			cordon_log_text(app_name(state->app, name, sizeof(name))));
 		return 0;
 	}
 	wl_event_source_timer_update(state->confirm_timer, CONFIRM_INTERVAL_MS);
@@ -316,7 +318,8 @@ static bool freeze_app(struct cordon_app_freeze *state, const char *reason, char
 			app->cgroup, strerror(saved));
 		return false;
 	}
-	wlr_log(WLR_INFO, "Freezing app %s (%s): %s", name, app->cgroup, reason);
+	wlr_log(WLR_INFO, "Freezing app %s (%s): %s", cordon_log_text(name),
+		cordon_log_text(app->cgroup), reason);
 	state->confirm_tries = 0;
 	handle_confirm_timer(state);
 	return true;
@@ -340,13 +343,14 @@ bool cordon_thaw_app(struct cordon_app_freeze *state, const char *reason) {
 	if (state->state != CORDON_THAWED) {
 		if (!write_file(app->cgroup_fd, "cgroup.freeze", "0")) {
 			/* Still frozen, so still no input: stuck is better than disconnected. */
-			wlr_log_errno(WLR_ERROR, "App %s: cannot write cgroup.freeze", name);
+			wlr_log_errno(WLR_ERROR, "App %s: cannot write cgroup.freeze",
+				cordon_log_text(name));
 			return false;
 		}
 		wl_event_source_timer_update(state->confirm_timer, 0);
 		set_state(state, CORDON_THAWED);
 		state->manual = false;
-		wlr_log(WLR_INFO, "Thawed app %s: %s", name, reason);
+		wlr_log(WLR_INFO, "Thawed app %s: %s", cordon_log_text(name), reason);
 		restore_input(state);
 	}
 	/* The delay starts again from now. */
@@ -383,7 +387,8 @@ static void unboost(struct cordon_freeze *freeze) {
 	freeze->boosted = NULL;
 	app->freeze->boosted = false;
 	if (!write_file(app->cgroup_fd, "cpu.weight", app->freeze->saved_weight)) {
-		wlr_log_errno(WLR_DEBUG, "Cannot restore cpu.weight of %s", app->cgroup);
+		wlr_log_errno(
+			WLR_DEBUG, "Cannot restore cpu.weight of %s", cordon_log_text(app->cgroup));
 	}
 }
 

@@ -15,6 +15,7 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/freeze.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
@@ -101,7 +102,8 @@ static void arrange_surface(
 		!place_axis(state->anchor & ANCHOR_TOP, state->anchor & ANCHOR_BOTTOM,
 			state->desired_height, (int)state->margin.top, (int)state->margin.bottom,
 			bounds->y, bounds->height, &box.y, &box.height)) {
-		wlr_log(WLR_DEBUG, "Closing layer surface '%s': it does not fit", layer->namespace);
+		wlr_log(WLR_DEBUG, "Closing layer surface '%s': it does not fit",
+			cordon_log_text(layer->namespace));
 		wlr_layer_surface_v1_destroy(layer);
 		return;
 	}
@@ -243,7 +245,8 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 		output = cordon_output_at(server, seat->cursor->x, seat->cursor->y);
 	}
 	if (!output) {
-		wlr_log(WLR_DEBUG, "Closing layer surface '%s': no output", layer->namespace);
+		wlr_log(WLR_DEBUG, "Closing layer surface '%s': no output",
+			cordon_log_text(layer->namespace));
 		wlr_layer_surface_v1_destroy(layer);
 		return;
 	}

@@ -12,6 +12,7 @@
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 
@@ -64,7 +65,8 @@ void cordon_mediation_notice_destroy(struct cordon_mediation_notice *notice) {
 
 void cordon_mediation_notice_show(struct cordon_mediation_notice *notice, const char *app_name) {
 	struct cordon_server *server = notice->server;
-	wlr_log(WLR_INFO, "Paste across: the clipboard is offered to %s", app_name);
+	wlr_log(WLR_INFO, "Paste across: the clipboard is offered to %s",
+		cordon_log_text(app_name));
 	hide(notice);
 	notice->tree = wlr_scene_tree_create(&server->layers[CORDON_LAYER_OVERLAY]->node);
 	if (!notice->tree) {

@@ -20,6 +20,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
 #include "sandbox/context_tag.h"
@@ -100,8 +101,9 @@ static void handle_owner_destroy(struct wl_listener *listener, void *data) {
 static void log_context(const struct security_context *context, const char *what) {
 	wlr_log(WLR_INFO, "Security context %s (%s %s%s%s)", what,
 		cordon_tag_engine_name(&context->tag),
-		context->tag.app_id[0] ? context->tag.app_id : "(no app id)",
-		context->tag.instance[0] ? " instance " : "", context->tag.instance);
+		context->tag.app_id[0] ? cordon_log_text(context->tag.app_id) : "(no app id)",
+		context->tag.instance[0] ? " instance " : "",
+		cordon_log_text(context->tag.instance));
 }
 
 static bool out_of_fds(int error) {

@@ -1002,6 +1002,8 @@ struct cordon_selection *cordon_selection_create(
 		free(selection);
 		return NULL;
 	}
+	/* The transfer cap is an app's, over all its connections (app_limits.c). */
+	cordon_data_proxy_set_grouping(selection->proxy, cordon_client_app_group);
 	selection->logger =
 		wl_display_add_protocol_logger(server->display, handle_protocol_message, selection);
 	selection->notice = cordon_mediation_notice_create(server);

@@ -4,6 +4,7 @@
  * that pastes in a loop costs memory once.
  */
 #include "compositor/transfer_log.h"
+#include "common/escape.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +43,8 @@ uint64_t cordon_transfer_log_add(struct cordon_transfer_log *log, const char *ki
 	snprintf(entry->mime_type, sizeof(entry->mime_type), "%s", mime_type ? mime_type : "");
 	snprintf(entry->decision, sizeof(entry->decision), "%s", decision);
 	wlr_log(WLR_INFO, "Transfer %llu: %s %s -> %s, %s: %s", (unsigned long long)id, kind,
-		entry->source, entry->destination, entry->mime_type, decision);
+		cordon_log_text(entry->source), cordon_log_text(entry->destination),
+		cordon_log_text(entry->mime_type), decision);
 	return id;
 }
 

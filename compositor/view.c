@@ -16,6 +16,7 @@
 #include <wlr/util/edges.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
 #include "compositor/freeze.h"
@@ -404,7 +405,8 @@ static void handle_map(struct wl_listener *listener, void *data) {
 		cordon_view_set_maximized(view, true);
 	}
 	update_borders(view);
-	wlr_log(WLR_DEBUG, "View %u (%s) mapped", view->id, cordon_view_get_app_id(view));
+	wlr_log(WLR_DEBUG, "View %u (%s) mapped", view->id,
+		cordon_log_text(cordon_view_get_app_id(view)));
 	if (toplevel->requested.minimized) {
 		/* Visible in the list, but hidden until restored. */
 		view->minimized = true;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/camera-frame.h"
@@ -63,7 +64,7 @@ static void stream_close(struct stream *stream,
 	if (message) {
 		cordon_portal_camera_stream_v1_send_ended(stream->resource, reason, message);
 	}
-	wlr_log(WLR_INFO, "Camera stream of '%s' closed: %s", stream->app_id,
+	wlr_log(WLR_INFO, "Camera stream of '%s' closed: %s", cordon_log_text(stream->app_id),
 		message ? message : "its request went away");
 	free(stream->app_id);
 	free(stream->provider_id);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/portal-ui.h"
@@ -336,7 +337,8 @@ int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool di
 	if (fd < 0) {
 		*reason = errno == ELOOP ? "the chosen file is a symbolic link"
 					 : "the chosen file cannot be opened";
-		wlr_log_errno(WLR_INFO, "Portal request %s: cannot open '%s'", token, name);
+		wlr_log_errno(WLR_INFO, "Portal request %s: cannot open '%s'", token,
+			cordon_log_text(name));
 		return -1;
 	}
 	struct stat st;

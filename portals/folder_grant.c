@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/session_bus.h"
 
 #define PORTAL_NAME "org.freedesktop.portal.Documents"
@@ -93,20 +94,22 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *ret
 	char **ids = NULL;
 	if (error) {
 		wlr_log(WLR_ERROR, "Folder grant for %s: the document portal refused: %s",
-			grant->app_id, error->message ? error->message : error->name);
+			cordon_log_text(grant->app_id),
+			cordon_log_text(error->message ? error->message : error->name));
 		grant->reason = "the document portal refused the folder";
 	} else if (sd_bus_message_read_strv(reply, &ids) < 0 || !ids || !ids[0] || ids[1] ||
 		!valid_id(ids[0])) {
 		wlr_log(WLR_ERROR, "Folder grant for %s: a bad reply from the document portal",
-			grant->app_id);
+			cordon_log_text(grant->app_id));
 		grant->reason = "the document portal gave no document for the folder";
 	} else if (asprintf(&grant->paths[call->index], "%s/%s/%s", grant->root, ids[0],
 			   grant->names[call->index]) < 0) {
 		grant->paths[call->index] = NULL;
 		grant->reason = "out of memory";
 	} else {
-		wlr_log(WLR_INFO, "Folder grant for %s: '%s' is its document %s", grant->app_id,
-			grant->names[call->index], ids[0]);
+		wlr_log(WLR_INFO, "Folder grant for %s: '%s' is its document %s",
+			cordon_log_text(grant->app_id), cordon_log_text(grant->names[call->index]),
+			ids[0]);
 	}
 	for (char **p = ids; p && *p; p++) {
 		free(*p);
@@ -178,7 +181,7 @@ struct cordon_folder_grant *cordon_folder_grant_start(struct cordon_session_bus 
 		grant->names[i] = strdup(names[i]);
 		if (!grant->names[i] || send_add(grant, i, fds[i]) < 0) {
 			wlr_log(WLR_ERROR, "Folder grant for %s: cannot ask the document portal",
-				app_id);
+				cordon_log_text(app_id));
 			grant_free(grant);
 			return NULL;
 		}

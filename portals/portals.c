@@ -10,6 +10,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/server.h"
 #include "compositor/session_bus.h"
 #include "cordon-portal-v1-protocol.h"
@@ -139,8 +140,8 @@ bool cordon_portals_set_permission(struct cordon_portals *portals, const char *a
 	if (permission != CORDON_PERMISSION_ALLOW && strcmp(portal, "camera") == 0) {
 		size_t count = cordon_camera_streams_revoke(portals, app_id);
 		if (count) {
-			wlr_log(WLR_INFO, "Camera revoked for '%s': %zu streams ended", app_id,
-				count);
+			wlr_log(WLR_INFO, "Camera revoked for '%s': %zu streams ended",
+				cordon_log_text(app_id), count);
 		}
 	}
 	return true;

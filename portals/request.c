@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "common/policy.h"
 #include "compositor/client.h"
 #include "compositor/freeze.h"
@@ -174,7 +175,7 @@ void cordon_portal_request_destroy(struct cordon_portal_request *request) {
 	}
 	if (request->state == CORDON_PORTAL_REQUEST_PENDING) {
 		wlr_log(WLR_DEBUG, "Portal request %s of %s dismissed: the app let go of it",
-			request->token, cordon_portal_request_app_id(request));
+			request->token, cordon_log_text(cordon_portal_request_app_id(request)));
 	}
 	cordon_portal_request_close_dialog(request);
 	detach_parent(request);
@@ -250,13 +251,15 @@ static bool check_request(struct cordon_portal_request *request, enum cordon_per
 	wlr_log(WLR_INFO, "Portal %s request %s from pid %d (%s %s), permission %s",
 		request->impl->portal, request->token, (int)request->pid,
 		request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown",
-		app_id[0] ? app_id : "(no app id)", cordon_permission_name(*permission));
+		app_id[0] ? cordon_log_text(app_id) : "(no app id)",
+		cordon_permission_name(*permission));
 	if (request->over_app_cap) {
 		/* Before the store and the UI: nothing of a request over the cap runs. */
 		wlr_log(WLR_INFO,
 			"Portal %s request %s refused: %s (%s) already has %d requests waiting "
 			"for an answer, the most one app may have",
-			request->impl->portal, request->token, app_id[0] ? app_id : "(no app id)",
+			request->impl->portal, request->token,
+			app_id[0] ? cordon_log_text(app_id) : "(no app id)",
 			request->tag_known ? cordon_tag_engine_name(&request->tag)
 					   : "unknown sandbox",
 			CORDON_PORTAL_MAX_REQUESTS_PER_APP);
@@ -330,7 +333,7 @@ void cordon_portal_request_respond(
 	wlr_log(WLR_INFO, "Portal %s request %s answered: %s%s%s (%zu files)",
 		request->impl->portal, request->token, results[response->result],
 		response->result == CORDON_PORTAL_FAILED ? ", " : "",
-		response->result == CORDON_PORTAL_FAILED ? response->reason : "",
+		response->result == CORDON_PORTAL_FAILED ? cordon_log_text(response->reason) : "",
 		response->file_count);
 	/* A frozen app would not read the answer: thaw it first (docs/freeze.md). */
 	if (request->client) {

@@ -16,6 +16,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "common/format.h"
 #include "compositor/server.h"
 #include "portals/dialog_input.h"
@@ -81,7 +82,7 @@ static bool host_choose_at(struct cordon_portal_ui_dialog *handle, int dir_fd, c
 	const struct cordon_portal_request_impl *impl = dialog->request->impl;
 	if (!impl->choose_at || !impl->choose_at(dialog->request, dir_fd, name, &reason)) {
 		wlr_log(WLR_INFO, "Portal request %s: refused '%s': %s", dialog->request->token,
-			name, reason);
+			cordon_log_text(name), reason);
 		dialog->refusal = reason;
 		return false;
 	}
@@ -106,7 +107,7 @@ static bool host_choose_path(struct cordon_portal_ui_dialog *handle, const char 
 	const char *slash = strrchr(path, '/');
 	if (path[0] != '/' || !slash || slash[1] == '\0') {
 		wlr_log(WLR_INFO, "Portal request %s: '%s' is not an absolute file path",
-			dialog->request->token, path);
+			dialog->request->token, cordon_log_text(path));
 		dialog->refusal = "the chosen path is not an absolute file path";
 		return false;
 	}
@@ -117,7 +118,7 @@ static bool host_choose_path(struct cordon_portal_ui_dialog *handle, const char 
 	int dir_fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir_fd < 0) {
 		wlr_log_errno(WLR_INFO, "Portal request %s: cannot open the folder '%s'",
-			dialog->request->token, folder);
+			dialog->request->token, cordon_log_text(folder));
 		dialog->refusal = "the chosen folder cannot be opened";
 		free(folder);
 		return false;
@@ -137,7 +138,7 @@ static void remember_folder(struct cordon_portal_dialog *dialog) {
 	char *error = NULL;
 	if (!cordon_permission_store_add_folder(request->portals->store, app_id,
 		    request->impl->portal, dialog->folder, &error)) {
-		wlr_log(WLR_ERROR, "Cannot remember the folder for %s: %s", app_id,
+		wlr_log(WLR_ERROR, "Cannot remember the folder for %s: %s", cordon_log_text(app_id),
 			error ? error : "out of memory");
 	}
 	free(error);

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/types.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,7 +276,19 @@ static bool take_pidfd(int socket_fd, struct cordon_peer *peer, bool use_peerpid
  * signal (a client of another user, such as root), which is just as alive.
  */
 static bool still_alive(const struct cordon_peer *peer) {
-	return syscall(SYS_pidfd_send_signal, peer->pidfd, 0, NULL, 0) == 0 || errno == EPERM;
+	if (syscall(SYS_pidfd_send_signal, peer->pidfd, 0, NULL, 0) == 0 || errno == EPERM) {
+		return true;
+	}
+	if (errno != ENOSYS) {
+		return false;
+	}
+	/*
+	 * No pidfd_send_signal (valgrind does not know it): a pidfd polls readable once its
+	 * process has exited, and a process that has not exited still holds its pid. Without
+	 * this every peer would be unknown there, and the control socket would refuse the host.
+	 */
+	struct pollfd exited = {.fd = peer->pidfd, .events = POLLIN};
+	return poll(&exited, 1, 0) == 0;
 }
 
 static void reset(struct cordon_peer *peer) {
@@ -369,6 +382,11 @@ struct cordon_cgroup_cache *cordon_peer_cgroup_cache_create(void) {
 	cordon_peer_finish(&self);
 	errno = saved;
 	return cache;
+}
+
+void cordon_peer_release_pidfd(struct cordon_peer *peer) {
+	close_fd(&peer->pidfd);
+	peer->pidfd = -1;
 }
 
 void cordon_peer_finish(struct cordon_peer *peer) {

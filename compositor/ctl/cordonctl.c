@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/escape.h"
+
 #ifndef CORDON_VERSION
 #define CORDON_VERSION "unknown"
 #endif
@@ -304,22 +306,27 @@ static void print_json(struct json_object *result) {
 			result, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
-/* Titles come from clients: escape them so that one window stays one line. */
+/*
+ * Every string in a reply may come from a client or a file name (app ids, titles, mime
+ * types, paths): in text output each is escaped (common/escape.c), so that what an app
+ * chooses can neither drive the terminal (OSC 52 sets the clipboard) nor start a line of its
+ * own. The JSON output is json-c's, which escapes control characters and stays exact.
+ */
+static void print_text(const char *s, unsigned flags) {
+	char *escaped = cordon_escape_dup(s, flags);
+	fputs(escaped ? escaped : "?", stdout);
+	free(escaped);
+}
+
+/* A field of a space-separated listing: spaces escaped too, so that it stays one field. */
+static void print_word(const char *s) {
+	print_text(s, CORDON_ESCAPE_SPACE);
+}
+
+/* Text shown between quotes, such as a title. */
 static void print_quoted(const char *s) {
 	putchar('"');
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\') {
-			printf("\\%c", *p);
-		} else if (*p == '\n') {
-			fputs("\\n", stdout);
-		} else if (*p == '\t') {
-			fputs("\\t", stdout);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			printf("\\x%02x", *p);
-		} else {
-			putchar(*p);
-		}
-	}
+	print_text(s, CORDON_ESCAPE_QUOTE);
 	putchar('"');
 }
 
@@ -351,8 +358,19 @@ static void print_geometry(struct json_object *obj) {
 		get_int(obj, "height"), get_int(obj, "x"), get_int(obj, "y"));
 }
 
+/* A string field as one word of the listing; "-" for an empty one when dash is set. */
+static void print_field(struct json_object *obj, const char *key, const char *fallback) {
+	print_word(get_string(obj, key, fallback));
+}
+
+static void print_field_or_dash(struct json_object *obj, const char *key) {
+	const char *value = get_string(obj, key, "");
+	print_word(value[0] != '\0' ? value : "-");
+}
+
 static void print_output(struct json_object *obj) {
-	printf("%s ", get_string(obj, "name", "?"));
+	print_field(obj, "name", "?");
+	putchar(' ');
 	print_geometry(obj);
 	printf(" scale=%g %.3fHz ", get_double(obj, "scale"),
 		(double)get_int(obj, "refresh_mhz") / 1000.0);
@@ -369,8 +387,9 @@ static void print_outputs(struct json_object *result) {
 }
 
 static void print_window(struct json_object *obj) {
-	const char *app_id = get_string(obj, "app_id", "");
-	printf("%" PRId64 " %s ", get_int(obj, "id"), app_id[0] != '\0' ? app_id : "-");
+	printf("%" PRId64 " ", get_int(obj, "id"));
+	print_field_or_dash(obj, "app_id");
+	putchar(' ');
 	print_quoted(get_string(obj, "title", ""));
 	printf(" pid=%" PRId64 " ", get_int(obj, "pid"));
 	print_geometry(obj);
@@ -380,10 +399,13 @@ static void print_window(struct json_object *obj) {
 	print_flag(obj, "fullscreen");
 	/* The owner's tag, which the app_id at the start of this line is not. */
 	const char *sandbox_app_id = get_string(obj, "sandbox_app_id", "");
-	printf(" [%s%s%s%s]", get_bool(obj, "sandboxed") ? "sandboxed " : "",
-		get_string(obj, "sandbox_engine", "?"), sandbox_app_id[0] ? " " : "",
-		sandbox_app_id);
-	putchar('\n');
+	printf(" [%s", get_bool(obj, "sandboxed") ? "sandboxed " : "");
+	print_field(obj, "sandbox_engine", "?");
+	if (sandbox_app_id[0]) {
+		putchar(' ');
+		print_word(sandbox_app_id);
+	}
+	fputs("]\n", stdout);
 }
 
 static void print_windows(struct json_object *result) {
@@ -394,12 +416,21 @@ static void print_client(struct json_object *obj) {
 	const char *app_id = get_string(obj, "app_id", "");
 	const char *instance = get_string(obj, "instance", "");
 	printf("pid=%" PRId64 " uid=%" PRId64 " gid=%" PRId64 " windows=%" PRId64
-	       " globals=%" PRId64 " %s%s%s%s%s%s from %s\n",
+	       " globals=%" PRId64 " ",
 		get_int(obj, "pid"), get_int(obj, "uid"), get_int(obj, "gid"),
-		get_int(obj, "windows"), get_int(obj, "globals"), get_string(obj, "engine", "?"),
-		app_id[0] ? " " : "", app_id, instance[0] ? " instance=" : "", instance,
-		get_bool(obj, "sandboxed") ? " [sandboxed]" : "",
-		get_string(obj, "tag_source", "?"));
+		get_int(obj, "windows"), get_int(obj, "globals"));
+	print_field(obj, "engine", "?");
+	if (app_id[0]) {
+		putchar(' ');
+		print_word(app_id);
+	}
+	if (instance[0]) {
+		fputs(" instance=", stdout);
+		print_word(instance);
+	}
+	printf("%s from ", get_bool(obj, "sandboxed") ? " [sandboxed]" : "");
+	print_field(obj, "tag_source", "?");
+	putchar('\n');
 }
 
 static void print_clients(struct json_object *result) {
@@ -413,11 +444,17 @@ static void print_transfer(struct json_object *obj) {
 	if (localtime_r(&when, &tm)) {
 		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
 	}
-	const char *mime_type = get_string(obj, "mime_type", "");
-	printf("%" PRId64 " %s %s %s -> %s %s %" PRId64 " bytes %s\n", get_int(obj, "id"), stamp,
-		get_string(obj, "kind", "?"), get_string(obj, "source", "?"),
-		get_string(obj, "destination", "?"), mime_type[0] ? mime_type : "-",
-		get_int(obj, "bytes"), get_string(obj, "decision", "?"));
+	printf("%" PRId64 " %s ", get_int(obj, "id"), stamp);
+	print_field(obj, "kind", "?");
+	putchar(' ');
+	print_field(obj, "source", "?");
+	fputs(" -> ", stdout);
+	print_field(obj, "destination", "?");
+	putchar(' ');
+	print_field_or_dash(obj, "mime_type");
+	printf(" %" PRId64 " bytes ", get_int(obj, "bytes"));
+	print_field(obj, "decision", "?");
+	putchar('\n');
 }
 
 static void print_transfers(struct json_object *result) {
@@ -429,13 +466,16 @@ static void print_screenshot(struct json_object *result) {
 		print_json(result);
 		return;
 	}
-	printf("%s %" PRId64 "x%" PRId64 "\n", get_string(result, "file", "?"),
-		get_int(result, "width"), get_int(result, "height"));
+	print_field(result, "file", "?");
+	printf(" %" PRId64 "x%" PRId64 "\n", get_int(result, "width"), get_int(result, "height"));
 }
 
 static void print_permission(struct json_object *obj) {
-	printf("%s %s %s", get_string(obj, "app_id", "?"), get_string(obj, "portal", "?"),
-		get_string(obj, "permission", "?"));
+	print_field(obj, "app_id", "?");
+	putchar(' ');
+	print_field(obj, "portal", "?");
+	putchar(' ');
+	print_field(obj, "permission", "?");
 	struct json_object *folders;
 	if (json_object_object_get_ex(obj, "folders", &folders) &&
 		json_object_is_type(folders, json_type_array)) {
@@ -456,9 +496,12 @@ static void print_permissions(struct json_object *result) {
 }
 
 static void print_portal_request(struct json_object *obj) {
-	const char *app_id = get_string(obj, "app_id", "");
-	printf("%s %s %s pid=%" PRId64 "%s\n", get_string(obj, "token", "?"),
-		get_string(obj, "portal", "?"), app_id[0] ? app_id : "-", get_int(obj, "pid"),
+	print_field(obj, "token", "?");
+	putchar(' ');
+	print_field(obj, "portal", "?");
+	putchar(' ');
+	print_field_or_dash(obj, "app_id");
+	printf(" pid=%" PRId64 "%s\n", get_int(obj, "pid"),
 		get_bool(obj, "sandboxed") ? " [sandboxed]" : "");
 }
 
@@ -467,12 +510,13 @@ static void print_portal_requests(struct json_object *result) {
 }
 
 static void print_camera_stream(struct json_object *obj) {
-	const char *app_id = get_string(obj, "app_id", "");
-	printf("%s provider=%s pid=%" PRId64 " %" PRId64 "x%" PRId64 " frames=%" PRId64
-	       " dropped=%" PRId64 " bytes=%" PRId64 "\n",
-		app_id[0] ? app_id : "-", get_string(obj, "provider", "?"), get_int(obj, "pid"),
-		get_int(obj, "width"), get_int(obj, "height"), get_int(obj, "frames"),
-		get_int(obj, "dropped"), get_int(obj, "bytes"));
+	print_field_or_dash(obj, "app_id");
+	fputs(" provider=", stdout);
+	print_field(obj, "provider", "?");
+	printf(" pid=%" PRId64 " %" PRId64 "x%" PRId64 " frames=%" PRId64 " dropped=%" PRId64
+	       " bytes=%" PRId64 "\n",
+		get_int(obj, "pid"), get_int(obj, "width"), get_int(obj, "height"),
+		get_int(obj, "frames"), get_int(obj, "dropped"), get_int(obj, "bytes"));
 }
 
 static void print_camera_streams(struct json_object *result) {
@@ -492,12 +536,14 @@ static void print_since(const char *what, int64_t since_ms) {
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	int64_t ago = ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 - since_ms) / 1000;
-	printf(" %s %" PRId64 "s", what, ago < 0 ? 0 : ago);
+	putchar(' ');
+	print_word(what);
+	printf(" %" PRId64 "s", ago < 0 ? 0 : ago);
 }
 
 static void print_app(struct json_object *obj) {
-	printf("%s clients=%" PRId64 " cgroup=", get_string(obj, "app", "?"),
-		get_int(obj, "clients"));
+	print_field(obj, "app", "?");
+	printf(" clients=%" PRId64 " cgroup=", get_int(obj, "clients"));
 	print_quoted(get_string(obj, "cgroup", ""));
 	print_since(get_string(obj, "state", "?"), get_int(obj, "since"));
 	if (get_bool(obj, "manual")) {
@@ -525,7 +571,8 @@ static void print_result(const struct command *command, struct json_object *resu
 	if (command->print != NULL) {
 		command->print(result);
 	} else if (json_object_is_type(result, json_type_string)) {
-		printf("%s\n", json_object_get_string(result));
+		print_text(json_object_get_string(result), 0);
+		putchar('\n');
 	} else {
 		print_json(result);
 	}
@@ -630,8 +677,11 @@ static int handle_reply(const struct command *command, struct json_object *reply
 		return EXIT_FAILURE;
 	}
 	if (!json_object_get_boolean(success)) {
-		fprintf(stderr, "cordonctl: %s\n",
-			get_string(reply, "error", "the command failed"));
+		/* An error may quote a window's app id or a file name: escaped as well. */
+		char *message =
+			cordon_escape_dup(get_string(reply, "error", "the command failed"), 0);
+		fprintf(stderr, "cordonctl: %s\n", message ? message : "the command failed");
+		free(message);
 		return EXIT_FAILURE;
 	}
 

@@ -3,6 +3,13 @@
  * uid, splits what they send into lines, runs each as a command and writes
  * one reply line per request. Nothing here blocks: reads and writes are
  * non-blocking and replies that do not fit the socket wait for it.
+ *
+ * The uid is not enough: a Flatpak that can see the runtime directory runs as
+ * the same user, and through this socket it could grant itself permissions,
+ * type into other apps and take screenshots. So each peer is identified as a
+ * Wayland client is (sandbox/peer.c, the same code: SO_PEERPIDFD and the cgroup
+ * tag), and a sandboxed or unknown peer is refused every command but the
+ * read-only ones its policy names (control-commands, docs/ipc.md).
  */
 #include "compositor/ipc.h"
 
@@ -17,10 +24,23 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "common/format.h"
+#include "common/policy.h"
+#include "compositor/app_limits.h"
+#include "compositor/client.h"
 #include "compositor/server.h"
+#include "sandbox/peer.h"
 
 #define IPC_MAX_LINE (64 * 1024)
+/*
+ * Replies a peer has not read, beyond what the socket holds: past this the peer is cut off.
+ * One reply of any size is always written; a peer that keeps asking without reading is not
+ * served further (each listing can be large, and cordon would keep them all).
+ */
+#define IPC_MAX_UNREAD (1024 * 1024)
+/* Control connections at once, from the host too: each costs two fds and its buffers. */
+#define IPC_MAX_PEERS 256
 
 struct cordon_ipc_server {
 	struct cordon_server *server;
@@ -40,6 +60,13 @@ struct ipc_client {
 	char *out;
 	size_t out_len, out_cap;
 	bool closing; /* close once the pending replies are written */
+	/* Identified at accept: a sandboxed or unknown peer runs only what its policy allows. */
+	bool sandboxed;
+	pid_t pid;
+	char app_id[CORDON_TAG_APP_ID_MAX]; /* the tag's; empty for an unknown sandbox */
+	char who[CORDON_TAG_ENGINE_MAX + CORDON_TAG_APP_ID_MAX + 32]; /* for messages */
+	struct cordon_app_budget *budget; /* charged one connection; NULL for the host */
+	bool refusal_logged;
 };
 
 bool cordon_ipc_fail(char **error, const char *fmt, ...) {
@@ -51,6 +78,8 @@ bool cordon_ipc_fail(char **error, const char *fmt, ...) {
 }
 
 static void client_destroy(struct ipc_client *client) {
+	cordon_app_budget_give(client->budget, CORDON_APP_CONNECTIONS, 1);
+	cordon_app_budget_unref(client->budget);
 	wl_event_source_remove(client->source);
 	close(client->fd);
 	wl_list_remove(&client->link);
@@ -128,6 +157,33 @@ static const struct cordon_ipc_command *find_command(const char *name) {
 	return NULL;
 }
 
+/* A sandboxed peer: only read-only commands, and only those its policy names. */
+static bool peer_may_run(
+	const struct ipc_client *client, const struct cordon_ipc_command *command) {
+	if (!client->sandboxed) {
+		return true;
+	}
+	return command->read_only &&
+		cordon_policy_list_contains(client->ipc->server->policy,
+			client->app_id[0] ? client->app_id : NULL, NULL, "control-commands",
+			command->name);
+}
+
+static void refuse(
+	struct ipc_client *client, const struct cordon_ipc_command *command, char **error) {
+	cordon_ipc_fail(error,
+		"cordon's control socket refuses \"%s\" from a sandboxed process (%s); see "
+		"docs/ipc.md",
+		command->name, client->who);
+	/* One line per connection, and per app at most one every few seconds. */
+	if (!client->refusal_logged) {
+		client->refusal_logged = true;
+		cordon_app_budget_log(client->budget,
+			"Control socket: refused \"%s\" from pid %d (%s), a sandboxed process",
+			command->name, (int)client->pid, cordon_log_text(client->who));
+	}
+}
+
 /* Runs one request line; false when the request is malformed. */
 static bool client_run_line(struct ipc_client *client, const char *line, size_t len) {
 	struct json_tokener *tokener = json_tokener_new();
@@ -176,6 +232,8 @@ static bool client_run_line(struct ipc_client *client, const char *line, size_t 
 	char *error = NULL;
 	if (!command) {
 		cordon_ipc_fail(&error, "unknown command \"%s\"", name);
+	} else if (!peer_may_run(client, command)) {
+		refuse(client, command, &error);
 	} else if (command->run(client->ipc->server, (int)argc, argv, &result, &error)) {
 		struct json_object *reply = json_object_new_object();
 		json_object_object_add(reply, "success", json_object_new_boolean(true));
@@ -197,6 +255,16 @@ static void client_process_input(struct ipc_client *client) {
 	for (size_t i = 0; i < client->in_len && !client->closing; i++) {
 		if (client->in[i] != '\n') {
 			continue;
+		}
+		if (client->out_len > IPC_MAX_UNREAD) {
+			/* It does not read: nothing more is written, the connection goes. */
+			wlr_log(WLR_ERROR,
+				"Control socket: pid %d (%s) left %zu bytes of replies unread: "
+				"disconnected",
+				(int)client->pid, cordon_log_text(client->who), client->out_len);
+			client->out_len = 0;
+			client->closing = true;
+			break;
 		}
 		if (i > start && !client_run_line(client, client->in + start, i - start)) {
 			client->closing = true;
@@ -238,6 +306,35 @@ static int handle_client_event(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
+/*
+ * Who the peer is, as a Wayland client is identified (client.c): the tag from its cgroup,
+ * the policy's marks on systemd apps, unknown counting as sandboxed. A sandboxed peer's
+ * connection is charged to its app. False when the app is at its cap.
+ */
+static bool identify(struct cordon_server *server, struct ipc_client *client) {
+	struct cordon_peer peer;
+	bool identified = cordon_peer_identify(client->fd, server->cgroup_cache, &peer);
+	cordon_peer_release_pidfd(&peer);
+	if (identified) {
+		cordon_peer_apply_policy_marks(server->policy, &peer);
+	}
+	const struct cordon_tag *tag = identified && peer.cgroup_valid ? &peer.tag : NULL;
+	client->sandboxed = !tag || tag->sandboxed;
+	client->pid = identified ? peer.pid : -1;
+	if (tag) {
+		snprintf(client->app_id, sizeof(client->app_id), "%s", tag->app_id);
+		snprintf(client->who, sizeof(client->who), "%s%s%s", cordon_tag_engine_name(tag),
+			tag->app_id[0] ? " " : "", tag->app_id);
+	} else {
+		snprintf(client->who, sizeof(client->who), "an unknown sandbox");
+	}
+	client->budget = cordon_app_budget_get(server->app_limits, tag, client->sandboxed);
+	if (identified) {
+		cordon_peer_finish(&peer);
+	}
+	return cordon_app_budget_take(client->budget, CORDON_APP_CONNECTIONS, 1);
+}
+
 static int handle_accept(int fd, uint32_t mask, void *data) {
 	struct cordon_ipc_server *ipc = data;
 	int client_fd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -254,6 +351,11 @@ static int handle_accept(int fd, uint32_t mask, void *data) {
 		close(client_fd);
 		return 0;
 	}
+	if (wl_list_length(&ipc->clients) >= IPC_MAX_PEERS) {
+		wlr_log(WLR_DEBUG, "Refusing a control connection: %d already open", IPC_MAX_PEERS);
+		close(client_fd);
+		return 0;
+	}
 	struct ipc_client *client = calloc(1, sizeof(*client));
 	if (!client) {
 		close(client_fd);
@@ -261,9 +363,18 @@ static int handle_accept(int fd, uint32_t mask, void *data) {
 	}
 	client->ipc = ipc;
 	client->fd = client_fd;
+	if (!identify(ipc->server, client)) {
+		/* Its app is at its cap of connections (logged by the budget). */
+		cordon_app_budget_unref(client->budget);
+		close(client_fd);
+		free(client);
+		return 0;
+	}
 	client->source = wl_event_loop_add_fd(
 		ipc->server->event_loop, client_fd, WL_EVENT_READABLE, handle_client_event, client);
 	if (!client->source) {
+		cordon_app_budget_give(client->budget, CORDON_APP_CONNECTIONS, 1);
+		cordon_app_budget_unref(client->budget);
 		close(client_fd);
 		free(client);
 		return 0;

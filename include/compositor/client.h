@@ -7,11 +7,14 @@
 #define CORDON_COMPOSITOR_CLIENT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <wayland-server-core.h>
 
 #include "sandbox/peer.h"
 
 struct cordon_server;
+struct cordon_app_budget;
+struct cordon_policy;
 
 /* Where a client's tag came from, decided at connect like the tag itself. */
 enum cordon_tag_source {
@@ -37,6 +40,14 @@ struct cordon_client {
 	 */
 	const struct wl_resource *registry;
 	int visible_globals;
+	/*
+	 * The app's budget (app_limits.c), charged one connection; NULL for the host. A client
+	 * over its app's cap is refused: told so, then disconnected from refuse_idle (also set
+	 * for a client being disconnected for another cap).
+	 */
+	struct cordon_app_budget *budget;
+	bool refused;
+	struct wl_event_source *refuse_idle;
 	struct wl_listener destroy;
 };
 
@@ -52,5 +63,21 @@ const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *clien
 bool cordon_client_is_sandboxed(const struct cordon_client *client);
 /* "unknown", "host", "cgroup" or "security-context"; "unknown" for a NULL client. */
 const char *cordon_client_tag_source_name(const struct cordon_client *client);
+/*
+ * The number of the app a wl_client (given as a pointer, for data_proxy.c) is charged to, 0
+ * for the host: the data proxy counts transfers per app with it.
+ */
+uint64_t cordon_client_app_group(const void *wl_client);
+/*
+ * Disconnects the client once the event loop is idle: after a protocol error posted while a
+ * request or a signal is being handled, where destroying it at once would free what the
+ * caller still uses.
+ */
+void cordon_client_disconnect_later(struct cordon_client *client);
+/*
+ * A systemd app unit the policy marks as sandboxed (the app, or its launcher) counts as
+ * sandboxed: sets peer->tag.sandboxed. Control-socket peers are marked as clients are.
+ */
+void cordon_peer_apply_policy_marks(const struct cordon_policy *policy, struct cordon_peer *peer);
 
 #endif

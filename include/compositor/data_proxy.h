@@ -32,8 +32,17 @@ void cordon_data_proxy_destroy(struct cordon_data_proxy *proxy);
 /* No progress for this long ends a transfer (milliseconds); tests shorten it. */
 void cordon_data_proxy_set_idle_timeout(struct cordon_data_proxy *proxy, int timeout_ms);
 
-/* How many transfers in flight involve this client (as source or reader). */
+/*
+ * How many transfers in flight involve this client (as source or reader), or, with a
+ * grouping, any client of its group (its app).
+ */
 int cordon_data_proxy_count(const struct cordon_data_proxy *proxy, const void *client);
+
+/* The group (app) of a client, 0 for none; called with connected clients only. */
+typedef uint64_t (*cordon_transfer_group_fn)(const void *client);
+/* Counts transfers per group too (cordon_client_app_group): a cap per app, not per client. */
+void cordon_data_proxy_set_grouping(
+	struct cordon_data_proxy *proxy, cordon_transfer_group_fn group_of);
 
 /*
  * Copies from `from` (the read end of cordon's pipe, whose write end went to

@@ -23,6 +23,12 @@ typedef bool (*cordon_ipc_command_fn)(struct cordon_server *server, int argc,
 struct cordon_ipc_command {
 	const char *name;
 	cordon_ipc_command_fn run;
+	/*
+	 * Changes nothing and reaches no device: the only commands the policy key
+	 * control-commands may give a sandboxed peer (docs/ipc.md). Input, screenshots,
+	 * permissions, freezing and quitting never are.
+	 */
+	bool read_only;
 };
 
 /* The table of every command, NULL-terminated (compositor/ipc/commands.c). */

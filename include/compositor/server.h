@@ -68,6 +68,9 @@ struct cordon_server {
 	struct wl_protocol_logger *global_census; /* global_filter.c */
 	/* Cgroup paths by id, for identifying clients (client.c); NULL where it cannot work. */
 	struct cordon_cgroup_cache *cgroup_cache;
+	/* Per-app caps (app_limits.c), and the watch on data-source offers (offer_limits.c). */
+	struct cordon_app_limits *app_limits;
+	struct cordon_offer_limits *offer_limits;
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */

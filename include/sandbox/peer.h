@@ -15,7 +15,7 @@ struct cordon_peer {
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
-	int pidfd; /* owned; closed by cordon_peer_finish */
+	int pidfd; /* owned; closed by cordon_peer_release_pidfd or cordon_peer_finish */
 	bool from_peerpidfd; /* the pidfd came from SO_PEERPIDFD, not pidfd_open */
 	bool from_pidfd_info; /* the pid was checked with PIDFD_GET_INFO, not fdinfo */
 	uint64_t cgroup_id; /* the cgroup v2 id PIDFD_GET_INFO gave; 0 without it */
@@ -54,7 +54,16 @@ bool cordon_peer_identify_with(
  */
 struct cordon_cgroup_cache *cordon_peer_cgroup_cache_create(void);
 
-/* Closes the pidfd and frees the cgroup path. */
+/*
+ * Closes the pidfd once identification is done with it. It is needed only until the cgroup
+ * read was proven (step 3 in peer.c); kept for a client's life it costs cordon one fd per
+ * connection, which is a third of what a connect storm takes from it. Nothing after
+ * identification uses it: freezing goes through the app's cgroup directory, liveness
+ * through the connection.
+ */
+void cordon_peer_release_pidfd(struct cordon_peer *peer);
+
+/* Closes the pidfd (if still held) and frees the cgroup path. */
 void cordon_peer_finish(struct cordon_peer *peer);
 
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "cordon/portal-ui.h"
 #include "portals/dbus.h"
 #include "portals/dbus_options.h"
@@ -107,7 +108,7 @@ static int handle_access_dialog(sd_bus_message *m, void *data, sd_bus_error *err
 		wlr_log(WLR_INFO,
 			"D-Bus portal: AccessDialog for '%s' with icon '%s' refused: "
 			"cordon answers only the camera's",
-			app_id, icon ? icon : "");
+			cordon_log_text(app_id), cordon_log_text(icon ? icon : ""));
 		free(icon);
 		return sd_bus_reply_method_return(m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
 #include "compositor/xdg_foreign.h"
@@ -43,15 +44,17 @@ bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *a
 			wlr_log(WLR_ERROR,
 				"D-Bus portal: refused: the frontend says app '%s', the "
 				"parent window %s belongs to pid %d tagged '%s' (%s)",
-				app_id, parent_window,
+				cordon_log_text(app_id), cordon_log_text(parent_window),
 				record && record->identified ? (int)record->peer.pid : 0,
-				tag_app_id, tag ? cordon_tag_engine_name(tag) : "unknown sandbox");
+				cordon_log_text(tag_app_id),
+				tag ? cordon_tag_engine_name(tag) : "unknown sandbox");
 			*mismatch = true;
 			*parent = NULL;
 			return false;
 		}
-		wlr_log(WLR_INFO, "D-Bus portal: '%s' asks over its window %s (pid %d, %s)", app_id,
-			parent_window, record && record->identified ? (int)record->peer.pid : 0,
+		wlr_log(WLR_INFO, "D-Bus portal: '%s' asks over its window %s (pid %d, %s)",
+			cordon_log_text(app_id), cordon_log_text(parent_window),
+			record && record->identified ? (int)record->peer.pid : 0,
 			cordon_tag_engine_name(tag));
 		caller->client = client;
 		caller->tag_known = true;

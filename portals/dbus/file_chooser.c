@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "cordon/portal-ui.h"
 #include "portals/dbus.h"
 #include "portals/dbus_options.h"
@@ -471,7 +472,8 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 	if (cordon_dbus_read_string_value(title, &chooser->title, error) < 0 ||
 		!cordon_dbus_read_options(m, table, table_count, chooser, error)) {
 		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s",
-			sd_bus_message_get_member(m), app_id, error->message);
+			sd_bus_message_get_member(m), cordon_log_text(app_id),
+			cordon_log_text(error->message));
 		free_chooser(chooser);
 		return -EINVAL;
 	}
@@ -496,7 +498,7 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 		service->portals, &caller, &request_impl, chooser, &over_cap);
 	if (!chooser->request) {
 		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s %d",
-			sd_bus_message_get_member(m), app_id,
+			sd_bus_message_get_member(m), cordon_log_text(app_id),
 			over_cap ? "more than" : "out of memory at",
 			CORDON_PORTAL_MAX_REQUESTS_PER_CLIENT);
 		free_chooser(chooser);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "common/escape.h"
 #include "portals/dbus.h"
 #include "portals/dbus_options.h"
 #include "portals/dbus_request.h"
@@ -383,7 +384,7 @@ static int handle_method(
 	}
 	if (!ok) {
 		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s",
-			sd_bus_message_get_member(m), app_id,
+			sd_bus_message_get_member(m), cordon_log_text(app_id),
 			error->message ? error->message : "?");
 		free_print(print);
 		return -EINVAL;

@@ -24,9 +24,10 @@ remove_cgroups() {
 	rmdir "$scope" "$(dirname "$scope")" 2>/dev/null || true
 }
 if [[ -n "$scope" ]]; then
-	host_count=200 ctx_count=150 cg_count=150
+	# Each sandboxed storm stays under its app's cap of 128 connections (app_limits.h).
+	host_count=250 ctx_count=120 cg_count=120
 else
-	host_count=250 ctx_count=250 cg_count=0
+	host_count=370 ctx_count=120 cg_count=0
 fi
 
 start_client host-storm "$TC/storm-client" --count "$host_count"
