@@ -77,7 +77,9 @@ struct slot {
  * A drag's source as the seat and the drop targets see it: cordon's own, in
  * front of the client's. Its types are rewritten for each surface the pointer
  * enters (wlroots makes the target's offer from them right then), and what a
- * target receives across a boundary goes through the proxy.
+ * target receives across a boundary goes through the proxy, and only once the
+ * user dropped on that target: an offer is made to every surface the pointer
+ * passes over, and wlroots serves a receive on it at any time.
  */
 struct drag_proxy {
 	struct wlr_data_source base;
@@ -87,7 +89,12 @@ struct drag_proxy {
 	struct cordon_tag tag;
 	bool tag_known;
 	struct wl_client *target; /* whose offer the types were last made for */
+	/* The client the user dropped on (compared only: it may have gone); NULL before the drop.
+	 */
+	struct wl_client *dropped_on;
+	bool early_receive_logged; /* one log line per drag, however often a target asks */
 	struct wl_listener source_destroy;
+	struct wl_listener drag_drop; /* the wlr_drag's: the user released over a target */
 	struct wl_listener drag_destroy; /* the wlr_drag's: the drag is over, the drop may not be */
 };
 
@@ -686,6 +693,20 @@ static void drag_send(struct wlr_data_source *base, const char *mime_type, int32
 	char source_name[CORDON_TRANSFER_TAG_MAX], reader_name[CORDON_TRANSFER_TAG_MAX];
 	tag_name(drag_tag(drag), source_name, sizeof(source_name));
 	tag_name(reader_tag, reader_name, sizeof(reader_name));
+	/*
+	 * Across a boundary the data belongs to the drop: a window the drag only passes over
+	 * (or one it left, holding on to its offer) gets an fd closed without data. Logged once
+	 * per drag, so that a target asking on every motion cannot flood the transfer log.
+	 */
+	if (reader != drag->dropped_on) {
+		if (!drag->early_receive_logged) {
+			drag->early_receive_logged = true;
+			cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name,
+				mime_type, "denied-before-drop");
+		}
+		close(fd);
+		return;
+	}
 	const char *refusal = NULL;
 	int pipe_fds[2];
 	if (!cordon_selection_type_allowed(&rules, mime_type)) {
@@ -745,6 +766,16 @@ static void drag_ended(struct drag_proxy *drag) {
 	}
 	wl_list_remove(&drag->drag_destroy.link);
 	wl_list_init(&drag->drag_destroy.link);
+	wl_list_remove(&drag->drag_drop.link);
+	wl_list_init(&drag->drag_drop.link);
+}
+
+/* wlroots drops only on a focused client that accepted a type and an action. */
+static void handle_wlr_drag_drop(struct wl_listener *listener, void *data) {
+	struct drag_proxy *drag = wl_container_of(listener, drag, drag_drop);
+	struct wlr_drag_drop_event *event = data;
+	struct wlr_seat_client *focus = event->drag->focus_client;
+	drag->dropped_on = focus ? focus->client : NULL;
 }
 
 static void handle_wlr_drag_destroy(struct wl_listener *listener, void *data) {
@@ -823,6 +854,8 @@ static void interpose_drag_source(struct cordon_selection *selection, struct wlr
 	wl_signal_add(&source->events.destroy, &drag->source_destroy);
 	drag->drag_destroy.notify = handle_wlr_drag_destroy;
 	wl_signal_add(&wlr_drag->events.destroy, &drag->drag_destroy);
+	drag->drag_drop.notify = handle_wlr_drag_drop;
+	wl_signal_add(&wlr_drag->events.drop, &drag->drag_drop);
 	drag_set_types(drag, owner);
 	/* The drag follows cordon's source from now on, its end included. */
 	wl_list_remove(&wlr_drag->source_destroy.link);
