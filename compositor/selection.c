@@ -65,8 +65,7 @@ struct slot {
 	/* wlr_data_source (clipboard) or wlr_primary_selection_source (primary); NULL: empty */
 	void *source;
 	struct wl_client *owner; /* compared only: it may have gone */
-	struct cordon_tag tag;
-	bool tag_known; /* false: an unknown sandbox */
+	struct cordon_tag tag; /* the owner's, copied: cordon_tag_unknown for an unknown sandbox */
 	uint32_t serial;
 	uint64_t generation; /* grows with every new source */
 	void *view; /* the view source on the seat, or NULL */
@@ -86,8 +85,7 @@ struct drag_proxy {
 	struct cordon_selection *selection;
 	struct wlr_data_source *source; /* the client's; NULL once gone */
 	struct wl_client *owner;
-	struct cordon_tag tag;
-	bool tag_known;
+	struct cordon_tag tag; /* the owner's, copied */
 	struct wl_client *target; /* whose offer the types were last made for */
 	/* The client the user dropped on (compared only: it may have gone); NULL before the drop.
 	 */
@@ -142,18 +140,26 @@ struct file_transfer {
 	char app_id[CORDON_TAG_APP_ID_MAX]; /* the sandboxed side's */
 };
 
-/* With no keyboard focus, only data-control clients (a host-only global) read the seat. */
-static const struct cordon_tag host_tag = {.engine = CORDON_SANDBOX_HOST, .sandboxed = false};
+/*
+ * With no keyboard focus, only data-control clients (a host-only global) read the seat,
+ * and each of them is decided again as it reads (mode_for_other_reader): the view on the
+ * seat is then made as for a host reader. Not a stand-in for a client that is missing.
+ */
+static const struct cordon_tag data_control_readers = {
+	.engine = CORDON_SANDBOX_HOST, .sandboxed = false};
 
 static const struct cordon_tag *slot_tag(const struct slot *slot) {
-	return slot->tag_known ? &slot->tag : NULL;
+	return &slot->tag;
 }
 
+/* A missing client (no requester known) is an unknown sandbox, as an unidentified one. */
 static const struct cordon_tag *client_tag(struct wl_client *client) {
-	if (!client) {
-		return &host_tag;
-	}
-	return cordon_client_get_tag(cordon_client_from_wl(client));
+	return cordon_client_get_tag(client ? cordon_client_from_wl(client) : NULL);
+}
+
+/* What the focused destination (or, with none, the data-control readers) counts as. */
+static const struct cordon_tag *destination_tag(struct wl_client *destination) {
+	return destination ? client_tag(destination) : &data_control_readers;
 }
 
 /* The rules for a transfer between two tags, from policy.ini (docs/mediation.md). */
@@ -261,7 +267,7 @@ static bool view_offers(const struct view_info *info, const char *mime_type) {
 static enum cordon_offer_mode mode_for_other_reader(
 	struct slot *slot, struct wl_client *reader, const char *mime_type) {
 	const struct cordon_tag *tag = client_tag(reader);
-	if (!tag || tag->sandboxed) {
+	if (cordon_tag_is_unknown(tag) || tag->sandboxed) {
 		return CORDON_OFFER_NONE;
 	}
 	struct cordon_selection_rules rules;
@@ -510,10 +516,10 @@ static void slot_refresh(struct slot *slot) {
 		destination && destination == selection->focus_client && selection->focus_acted;
 	bool pasted_across = acted && selection->pasted_across;
 	struct cordon_selection_rules rules;
-	rules_between(selection, slot_tag(slot), client_tag(destination), &rules);
-	struct cordon_offer_decision decision =
-		cordon_selection_offer(&rules, slot->kind, slot_tag(slot), client_tag(destination),
-			acted, pasted_across, count_allowed(slot, &rules));
+	rules_between(selection, slot_tag(slot), destination_tag(destination), &rules);
+	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
+		slot_tag(slot), destination_tag(destination), acted, pasted_across,
+		count_allowed(slot, &rules));
 	if (slot->view) {
 		struct view_info *current = view_info(slot, slot->view);
 		if (current->destination == destination && current->mode == decision.mode &&
@@ -537,7 +543,8 @@ static void slot_refresh(struct slot *slot) {
 	info->mode = decision.mode;
 	info->destination = destination;
 	info->generation = slot->generation;
-	tag_name(client_tag(destination), info->destination_name, sizeof(info->destination_name));
+	tag_name(destination_tag(destination), info->destination_name,
+		sizeof(info->destination_name));
 	char **type;
 	wl_array_for_each(type, source_mime_types(slot)) {
 		if (decision.mode == CORDON_OFFER_PROXIED &&
@@ -633,10 +640,7 @@ static void request_set(
 	slot_forget_source(slot);
 	slot->source = source;
 	slot->owner = owner;
-	slot->tag_known = tag != NULL;
-	if (tag) {
-		slot->tag = *tag;
-	}
+	slot->tag = *tag;
 	slot->serial = serial;
 	slot->generation++;
 	slot->source_destroy.notify = handle_source_destroy;
@@ -661,7 +665,7 @@ void cordon_selection_request_set_primary(struct cordon_selection *selection,
 /* Drags */
 
 static const struct cordon_tag *drag_tag(const struct drag_proxy *drag) {
-	return drag->tag_known ? &drag->tag : NULL;
+	return &drag->tag;
 }
 
 static void drag_forget_source(struct drag_proxy *drag) {
@@ -846,10 +850,7 @@ static void interpose_drag_source(struct cordon_selection *selection, struct wlr
 	drag->selection = selection;
 	drag->source = source;
 	drag->owner = owner;
-	drag->tag_known = tag != NULL;
-	if (tag) {
-		drag->tag = *tag;
-	}
+	drag->tag = *tag;
 	drag->source_destroy.notify = handle_drag_source_destroy;
 	wl_signal_add(&source->events.destroy, &drag->source_destroy);
 	drag->drag_destroy.notify = handle_wlr_drag_destroy;
@@ -959,7 +960,10 @@ void cordon_selection_paste_across(struct cordon_selection *selection) {
 	const struct cordon_tag *tag = client_tag(client);
 	char name[CORDON_TRANSFER_TAG_MAX], source_name[CORDON_TRANSFER_TAG_MAX];
 	tag_name(tag, name, sizeof(name));
-	tag_name(slot->source ? slot_tag(slot) : NULL, source_name, sizeof(source_name));
+	snprintf(source_name, sizeof(source_name), "-");
+	if (slot->source) {
+		tag_name(slot_tag(slot), source_name, sizeof(source_name));
+	}
 	if (!client || !slot->source) {
 		cordon_transfer_log_add(&selection->log, "clipboard",
 			slot->source ? source_name : "-", client ? name : "-", "",

@@ -50,8 +50,8 @@ static bool under_cap(struct cordon_portals *portals, const struct cordon_portal
 	wl_list_for_each(request, &portals->requests, link) {
 		bool same = caller->client ? request->client == caller->client
 					   : !request->client &&
-				strcmp(cordon_portal_request_app_id(request),
-					caller->tag_known ? caller->tag.app_id : "") == 0;
+				strcmp(cordon_portal_request_app_id(request), caller->tag.app_id) ==
+					0;
 		if (!same) {
 			continue;
 		}
@@ -84,7 +84,6 @@ struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_por
 	request->impl = impl;
 	request->data = data;
 	request->client = caller->client;
-	request->tag_known = caller->tag_known;
 	request->tag = caller->tag;
 	request->pid = caller->pid;
 	wl_list_init(&request->parent_destroy.link);
@@ -97,14 +96,8 @@ struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals
 	const struct cordon_portal_request_impl *impl, void *data) {
 	struct cordon_portal_caller caller = {.client = client};
 	const struct cordon_client *record = cordon_client_from_wl(client);
-	const struct cordon_tag *tag = cordon_client_get_tag(record);
-	if (tag) {
-		caller.tag_known = true;
-		caller.tag = *tag;
-	} else {
-		/* Fail closed: an unknown sandbox is sandboxed, and has no app id to trust. */
-		caller.tag.sandboxed = true;
-	}
+	/* An unknown sandbox is cordon_tag_unknown: sandboxed, with no app id to trust. */
+	caller.tag = *cordon_client_get_tag(record);
 	caller.pid = record && record->identified ? record->peer.pid : 0;
 	bool over_cap;
 	struct cordon_portal_request *request =
@@ -170,7 +163,7 @@ bool cordon_portal_request_set_parent(
 }
 
 const char *cordon_portal_request_app_id(const struct cordon_portal_request *request) {
-	return request->tag_known ? request->tag.app_id : "";
+	return cordon_tag_is_unknown(&request->tag) ? "" : request->tag.app_id;
 }
 
 static bool parent_busy(struct cordon_portal_request *request) {
@@ -189,11 +182,11 @@ static bool parent_busy(struct cordon_portal_request *request) {
 
 static void fill_app(
 	const struct cordon_portal_request *request, struct cordon_portal_ui_app *app) {
-	app->known = request->tag_known;
+	app->known = !cordon_tag_is_unknown(&request->tag);
 	app->sandboxed = request->tag.sandboxed;
-	app->engine = request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown";
+	app->engine = cordon_tag_engine_name(&request->tag);
 	app->app_id = cordon_portal_request_app_id(request);
-	app->instance = request->tag_known ? request->tag.instance : "";
+	app->instance = request->tag.instance;
 }
 
 /* The policy's "portals" list, when the app's section or profile sets one. */
@@ -215,8 +208,8 @@ static bool check_request(struct cordon_portal_request *request, enum cordon_per
 		cordon_permission_store_get(request->portals->store, app_id, request->impl->portal);
 	wlr_log(WLR_INFO, "Portal %s request %s from pid %d (%s %s), permission %s",
 		request->impl->portal, request->token, (int)request->pid,
-		request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown",
-		app_id[0] ? app_id : "(no app id)", cordon_permission_name(*permission));
+		cordon_tag_engine_name(&request->tag), app_id[0] ? app_id : "(no app id)",
+		cordon_permission_name(*permission));
 	*failure = CORDON_PORTAL_FAILURE_DENIED;
 	if (!policy_allows(request)) {
 		wlr_log(WLR_INFO, "Portal %s request %s: not in the app's policy 'portals' list",
