@@ -250,6 +250,53 @@ static void test_merge(void) {
 }
 
 /*
+ * Two processes saving at the same time, each its own apps, each store loaded before the
+ * other's first save: every save of both is in the file at the end (a writer that saved
+ * its own copy would drop the other's).
+ */
+static void test_concurrent_writers(int saves) {
+	char *path = strdup(path_in("concurrent/permissions"));
+	pid_t pids[2];
+	for (int w = 0; w < 2; w++) {
+		pids[w] = fork();
+		CHECK(pids[w] >= 0);
+		if (pids[w] == 0) {
+			struct cordon_permission_store *store = cordon_permission_store_load(path);
+			for (int i = 0; i < saves; i++) {
+				char app[64];
+				snprintf(app, sizeof(app), "org.writer%d.app%d", w, i);
+				char *error = NULL;
+				if (!cordon_permission_store_set(store, app, "camera",
+					    w ? CORDON_PERMISSION_DENY : CORDON_PERMISSION_ALLOW,
+					    &error)) {
+					fprintf(stderr, "writer %d: %s\n", w, error);
+					_exit(1);
+				}
+			}
+			cordon_permission_store_destroy(store);
+			_exit(0);
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		int status;
+		CHECK(waitpid(pids[w], &status, 0) == pids[w]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	struct cordon_permission_store *store = cordon_permission_store_load(path);
+	for (int w = 0; w < 2; w++) {
+		for (int i = 0; i < saves; i++) {
+			char app[64];
+			snprintf(app, sizeof(app), "org.writer%d.app%d", w, i);
+			CHECK(cordon_permission_store_get(store, app, "camera") ==
+				(w ? CORDON_PERMISSION_DENY : CORDON_PERMISSION_ALLOW));
+		}
+	}
+	cordon_permission_store_destroy(store);
+	printf("two writers at once: %d saves each, all kept\n", saves);
+	free(path);
+}
+
+/*
  * Random damage to a valid store: every load either keeps what parses or reports the
  * file read-only; it never crashes, never changes the file, and a read-only store
  * answers "ask" for everything.
@@ -393,6 +440,7 @@ int main(void) {
 	test_round_trip();
 	test_corrupt();
 	test_merge();
+	test_concurrent_writers(200);
 	test_fuzz(5000);
 	const char *rounds = getenv("CORDON_PERMISSION_KILL_ROUNDS");
 	test_kill_during_writes(rounds ? atoi(rounds) : 1000);
