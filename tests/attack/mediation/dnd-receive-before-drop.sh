@@ -64,13 +64,15 @@ assert_eq "snooped-motion bytes=0" "$(log_last snoop '^snooped-motion')" "a rece
 assert_eq 0 "$(log_count source '^source-send')" "sends the host source was asked for before a drop"
 
 # 2. On to a host window and dropped there: it gets the data (positive control)...
+accepted=$(log_count source "^source-target type=$utf8\$")
 to=$(visible_point dnd-htarget)
 # shellcheck disable=SC2086
 ctl pointer move $to
 wait_log snoop '^dnd-leave$'
 wait_log htarget '^dnd-enter types='
 ctl pointer motion 1 1
-wait_log source "^source-target type=$utf8\$"
+wait_for "the host target's accept to reach the source" \
+	log_count_above source "^source-target type=$utf8\$" "$accepted"
 ctl pointer button left release
 wait_log htarget "^dropped bytes=$len\$"
 assert_eq "$text" "$(cat "$TEST_TMP/host-dropped")" "what the host target got"
@@ -89,8 +91,8 @@ drag_to dnd-source dnd-snoop
 wait_for "a second enter" log_count_above snoop '^dnd-enter' 1
 wait_for "a second snoop on enter" log_count_above snoop '^snooped-enter' 1
 assert_eq "snooped-enter bytes=0" "$(log_last snoop '^snooped-enter')" "a receive on the second enter"
+# (The snoop accepts before it receives: its answer to the receive means the accept is in.)
 ctl pointer motion 2 2
-wait_for "the source to see the type accepted" log_count_above source "^source-target type=$utf8\$" 1
 ctl pointer button left release
 wait_log snoop "^dropped bytes=$len\$"
 assert_eq "$text" "$(cat "$TEST_TMP/snoop-dropped")" "what the sandbox got by a real drop"
