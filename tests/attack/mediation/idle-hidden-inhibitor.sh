@@ -2,11 +2,12 @@
 # Attack (docs/security.md, mediation): an idle inhibitor on a surface nobody sees keeps
 # the whole seat from going idle (no screen locker, no blanking) and keeps its app from
 # being frozen. Variants, each from a sandboxed app (flatpak-named cgroup): an inhibitor
-# on a surface with no role that is never mapped (hidden-inhibitor), one on a window that
-# is then minimized, one on a window that an opaque window covers entirely. Each time
-# swayidle's timeout fires after input, and the hidden apps are frozen. Positive
-# control: a visible window's inhibitor (a video player) still keeps idle off, and its
-# app awake.
+# on a surface with no role that is never mapped (hidden-inhibitor), one on a subsurface
+# of a shown window placed outside every output (hidden-inhibitor --offscreen), one on a
+# window that is then minimized, one on a window that an opaque window covers entirely.
+# Each time swayidle's timeout fires after input, and the hidden apps are frozen.
+# Positive control: a visible window's inhibitor (a video player) still keeps idle off,
+# and its app awake.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
@@ -51,6 +52,16 @@ expect_idle "an inhibitor on an unmapped surface"
 # Its window minimized, the app is frozen: the inhibitor does not exempt it.
 ctl minimize sneaky >/dev/null
 wait_for "the app with the unmapped inhibitor to be frozen" frozen "$sneaky_scope"
+
+# 1b. An inhibitor on a subsurface of a shown window, placed where no output is.
+test_cgroup app-flatpak-org.example.Offscreen-$$.scope
+offscreen_scope=$TEST_CGROUP
+start_client offscreen "${IN_CGROUP[@]}" "$offscreen_scope" "$hidden_exe" --app-id offscreen \
+	--offscreen
+wait_for_window offscreen
+wait_log offscreen '^inhibitor-on-offscreen-subsurface$'
+expect_idle "an inhibitor on a subsurface outside every output"
+stop_client offscreen
 
 # 2. An inhibitor on a window that is then minimized.
 start_client hider "${IN_CGROUP[@]}" "$hider_scope" "$TC/focus-client" --app-id hider \
