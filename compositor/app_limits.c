@@ -120,6 +120,11 @@ struct cordon_app_budget *cordon_app_budget_get(
 	if (!limits || !sandboxed) {
 		return NULL;
 	}
+	/* Every unknown sandbox shares one budget (fail closed), though no two unknown tags
+	 * are the same sandbox. */
+	if (tag && cordon_tag_is_unknown(tag)) {
+		tag = NULL;
+	}
 	struct cordon_tag key;
 	if (tag) {
 		app_key(tag, &key);

@@ -16,40 +16,13 @@
 #include "common/escape.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
+#include "compositor/tag_policy.h"
 #include "sandbox/cgroup_mount.h"
 
 struct app_member {
 	struct cordon_app *app;
 	struct wl_listener destroy;
 };
-
-/*
- * The cgroup that is the app: the shortest prefix of the client's path (at a '/') whose tag
- * is already the client's, which is the unit that named the app. Anything below it (the app's
- * own sub-cgroups) belongs to the app too. A host client without an app unit is its own cgroup.
- */
-static char *app_cgroup(const char *path, const struct cordon_tag *tag) {
-	if (tag->engine == CORDON_SANDBOX_HOST) {
-		return strdup(path);
-	}
-	size_t len = strlen(path);
-	for (size_t end = 1; end <= len; end++) {
-		if (end < len && path[end] != '/') {
-			continue;
-		}
-		char *prefix = strndup(path, end);
-		if (!prefix) {
-			return NULL;
-		}
-		struct cordon_tag prefix_tag;
-		if (cordon_tag_from_cgroup_path(prefix, &prefix_tag) &&
-			cordon_tag_same_sandbox(&prefix_tag, tag)) {
-			return prefix;
-		}
-		free(prefix);
-	}
-	return strdup(path);
-}
 
 static bool contains(const char *outer, const char *inner) {
 	size_t n = strlen(outer);
@@ -122,11 +95,12 @@ void cordon_apps_add_client(struct cordon_apps *apps, struct cordon_client *clie
 	}
 	struct wl_client *wl_client = client->wl_client;
 	const struct cordon_tag *tag = cordon_client_get_tag(client);
-	if (!tag) {
+	if (cordon_tag_is_unknown(tag)) {
 		/* No trustworthy cgroup: nothing to group, freeze or boost. */
 		return;
 	}
-	char *cgroup = app_cgroup(client->peer.cgroup, tag);
+	/* Marked by the policy as the client's tag was, so that a marked app is its unit. */
+	char *cgroup = cordon_tag_policy_app_cgroup(apps->server->policy, client->peer.cgroup, tag);
 	if (!cgroup) {
 		return;
 	}

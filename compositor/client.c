@@ -9,12 +9,12 @@
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
-#include "common/policy.h"
 #include "compositor/app_limits.h"
 #include "compositor/apps.h"
 #include "compositor/offer_limits.h"
 #include "compositor/security_context.h"
 #include "compositor/server.h"
+#include "compositor/tag_policy.h"
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_client *client = wl_container_of(listener, client, destroy);
@@ -48,7 +48,7 @@ const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *clien
 		return &client->context_tag;
 	}
 	if (!client || !client->identified || !client->peer.cgroup_valid) {
-		return NULL;
+		return &cordon_tag_unknown;
 	}
 	return &client->peer.tag;
 }
@@ -56,7 +56,7 @@ const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *clien
 bool cordon_client_is_sandboxed(const struct cordon_client *client) {
 	/* Fail closed: an unknown sandbox is still a sandbox. */
 	const struct cordon_tag *tag = cordon_client_get_tag(client);
-	return !tag || tag->sandboxed;
+	return cordon_tag_is_unknown(tag) || tag->sandboxed;
 }
 
 const char *cordon_client_tag_source_name(const struct cordon_client *client) {
@@ -89,22 +89,16 @@ static enum cordon_tag_source peer_tag_source(const struct cordon_client *client
 /*
  * A systemd app unit is a host app unless the policy marks the app, or the launcher that
  * started it, as a sandbox (a launcher cordon does not know, such as a site's own jail).
- * Decided here, once, with the rest of the tag.
+ * Decided here, once, with the rest of the tag (tag_policy.c, which apps.c uses too).
  */
 void cordon_peer_apply_policy_marks(const struct cordon_policy *policy, struct cordon_peer *peer) {
-	struct cordon_tag *tag = &peer->tag;
-	if (!peer->cgroup_valid || !policy || tag->engine != CORDON_SANDBOX_SYSTEMD_APP) {
+	if (!peer->cgroup_valid) {
 		return;
 	}
-	bool app_marked = cordon_policy_get_bool(policy, tag->app_id, NULL, "sandboxed", false);
-	bool launcher_marked = tag->launcher[0] &&
-		cordon_policy_list_contains(
-			policy, tag->app_id, NULL, "sandboxed-launchers", tag->launcher);
-	if (app_marked || launcher_marked) {
-		tag->sandboxed = true;
+	const char *why = cordon_tag_policy_mark(policy, &peer->tag);
+	if (why) {
 		wlr_log(WLR_DEBUG, "Peer pid %d: %s counts as sandboxed (policy: %s)",
-			(int)peer->pid, cordon_log_text(tag->app_id),
-			app_marked ? "the app" : "its launcher");
+			(int)peer->pid, cordon_log_text(peer->tag.app_id), why);
 	}
 }
 

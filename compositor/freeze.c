@@ -45,14 +45,6 @@
 #define CONFIRM_INTERVAL_MS 10
 #define CONFIRM_TRIES 500
 
-/* An idle inhibitor and the client that holds it, remembered when it is made. */
-struct tracked_inhibitor {
-	struct cordon_freeze *freeze;
-	struct wl_client *client;
-	struct wl_list link; /* cordon_freeze.inhibitors */
-	struct wl_listener destroy;
-};
-
 /* cgroup files */
 
 static bool write_file(int dirfd, const char *name, const char *value) {
@@ -194,10 +186,18 @@ static bool app_hidden(struct cordon_app_freeze *state) {
 	return hidden && !app_shows_layer_surface(state);
 }
 
+/*
+ * An app playing a video keeps running; an inhibitor on a surface that is not shown (no
+ * role, never mapped, minimized, covered) keeps nothing awake, or any app could exempt
+ * itself from freezing with one (idle_inhibit.c decides what is shown).
+ */
 static bool app_inhibits_idle(struct cordon_app_freeze *state) {
-	struct tracked_inhibitor *inhibitor;
-	wl_list_for_each(inhibitor, &state->freeze->inhibitors, link) {
-		if (cordon_app_has_client(state->app, inhibitor->client)) {
+	struct cordon_idle_inhibitor *inhibitor;
+	wl_list_for_each(
+		inhibitor, &state->freeze->server->globals->idle_inhibit->inhibitors, link) {
+		if (inhibitor->visible &&
+			cordon_app_has_client(state->app,
+				wl_resource_get_client(inhibitor->wlr_inhibitor->resource))) {
 			return true;
 		}
 	}
@@ -593,28 +593,9 @@ static void handle_new_app(struct wl_listener *listener, void *data) {
 	app->freeze = state;
 }
 
-static void handle_inhibitor_destroy(struct wl_listener *listener, void *data) {
-	struct tracked_inhibitor *inhibitor = wl_container_of(listener, inhibitor, destroy);
-	struct cordon_freeze *freeze = inhibitor->freeze;
-	wl_list_remove(&inhibitor->destroy.link);
-	wl_list_remove(&inhibitor->link);
-	free(inhibitor);
-	cordon_freeze_update(freeze->server);
-}
-
-static void handle_new_inhibitor(struct wl_listener *listener, void *data) {
-	struct cordon_freeze *freeze = wl_container_of(listener, freeze, new_inhibitor);
-	struct wlr_idle_inhibitor_v1 *wlr_inhibitor = data;
-	struct tracked_inhibitor *inhibitor = calloc(1, sizeof(*inhibitor));
-	if (!inhibitor) {
-		wl_resource_post_no_memory(wlr_inhibitor->resource);
-		return;
-	}
-	inhibitor->freeze = freeze;
-	inhibitor->client = wl_resource_get_client(wlr_inhibitor->resource);
-	inhibitor->destroy.notify = handle_inhibitor_destroy;
-	wl_signal_add(&wlr_inhibitor->events.destroy, &inhibitor->destroy);
-	wl_list_insert(&freeze->inhibitors, &inhibitor->link);
+/* An inhibitor came, went, or its surface was shown or hidden. */
+static void handle_idle_inhibit_change(struct wl_listener *listener, void *data) {
+	struct cordon_freeze *freeze = wl_container_of(listener, freeze, idle_inhibit_change);
 	cordon_freeze_update(freeze->server);
 }
 
@@ -624,12 +605,10 @@ struct cordon_freeze *cordon_freeze_create(struct cordon_server *server) {
 		return NULL;
 	}
 	freeze->server = server;
-	wl_list_init(&freeze->inhibitors);
 	freeze->new_app.notify = handle_new_app;
 	wl_signal_add(&server->apps->events.new_app, &freeze->new_app);
-	freeze->new_inhibitor.notify = handle_new_inhibitor;
-	wl_signal_add(&server->globals->idle_inhibit->manager->events.new_inhibitor,
-		&freeze->new_inhibitor);
+	freeze->idle_inhibit_change.notify = handle_idle_inhibit_change;
+	wl_signal_add(&server->globals->idle_inhibit->events.change, &freeze->idle_inhibit_change);
 	return freeze;
 }
 
@@ -644,14 +623,8 @@ void cordon_freeze_destroy(struct cordon_freeze *freeze) {
 			handle_app_destroy(&app->freeze->destroy, app);
 		}
 	}
-	struct tracked_inhibitor *inhibitor, *tmp;
-	wl_list_for_each_safe(inhibitor, tmp, &freeze->inhibitors, link) {
-		wl_list_remove(&inhibitor->destroy.link);
-		wl_list_remove(&inhibitor->link);
-		free(inhibitor);
-	}
 	wl_list_remove(&freeze->new_app.link);
-	wl_list_remove(&freeze->new_inhibitor.link);
+	wl_list_remove(&freeze->idle_inhibit_change.link);
 	server->freeze = NULL;
 	free(freeze);
 }

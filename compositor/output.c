@@ -14,7 +14,9 @@
 #include <wlr/util/log.h>
 
 #include "compositor/freeze.h"
+#include "compositor/globals.h"
 #include "compositor/headless_pacing.h"
+#include "compositor/idle_inhibit.h"
 #include "compositor/layer_shell.h"
 #include "compositor/occlusion.h"
 #include "compositor/server.h"
@@ -25,6 +27,8 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 	/* The scene draws everything enabled: hide what is covered first. */
 	cordon_occlusion_update(output->server);
 	wlr_scene_output_commit(output->scene_output);
+	/* What is shown has just been decided: only inhibitors on shown surfaces count. */
+	cordon_idle_inhibit_update(output->server->globals->idle_inhibit);
 
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);

@@ -65,8 +65,7 @@ struct slot {
 	/* wlr_data_source (clipboard) or wlr_primary_selection_source (primary); NULL: empty */
 	void *source;
 	struct wl_client *owner; /* compared only: it may have gone */
-	struct cordon_tag tag;
-	bool tag_known; /* false: an unknown sandbox */
+	struct cordon_tag tag; /* the owner's, copied: cordon_tag_unknown for an unknown sandbox */
 	uint32_t serial;
 	uint64_t generation; /* grows with every new source */
 	void *view; /* the view source on the seat, or NULL */
@@ -77,17 +76,23 @@ struct slot {
  * A drag's source as the seat and the drop targets see it: cordon's own, in
  * front of the client's. Its types are rewritten for each surface the pointer
  * enters (wlroots makes the target's offer from them right then), and what a
- * target receives across a boundary goes through the proxy.
+ * target receives across a boundary goes through the proxy, and only once the
+ * user dropped on that target: an offer is made to every surface the pointer
+ * passes over, and wlroots serves a receive on it at any time.
  */
 struct drag_proxy {
 	struct wlr_data_source base;
 	struct cordon_selection *selection;
 	struct wlr_data_source *source; /* the client's; NULL once gone */
 	struct wl_client *owner;
-	struct cordon_tag tag;
-	bool tag_known;
+	struct cordon_tag tag; /* the owner's, copied */
 	struct wl_client *target; /* whose offer the types were last made for */
+	/* The client the user dropped on (compared only: it may have gone); NULL before the drop.
+	 */
+	struct wl_client *dropped_on;
+	bool early_receive_logged; /* one log line per drag, however often a target asks */
 	struct wl_listener source_destroy;
+	struct wl_listener drag_drop; /* the wlr_drag's: the user released over a target */
 	struct wl_listener drag_destroy; /* the wlr_drag's: the drag is over, the drop may not be */
 };
 
@@ -135,18 +140,26 @@ struct file_transfer {
 	char app_id[CORDON_TAG_APP_ID_MAX]; /* the sandboxed side's */
 };
 
-/* With no keyboard focus, only data-control clients (a host-only global) read the seat. */
-static const struct cordon_tag host_tag = {.engine = CORDON_SANDBOX_HOST, .sandboxed = false};
+/*
+ * With no keyboard focus, only data-control clients (a host-only global) read the seat,
+ * and each of them is decided again as it reads (mode_for_other_reader): the view on the
+ * seat is then made as for a host reader. Not a stand-in for a client that is missing.
+ */
+static const struct cordon_tag data_control_readers = {
+	.engine = CORDON_SANDBOX_HOST, .sandboxed = false};
 
 static const struct cordon_tag *slot_tag(const struct slot *slot) {
-	return slot->tag_known ? &slot->tag : NULL;
+	return &slot->tag;
 }
 
+/* A missing client (no requester known) is an unknown sandbox, as an unidentified one. */
 static const struct cordon_tag *client_tag(struct wl_client *client) {
-	if (!client) {
-		return &host_tag;
-	}
-	return cordon_client_get_tag(cordon_client_from_wl(client));
+	return cordon_client_get_tag(client ? cordon_client_from_wl(client) : NULL);
+}
+
+/* What the focused destination (or, with none, the data-control readers) counts as. */
+static const struct cordon_tag *destination_tag(struct wl_client *destination) {
+	return destination ? client_tag(destination) : &data_control_readers;
 }
 
 /* The rules for a transfer between two tags, from policy.ini (docs/mediation.md). */
@@ -254,7 +267,7 @@ static bool view_offers(const struct view_info *info, const char *mime_type) {
 static enum cordon_offer_mode mode_for_other_reader(
 	struct slot *slot, struct wl_client *reader, const char *mime_type) {
 	const struct cordon_tag *tag = client_tag(reader);
-	if (!tag || tag->sandboxed) {
+	if (cordon_tag_is_unknown(tag) || tag->sandboxed) {
 		return CORDON_OFFER_NONE;
 	}
 	struct cordon_selection_rules rules;
@@ -503,10 +516,10 @@ static void slot_refresh(struct slot *slot) {
 		destination && destination == selection->focus_client && selection->focus_acted;
 	bool pasted_across = acted && selection->pasted_across;
 	struct cordon_selection_rules rules;
-	rules_between(selection, slot_tag(slot), client_tag(destination), &rules);
-	struct cordon_offer_decision decision =
-		cordon_selection_offer(&rules, slot->kind, slot_tag(slot), client_tag(destination),
-			acted, pasted_across, count_allowed(slot, &rules));
+	rules_between(selection, slot_tag(slot), destination_tag(destination), &rules);
+	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
+		slot_tag(slot), destination_tag(destination), acted, pasted_across,
+		count_allowed(slot, &rules));
 	if (slot->view) {
 		struct view_info *current = view_info(slot, slot->view);
 		if (current->destination == destination && current->mode == decision.mode &&
@@ -530,7 +543,8 @@ static void slot_refresh(struct slot *slot) {
 	info->mode = decision.mode;
 	info->destination = destination;
 	info->generation = slot->generation;
-	tag_name(client_tag(destination), info->destination_name, sizeof(info->destination_name));
+	tag_name(destination_tag(destination), info->destination_name,
+		sizeof(info->destination_name));
 	char **type;
 	wl_array_for_each(type, source_mime_types(slot)) {
 		if (decision.mode == CORDON_OFFER_PROXIED &&
@@ -626,10 +640,7 @@ static void request_set(
 	slot_forget_source(slot);
 	slot->source = source;
 	slot->owner = owner;
-	slot->tag_known = tag != NULL;
-	if (tag) {
-		slot->tag = *tag;
-	}
+	slot->tag = *tag;
 	slot->serial = serial;
 	slot->generation++;
 	slot->source_destroy.notify = handle_source_destroy;
@@ -654,7 +665,7 @@ void cordon_selection_request_set_primary(struct cordon_selection *selection,
 /* Drags */
 
 static const struct cordon_tag *drag_tag(const struct drag_proxy *drag) {
-	return drag->tag_known ? &drag->tag : NULL;
+	return &drag->tag;
 }
 
 static void drag_forget_source(struct drag_proxy *drag) {
@@ -686,6 +697,20 @@ static void drag_send(struct wlr_data_source *base, const char *mime_type, int32
 	char source_name[CORDON_TRANSFER_TAG_MAX], reader_name[CORDON_TRANSFER_TAG_MAX];
 	tag_name(drag_tag(drag), source_name, sizeof(source_name));
 	tag_name(reader_tag, reader_name, sizeof(reader_name));
+	/*
+	 * Across a boundary the data belongs to the drop: a window the drag only passes over
+	 * (or one it left, holding on to its offer) gets an fd closed without data. Logged once
+	 * per drag, so that a target asking on every motion cannot flood the transfer log.
+	 */
+	if (reader != drag->dropped_on) {
+		if (!drag->early_receive_logged) {
+			drag->early_receive_logged = true;
+			cordon_transfer_log_add(&selection->log, "drag", source_name, reader_name,
+				mime_type, "denied-before-drop");
+		}
+		close(fd);
+		return;
+	}
 	const char *refusal = NULL;
 	int pipe_fds[2];
 	if (!cordon_selection_type_allowed(&rules, mime_type)) {
@@ -745,6 +770,16 @@ static void drag_ended(struct drag_proxy *drag) {
 	}
 	wl_list_remove(&drag->drag_destroy.link);
 	wl_list_init(&drag->drag_destroy.link);
+	wl_list_remove(&drag->drag_drop.link);
+	wl_list_init(&drag->drag_drop.link);
+}
+
+/* wlroots drops only on a focused client that accepted a type and an action. */
+static void handle_wlr_drag_drop(struct wl_listener *listener, void *data) {
+	struct drag_proxy *drag = wl_container_of(listener, drag, drag_drop);
+	struct wlr_drag_drop_event *event = data;
+	struct wlr_seat_client *focus = event->drag->focus_client;
+	drag->dropped_on = focus ? focus->client : NULL;
 }
 
 static void handle_wlr_drag_destroy(struct wl_listener *listener, void *data) {
@@ -815,14 +850,13 @@ static void interpose_drag_source(struct cordon_selection *selection, struct wlr
 	drag->selection = selection;
 	drag->source = source;
 	drag->owner = owner;
-	drag->tag_known = tag != NULL;
-	if (tag) {
-		drag->tag = *tag;
-	}
+	drag->tag = *tag;
 	drag->source_destroy.notify = handle_drag_source_destroy;
 	wl_signal_add(&source->events.destroy, &drag->source_destroy);
 	drag->drag_destroy.notify = handle_wlr_drag_destroy;
 	wl_signal_add(&wlr_drag->events.destroy, &drag->drag_destroy);
+	drag->drag_drop.notify = handle_wlr_drag_drop;
+	wl_signal_add(&wlr_drag->events.drop, &drag->drag_drop);
 	drag_set_types(drag, owner);
 	/* The drag follows cordon's source from now on, its end included. */
 	wl_list_remove(&wlr_drag->source_destroy.link);
@@ -926,7 +960,10 @@ void cordon_selection_paste_across(struct cordon_selection *selection) {
 	const struct cordon_tag *tag = client_tag(client);
 	char name[CORDON_TRANSFER_TAG_MAX], source_name[CORDON_TRANSFER_TAG_MAX];
 	tag_name(tag, name, sizeof(name));
-	tag_name(slot->source ? slot_tag(slot) : NULL, source_name, sizeof(source_name));
+	snprintf(source_name, sizeof(source_name), "-");
+	if (slot->source) {
+		tag_name(slot_tag(slot), source_name, sizeof(source_name));
+	}
 	if (!client || !slot->source) {
 		cordon_transfer_log_add(&selection->log, "clipboard",
 			slot->source ? source_name : "-", client ? name : "-", "",

@@ -112,11 +112,12 @@ void cordon_selection_rules_between(struct cordon_selection_rules *rules,
 	bool have = false;
 	for (size_t i = 0; i < 2; i++) {
 		const struct cordon_tag *tag = sides[i];
-		if (tag && !tag->sandboxed) {
+		bool unknown = cordon_tag_is_unknown(tag);
+		if (!unknown && !tag->sandboxed) {
 			continue;
 		}
 		struct cordon_selection_rules side;
-		cordon_selection_rules_for_app(&side, policy, tag ? tag->app_id : NULL);
+		cordon_selection_rules_for_app(&side, policy, unknown ? NULL : tag->app_id);
 		if (have) {
 			cordon_selection_rules_narrow(rules, &side);
 		} else {
@@ -131,10 +132,11 @@ void cordon_selection_rules_between(struct cordon_selection_rules *rules,
 	 * A grant is made to one app id, from the host's files or back to them: nothing to
 	 * grant to an unknown sandbox, and between two sandboxes files do not cross.
 	 */
-	bool a_app = a && a->sandboxed && a->app_id[0];
-	bool b_app = b && b->sandboxed && b->app_id[0];
-	bool a_host = a && !a->sandboxed;
-	bool b_host = b && !b->sandboxed;
+	bool a_known = !cordon_tag_is_unknown(a), b_known = !cordon_tag_is_unknown(b);
+	bool a_app = a_known && a->sandboxed && a->app_id[0];
+	bool b_app = b_known && b->sandboxed && b->app_id[0];
+	bool a_host = a_known && !a->sandboxed;
+	bool b_host = b_known && !b->sandboxed;
 	if (!((a_host && b_app) || (a_app && b_host))) {
 		rules->files_cross = false;
 	}
@@ -142,7 +144,7 @@ void cordon_selection_rules_between(struct cordon_selection_rules *rules,
 
 bool cordon_selection_crosses(const struct cordon_tag *from, const struct cordon_tag *to) {
 	/* Fail closed: an unknown sandbox is never the same app as anything. */
-	if (!from || !to) {
+	if (cordon_tag_is_unknown(from) || cordon_tag_is_unknown(to)) {
 		return true;
 	}
 	if (!from->sandboxed && !to->sandboxed) {
@@ -204,7 +206,7 @@ bool cordon_selection_type_allowed(
 
 enum cordon_selection_verdict cordon_selection_may_set(const struct cordon_selection_rules *rules,
 	const struct cordon_tag *source, const struct cordon_selection_proof *proof) {
-	if (source && !source->sandboxed) {
+	if (!cordon_tag_is_unknown(source) && !source->sandboxed) {
 		return CORDON_SELECTION_ALLOW;
 	}
 	/* wlroots accepts any serial it once sent (an enter, a configure): not consent. */
@@ -219,7 +221,7 @@ enum cordon_selection_verdict cordon_selection_may_set(const struct cordon_selec
 
 enum cordon_selection_verdict cordon_selection_may_drag(
 	const struct cordon_tag *source, const struct cordon_selection_proof *proof) {
-	if (source && !source->sandboxed) {
+	if (!cordon_tag_is_unknown(source) && !source->sandboxed) {
 		return CORDON_SELECTION_ALLOW;
 	}
 	/* wlroots 0.15 does not check drag serials: a held button's press is the proof. */
@@ -260,7 +262,7 @@ struct cordon_offer_decision cordon_selection_offer(const struct cordon_selectio
 	 * press in it after it got focus, which a window mapped to steal focus
 	 * never has. A host destination reads what the user copied in a sandbox.
 	 */
-	bool gated = !destination || destination->sandboxed;
+	bool gated = cordon_tag_is_unknown(destination) || destination->sandboxed;
 	if (kind != CORDON_SELECTION_DRAG && gated && !user_acted) {
 		decision.reason = CORDON_OFFER_REASON_NO_ACTION;
 		return decision;

@@ -16,7 +16,7 @@ void cordon_transfer_log_init(struct cordon_transfer_log *log) {
 }
 
 void cordon_transfer_tag_name(const struct cordon_tag *tag, char *out, size_t size) {
-	if (!tag) {
+	if (cordon_tag_is_unknown(tag)) {
 		snprintf(out, size, "unknown");
 	} else if (!tag->sandboxed) {
 		snprintf(out, size, "host");

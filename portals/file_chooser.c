@@ -400,7 +400,8 @@ static void chooser_get_files(struct cordon_portal_request *request,
  */
 static bool folders_as_documents(const struct file_chooser *chooser) {
 	const struct cordon_portal_request *request = chooser->request;
-	return chooser->directory && (!request->tag_known || request->tag.sandboxed);
+	return chooser->directory &&
+		(cordon_tag_is_unknown(&request->tag) || request->tag.sandboxed);
 }
 
 /* Checked before the dialog: a folder the app could not be given is not asked for. */

@@ -71,8 +71,7 @@ struct settings {
 struct token {
 	struct wl_list link;
 	char token[CORDON_PORTAL_TOKEN_LEN + 1];
-	enum cordon_sandbox_engine engine;
-	char app_id[CORDON_TAG_APP_ID_MAX];
+	struct cordon_tag tag; /* the app it was made for; matched with cordon_tag_same_sandbox */
 	uint64_t expires; /* CLOCK_MONOTONIC ns */
 	struct settings settings;
 };
@@ -450,13 +449,15 @@ static void maybe_start_job(struct cordon_print *print) {
 	}
 }
 
-/* The same app: by its tag's app id, or the same client when it has none. */
+/*
+ * The same app: the same sandbox by the one comparison (two engines cordon knows only by
+ * name are two apps), or the same client when it has no app id (or is an unknown sandbox).
+ */
 static bool same_app(const struct cordon_portal_request *a, const struct cordon_portal_request *b) {
-	const char *id = cordon_portal_request_app_id(a);
-	if (!id[0]) {
+	if (!cordon_portal_request_app_id(a)[0]) {
 		return a->client == b->client;
 	}
-	return strcmp(id, cordon_portal_request_app_id(b)) == 0 && a->tag.engine == b->tag.engine;
+	return cordon_tag_same_sandbox(&a->tag, &b->tag);
 }
 
 /*
@@ -606,8 +607,8 @@ static bool use_token(struct cordon_print *print) {
 	}
 	struct token *token;
 	wl_list_for_each(token, &portal->tokens, link) {
-		if (strcmp(token->token, print->token) == 0 && strcmp(token->app_id, app_id) == 0 &&
-			token->engine == request->tag.engine) {
+		if (strcmp(token->token, print->token) == 0 &&
+			cordon_tag_same_sandbox(&token->tag, &request->tag)) {
 			bool ok = settings_copy(&print->chosen, &token->settings);
 			/* One print per token. */
 			wl_list_remove(&token->link);
@@ -752,8 +753,7 @@ static bool save_token(struct cordon_print *print) {
 		return false;
 	}
 	memcpy(token->token, print->new_token, sizeof(token->token));
-	snprintf(token->app_id, sizeof(token->app_id), "%s", app_id);
-	token->engine = print->request->tag.engine;
+	token->tag = print->request->tag;
 	token->expires = now_ns() + TOKEN_LIFETIME_NS;
 	wl_list_insert(print->portal->tokens.prev, &token->link);
 	print->portal->token_count++;

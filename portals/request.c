@@ -51,8 +51,8 @@ static bool under_cap(struct cordon_portals *portals, const struct cordon_portal
 	wl_list_for_each(request, &portals->requests, link) {
 		bool same = caller->client ? request->client == caller->client
 					   : !request->client &&
-				strcmp(cordon_portal_request_app_id(request),
-					caller->tag_known ? caller->tag.app_id : "") == 0;
+				strcmp(cordon_portal_request_app_id(request), caller->tag.app_id) ==
+					0;
 		if (!same) {
 			continue;
 		}
@@ -70,28 +70,27 @@ static bool under_cap(struct cordon_portals *portals, const struct cordon_portal
  * comes through; every caller of an unknown sandbox together (fail closed). Not the host,
  * whose clients are capped one by one.
  */
-static bool is_capped_app(bool tag_known, const struct cordon_tag *tag) {
-	return !tag_known || tag->sandboxed;
+static bool is_capped_app(const struct cordon_tag *tag) {
+	return cordon_tag_is_unknown(tag) || tag->sandboxed;
 }
 
-static bool same_app(
-	bool tag_known, const struct cordon_tag *tag, const struct cordon_portal_request *request) {
-	if (!tag_known || !request->tag_known) {
-		return !tag_known && !request->tag_known;
+static bool same_app(const struct cordon_tag *tag, const struct cordon_portal_request *request) {
+	if (cordon_tag_is_unknown(tag) || cordon_tag_is_unknown(&request->tag)) {
+		return cordon_tag_is_unknown(tag) && cordon_tag_is_unknown(&request->tag);
 	}
 	return cordon_tag_same_sandbox(tag, &request->tag);
 }
 
 /* Whether the caller's app already has as many requests waiting as an app may. */
 static bool app_at_cap(struct cordon_portals *portals, const struct cordon_portal_caller *caller) {
-	if (!is_capped_app(caller->tag_known, &caller->tag)) {
+	if (!is_capped_app(&caller->tag)) {
 		return false;
 	}
 	size_t waiting = 0;
 	struct cordon_portal_request *request;
 	wl_list_for_each(request, &portals->requests, link) {
 		if (!request->over_app_cap && request->state != CORDON_PORTAL_REQUEST_ANSWERED &&
-			same_app(caller->tag_known, &caller->tag, request)) {
+			same_app(&caller->tag, request)) {
 			waiting++;
 		}
 	}
@@ -118,7 +117,6 @@ struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_por
 	request->impl = impl;
 	request->data = data;
 	request->client = caller->client;
-	request->tag_known = caller->tag_known;
 	request->tag = caller->tag;
 	request->pid = caller->pid;
 	request->over_app_cap = app_at_cap(portals, caller);
@@ -132,14 +130,8 @@ struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals
 	const struct cordon_portal_request_impl *impl, void *data) {
 	struct cordon_portal_caller caller = {.client = client};
 	const struct cordon_client *record = cordon_client_from_wl(client);
-	const struct cordon_tag *tag = cordon_client_get_tag(record);
-	if (tag) {
-		caller.tag_known = true;
-		caller.tag = *tag;
-	} else {
-		/* Fail closed: an unknown sandbox is sandboxed, and has no app id to trust. */
-		caller.tag.sandboxed = true;
-	}
+	/* An unknown sandbox is cordon_tag_unknown: sandboxed, with no app id to trust. */
+	caller.tag = *cordon_client_get_tag(record);
 	caller.pid = record && record->identified ? record->peer.pid : 0;
 	bool over_cap;
 	struct cordon_portal_request *request =
@@ -205,7 +197,7 @@ bool cordon_portal_request_set_parent(
 }
 
 const char *cordon_portal_request_app_id(const struct cordon_portal_request *request) {
-	return request->tag_known ? request->tag.app_id : "";
+	return cordon_tag_is_unknown(&request->tag) ? "" : request->tag.app_id;
 }
 
 static bool parent_busy(struct cordon_portal_request *request) {
@@ -224,11 +216,11 @@ static bool parent_busy(struct cordon_portal_request *request) {
 
 static void fill_app(
 	const struct cordon_portal_request *request, struct cordon_portal_ui_app *app) {
-	app->known = request->tag_known;
+	app->known = !cordon_tag_is_unknown(&request->tag);
 	app->sandboxed = request->tag.sandboxed;
-	app->engine = request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown";
+	app->engine = cordon_tag_engine_name(&request->tag);
 	app->app_id = cordon_portal_request_app_id(request);
-	app->instance = request->tag_known ? request->tag.instance : "";
+	app->instance = request->tag.instance;
 }
 
 /* The policy's "portals" list, when the app's section or profile sets one. */
@@ -250,7 +242,7 @@ static bool check_request(struct cordon_portal_request *request, enum cordon_per
 		cordon_permission_store_get(request->portals->store, app_id, request->impl->portal);
 	wlr_log(WLR_INFO, "Portal %s request %s from pid %d (%s %s), permission %s",
 		request->impl->portal, request->token, (int)request->pid,
-		request->tag_known ? cordon_tag_engine_name(&request->tag) : "unknown",
+		cordon_tag_engine_name(&request->tag),
 		app_id[0] ? cordon_log_text(app_id) : "(no app id)",
 		cordon_permission_name(*permission));
 	if (request->over_app_cap) {
@@ -260,9 +252,7 @@ static bool check_request(struct cordon_portal_request *request, enum cordon_per
 			"for an answer, the most one app may have",
 			request->impl->portal, request->token,
 			app_id[0] ? cordon_log_text(app_id) : "(no app id)",
-			request->tag_known ? cordon_tag_engine_name(&request->tag)
-					   : "unknown sandbox",
-			CORDON_PORTAL_MAX_REQUESTS_PER_APP);
+			cordon_tag_engine_name(&request->tag), CORDON_PORTAL_MAX_REQUESTS_PER_APP);
 		*failure = CORDON_PORTAL_FAILURE_BUSY;
 		*reason = "too many requests of this app are waiting for an answer";
 		return false;

@@ -26,9 +26,24 @@ struct span {
 	size_t len;
 };
 
+const struct cordon_tag cordon_tag_unknown = {
+	.engine = CORDON_SANDBOX_UNKNOWN,
+	.sandboxed = true,
+};
+
+bool cordon_tag_is_unknown(const struct cordon_tag *tag) {
+	return !tag || tag->engine == CORDON_SANDBOX_UNKNOWN;
+}
+
 static void set_host(struct cordon_tag *tag) {
 	memset(tag, 0, sizeof(*tag));
 	tag->engine = CORDON_SANDBOX_HOST;
+}
+
+/* A path that does not parse names no one cordon can vouch for: fail closed. */
+static bool refuse(struct cordon_tag *tag) {
+	*tag = cordon_tag_unknown;
+	return false;
 }
 
 static bool is_alnum(char c) {
@@ -362,7 +377,7 @@ static enum unit_kind classify_unit(struct span comp, struct cordon_tag *tag) {
 bool cordon_tag_from_cgroup_path(const char *path, struct cordon_tag *tag) {
 	set_host(tag);
 	if (path == NULL || path[0] != '/') {
-		return false;
+		return refuse(tag);
 	}
 	if (path[1] == '\0') {
 		return true;
@@ -374,8 +389,7 @@ bool cordon_tag_from_cgroup_path(const char *path, struct cordon_tag *tag) {
 		const char *slash = strchr(p, '/');
 		struct span comp = {p, slash != NULL ? (size_t)(slash - p) : strlen(p)};
 		if (!valid_component(comp)) {
-			set_host(tag);
-			return false;
+			return refuse(tag);
 		}
 		struct cordon_tag unit;
 		switch (classify_unit(comp, &unit)) {
@@ -391,8 +405,7 @@ bool cordon_tag_from_cgroup_path(const char *path, struct cordon_tag *tag) {
 			have_app = false;
 			break;
 		case UNIT_MALFORMED:
-			set_host(tag);
-			return false;
+			return refuse(tag);
 		case UNIT_NONE:
 			break;
 		}
@@ -409,6 +422,8 @@ bool cordon_tag_from_cgroup_path(const char *path, struct cordon_tag *tag) {
 
 const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine) {
 	switch (engine) {
+	case CORDON_SANDBOX_UNKNOWN:
+		return "unknown";
 	case CORDON_SANDBOX_HOST:
 		return "host";
 	case CORDON_SANDBOX_CORDON:
@@ -426,12 +441,18 @@ const char *cordon_sandbox_engine_name(enum cordon_sandbox_engine engine) {
 }
 
 bool cordon_tag_same_sandbox(const struct cordon_tag *a, const struct cordon_tag *b) {
+	if (cordon_tag_is_unknown(a) || cordon_tag_is_unknown(b)) {
+		return false;
+	}
 	return a->engine == b->engine && a->sandboxed == b->sandboxed &&
 		strcmp(a->app_id, b->app_id) == 0 && strcmp(a->instance, b->instance) == 0 &&
 		(a->engine != CORDON_SANDBOX_OTHER || strcmp(a->engine_name, b->engine_name) == 0);
 }
 
 const char *cordon_tag_engine_name(const struct cordon_tag *tag) {
+	if (cordon_tag_is_unknown(tag)) {
+		return "unknown";
+	}
 	if (tag->engine != CORDON_SANDBOX_OTHER) {
 		return cordon_sandbox_engine_name(tag->engine);
 	}

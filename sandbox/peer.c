@@ -294,7 +294,8 @@ static bool still_alive(const struct cordon_peer *peer) {
 static void reset(struct cordon_peer *peer) {
 	memset(peer, 0, sizeof(*peer));
 	peer->pidfd = -1;
-	peer->tag.engine = CORDON_SANDBOX_HOST;
+	/* Not identified (yet): an unknown sandbox, never the host. */
+	peer->tag = cordon_tag_unknown;
 }
 
 bool cordon_peer_identify_with(int socket_fd, struct cordon_cgroup_cache *cache,

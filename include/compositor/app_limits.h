@@ -35,8 +35,9 @@ void cordon_app_limits_destroy(struct cordon_app_limits *limits);
 /*
  * The budget of the app a client or peer belongs to, with a new reference. An app is its
  * engine and app id: its instances share one budget, so that starting more instances of
- * itself does not multiply what it may hold. tag NULL is an unknown sandbox (all of them
- * share one budget). NULL for an unsandboxed tag (the host is not capped) or out of memory.
+ * itself does not multiply what it may hold. tag NULL or cordon_tag_unknown is an unknown
+ * sandbox (all of them share one budget). NULL for an unsandboxed tag (the host is not
+ * capped) or out of memory.
  */
 struct cordon_app_budget *cordon_app_budget_get(
 	struct cordon_app_limits *limits, const struct cordon_tag *tag, bool sandboxed);

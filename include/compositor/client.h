@@ -57,7 +57,10 @@ void cordon_clients_finish(struct cordon_server *server);
 
 /* The record of a connected client; NULL for none (cannot happen once connected). */
 struct cordon_client *cordon_client_from_wl(const struct wl_client *wl_client);
-/* The tag, or NULL when the client's sandbox is unknown (not identified, bad cgroup). */
+/*
+ * The tag; cordon_tag_unknown (never NULL) when the client's sandbox is unknown (not
+ * identified, a cgroup that does not parse, no client).
+ */
 const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *client);
 /* Sandboxed, or of unknown origin: either way not trusted with privileged globals. */
 bool cordon_client_is_sandboxed(const struct cordon_client *client);

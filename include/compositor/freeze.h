@@ -50,8 +50,7 @@ struct cordon_freeze {
 	struct cordon_app *boosted; /* the app whose cgroup has the boost, NULL for none */
 	bool weight_missing_logged;
 	struct wl_listener new_app;
-	struct wl_listener new_inhibitor;
-	struct wl_list inhibitors; /* tracked_inhibitor.link */
+	struct wl_listener idle_inhibit_change; /* cordon_idle_inhibit.events.change */
 };
 
 /* After the globals (idle-inhibit) and the apps. */

@@ -63,9 +63,10 @@ void cordon_selection_rules_between(struct cordon_selection_rules *rules,
 	const struct cordon_policy *policy, const struct cordon_tag *a, const struct cordon_tag *b);
 
 /*
- * Whether a transfer between two tags crosses a sandbox boundary. NULL is an
- * unknown sandbox: it crosses to everything, even to another unknown one.
- * Host to host, and the same sandboxed app instance, do not cross.
+ * Whether a transfer between two tags crosses a sandbox boundary. An unknown
+ * sandbox (cordon_tag_unknown; a NULL pointer is taken as one) crosses to
+ * everything, even to another unknown one. Host to host, and the same sandboxed
+ * app instance (cordon_tag_same_sandbox), do not cross.
  */
 bool cordon_selection_crosses(const struct cordon_tag *from, const struct cordon_tag *to);
 

@@ -1,7 +1,8 @@
 /*
  * The portal permission store: per app id and portal, ask (the default), allow or
  * deny, and the folders the user chose for the app before. Persisted atomically
- * in $XDG_STATE_HOME/cordon/permissions (format in docs/portals.md).
+ * in $XDG_STATE_HOME/cordon/permissions (format in docs/portals.md), shared safely
+ * by several cordon instances: each change is merged into the file under a lock.
  */
 #ifndef CORDON_PORTALS_PERMISSION_STORE_H
 #define CORDON_PORTALS_PERMISSION_STORE_H
@@ -22,8 +23,9 @@ struct cordon_permission_store;
 
 /*
  * Loads the store from PATH (NULL: memory only, never saved). A missing file is
- * an empty store. A file that does not parse is logged with its line, renamed to
- * PATH.corrupt as a backup and replaced by the defaults; never a failure.
+ * an empty store. A file that does not parse is logged with its line and left as
+ * it is: the store answers ask for everything and is read-only (every change
+ * fails, saying why) until the file is fixed or removed; never a failure.
  * NULL only when memory ran out.
  */
 struct cordon_permission_store *cordon_permission_store_load(const char *path);
@@ -32,29 +34,37 @@ void cordon_permission_store_destroy(struct cordon_permission_store *store);
 /* $XDG_STATE_HOME/cordon/permissions, else ~/.local/state/cordon/permissions; malloc'ed. */
 char *cordon_permission_store_default_path(void);
 
-enum cordon_permission cordon_permission_store_get(
-	const struct cordon_permission_store *store, const char *app_id, const char *portal);
 /*
- * Sets and saves. False with *error (malloc'ed) for an app id or portal the file
- * cannot hold, or when the save failed (the change is then undone).
+ * Lookups read the file again when it changed on disk (another cordon instance saved a
+ * change), so they take no const store. A version that does not parse is not taken:
+ * the last good one still answers, and the store is read-only.
+ */
+enum cordon_permission cordon_permission_store_get(
+	struct cordon_permission_store *store, const char *app_id, const char *portal);
+/*
+ * Sets and saves: under an flock on PATH.lock, the file is read again, this one change
+ * made to what it says and the result written (temporary file, fsync, rename, fsync of
+ * the folder), so a change another instance saved meanwhile is kept. False with *error
+ * (malloc'ed) for an app id or portal the file cannot hold, a file that does not parse
+ * (read-only), a lock held for more than 2 s, or a failed save; nothing changes then.
  */
 bool cordon_permission_store_set(struct cordon_permission_store *store, const char *app_id,
 	const char *portal, enum cordon_permission permission, char **error);
 /* Remembers FOLDER as the most recent for the app and portal, and saves. */
 bool cordon_permission_store_add_folder(struct cordon_permission_store *store, const char *app_id,
 	const char *portal, const char *folder, char **error);
-/* The remembered folders, most recent first; valid until the next change. */
-const char *const *cordon_permission_store_get_folders(const struct cordon_permission_store *store,
+/* The remembered folders, most recent first; valid until the next call into the store. */
+const char *const *cordon_permission_store_get_folders(struct cordon_permission_store *store,
 	const char *app_id, const char *portal, size_t *count);
 
 /* Calls FN for every stored entry, in file order. */
 typedef void (*cordon_permission_iterator)(void *data, const char *app_id, const char *portal,
 	enum cordon_permission permission, const char *const *folders, size_t folder_count);
 void cordon_permission_store_for_each(
-	const struct cordon_permission_store *store, cordon_permission_iterator fn, void *data);
+	struct cordon_permission_store *store, cordon_permission_iterator fn, void *data);
 
-/* Writes the store to its file: temporary file in the same folder, fsync, rename, fsync. */
-bool cordon_permission_store_save(const struct cordon_permission_store *store, char **error);
+/* Why the store is read-only ("PATH:LINE: reason"), or NULL when it can be written. */
+const char *cordon_permission_store_read_only_reason(struct cordon_permission_store *store);
 
 const char *cordon_permission_name(enum cordon_permission permission);
 bool cordon_permission_parse(const char *name, enum cordon_permission *permission);

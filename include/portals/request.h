@@ -117,8 +117,10 @@ struct cordon_portal_request {
 	const struct cordon_portal_request_impl *impl;
 	void *data; /* the portal's own state */
 	struct wl_client *client; /* NULL: a D-Bus request without a parent window */
-	/* Copied from the client's record when the request is made (docs/sandbox-identity.md). */
-	bool tag_known;
+	/*
+	 * Copied from the client's record when the request is made (docs/sandbox-identity.md);
+	 * cordon_tag_unknown for an unknown sandbox.
+	 */
 	struct cordon_tag tag;
 	pid_t pid;
 	char token[CORDON_PORTAL_TOKEN_LEN + 1];
@@ -146,8 +148,7 @@ struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals
  */
 struct cordon_portal_caller {
 	struct wl_client *client;
-	bool tag_known;
-	struct cordon_tag tag;
+	struct cordon_tag tag; /* cordon_tag_unknown for an unknown sandbox */
 	pid_t pid;
 };
 /* A new request of CALLER; NULL with *over_cap when over its caps, else out of memory. */

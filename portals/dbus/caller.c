@@ -32,22 +32,21 @@ static struct wl_resource *find_parent(
 bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *app_id,
 	const char *parent_window, struct cordon_portal_caller *caller, struct wl_resource **parent,
 	bool *mismatch) {
-	*caller = (struct cordon_portal_caller){0};
+	*caller = (struct cordon_portal_caller){.tag = cordon_tag_unknown};
 	*mismatch = false;
 	*parent = find_parent(service, parent_window);
 	if (*parent) {
 		struct wl_client *client = wl_resource_get_client(*parent);
 		const struct cordon_client *record = cordon_client_from_wl(client);
 		const struct cordon_tag *tag = cordon_client_get_tag(record);
-		const char *tag_app_id = tag ? tag->app_id : "";
-		if (!tag || strcmp(tag_app_id, app_id) != 0) {
+		/* An unknown sandbox has no app id to match, not even an empty one. */
+		if (cordon_tag_is_unknown(tag) || strcmp(tag->app_id, app_id) != 0) {
 			wlr_log(WLR_ERROR,
 				"D-Bus portal: refused: the frontend says app '%s', the "
 				"parent window %s belongs to pid %d tagged '%s' (%s)",
 				cordon_log_text(app_id), cordon_log_text(parent_window),
 				record && record->identified ? (int)record->peer.pid : 0,
-				cordon_log_text(tag_app_id),
-				tag ? cordon_tag_engine_name(tag) : "unknown sandbox");
+				cordon_log_text(tag->app_id), cordon_tag_engine_name(tag));
 			*mismatch = true;
 			*parent = NULL;
 			return false;
@@ -57,7 +56,6 @@ bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *a
 			record && record->identified ? (int)record->peer.pid : 0,
 			cordon_tag_engine_name(tag));
 		caller->client = client;
-		caller->tag_known = true;
 		caller->tag = *tag;
 		caller->pid = record && record->identified ? record->peer.pid : 0;
 		return true;
@@ -69,8 +67,7 @@ bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *a
 	 * No window: the frontend's app id is all there is. The engine is the frontend's
 	 * word, not a tag cordon took; an app id means a sandbox (fail closed).
 	 */
-	caller->tag_known = true;
-	caller->tag.engine = CORDON_SANDBOX_OTHER;
+	caller->tag = (struct cordon_tag){.engine = CORDON_SANDBOX_OTHER};
 	snprintf(caller->tag.engine_name, sizeof(caller->tag.engine_name), "xdg-desktop-portal");
 	snprintf(caller->tag.app_id, sizeof(caller->tag.app_id), "%s", app_id);
 	caller->tag.sandboxed = app_id[0] != '\0';

@@ -2,7 +2,7 @@
 # The permission store through cordonctl and a sandboxed cordon-portal: a denied app
 # gets an error without a dialog, a granted one still chooses in a dialog, chosen
 # folders are remembered, everything survives a restart, and a corrupt store is
-# reported with its line, kept as a backup and replaced by the defaults.
+# reported with its line and kept read-only (never written over) while cordon asks.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
@@ -64,16 +64,20 @@ assert_eq allow "$(permission_of)" "after a restart"
 ctl permissions revoke "$app" file-chooser >/dev/null
 assert_eq ask "$(permission_of)" "after revoke"
 
-# A corrupt store: logged with its line, kept, replaced by the defaults; cordon runs on.
+# A corrupt store: logged with its line and left as it is; cordon asks and runs on, and
+# refuses changes (saying why) rather than write over it.
 cordon_stop
 printf '[%s]\nfile-chooser = deny\nfile-chooser = perhaps\n' "$app" >"$store"
+corrupt=$(cat "$store")
 cordon_start --verbose
 grep -q "permissions:3: expected ask, allow or deny, got 'perhaps'" "$CORDON_LOG" ||
 	fail "the corrupt line was not reported"
-grep -q "perhaps" "$store.corrupt" || fail "the corrupt store was not kept as a backup"
 assert_eq none "$(permission_of)" "the defaults after a corrupt store"
+! ctl permissions grant "$app" file-chooser >/dev/null 2>&1 || fail "a corrupt store was written"
+assert_eq "$corrupt" "$(cat "$store")" "the corrupt store after a refused change"
 portal open-file --output "$TEST_TMP/out"
 assert_eq 0 "$rc" "open with the defaults ($err)"
+rm "$store"
 
 # The per-app policy (docs/policy.md) can leave a portal out: denied without a dialog,
 # whatever the store says.

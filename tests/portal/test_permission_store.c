@@ -1,16 +1,19 @@
 /*
  * The permission store on its own: round trip, defaults, remembered folders,
- * names the file cannot hold, a corrupt file set aside with its line reported,
- * and kill -9 at random points during saves (nothing acknowledged is lost,
- * nothing on disk is ever half written).
+ * names the file cannot hold, a corrupt file reported with its line and kept
+ * read-only (never written over), two writers of one file merging under the
+ * lock (neither undoes the other), and kill -9 at random points during saves
+ * (nothing acknowledged is lost, nothing on disk is ever half written).
  */
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -103,27 +106,64 @@ static void test_round_trip(void) {
 	free(path);
 }
 
+static char *read_text(const char *path) {
+	static char text[4096];
+	memset(text, 0, sizeof(text));
+	FILE *f = fopen(path, "r");
+	CHECK(f);
+	CHECK(fread(text, 1, sizeof(text) - 1, f) > 0);
+	fclose(f);
+	return text;
+}
+
 static void test_corrupt(void) {
 	char *path = strdup(path_in("corrupt"));
-	write_file(path, "# a store\n[org.a]\nfile-chooser = allow\nfile-chooser = sometimes\n");
+	static const char corrupt[] =
+		"# a store\n[org.a]\nfile-chooser = allow\nfile-chooser = sometimes\n";
+	write_file(path, corrupt);
 	last_log[0] = '\0';
 	struct cordon_permission_store *store = cordon_permission_store_load(path);
 	CHECK(store);
-	/* Logged with its line, kept as a backup, replaced by the defaults. */
+	/* Logged with its line; read-only, answering ask; the file left exactly as it was. */
 	CHECK(strstr(last_log, ":4:") && strstr(last_log, "sometimes"));
-	CHECK(strstr(last_log, "corrupt.corrupt"));
-	CHECK(access(path_in("corrupt.corrupt"), F_OK) == 0);
+	CHECK(strstr(last_log, "read-only"));
+	const char *reason = cordon_permission_store_read_only_reason(store);
+	CHECK(reason && strstr(reason, ":4:"));
 	CHECK(cordon_permission_store_get(store, "org.a", "file-chooser") == CORDON_PERMISSION_ASK);
 	char *error = NULL;
+	CHECK(!cordon_permission_store_set(
+		store, "org.c", "file-chooser", CORDON_PERMISSION_ALLOW, &error));
+	CHECK(error && strstr(error, "read-only") && strstr(error, ":4:"));
+	free(error);
+	error = NULL;
+	CHECK(!cordon_permission_store_add_folder(store, "org.c", "file-chooser", "/x", &error));
+	free(error);
+	error = NULL;
+	CHECK(strcmp(read_text(path), corrupt) == 0);
+	CHECK(access(path_in("corrupt.corrupt"), F_OK) != 0);
+	/* Fixed by the user: it counts at once, and can be written again, merged. */
+	write_file(path, "[org.a]\nfile-chooser = deny\n");
+	CHECK(cordon_permission_store_get(store, "org.a", "file-chooser") ==
+		CORDON_PERMISSION_DENY);
+	CHECK(cordon_permission_store_read_only_reason(store) == NULL);
 	CHECK(cordon_permission_store_set(
 		store, "org.c", "file-chooser", CORDON_PERMISSION_ALLOW, &error));
 	cordon_permission_store_destroy(store);
-	/* The backup is untouched by the next save. */
-	FILE *f = fopen(path_in("corrupt.corrupt"), "r");
-	char text[256] = {0};
-	CHECK(f && fread(text, 1, sizeof(text) - 1, f) > 0);
-	fclose(f);
-	CHECK(strstr(text, "sometimes"));
+	store = cordon_permission_store_load(path);
+	CHECK(cordon_permission_store_get(store, "org.a", "file-chooser") ==
+		CORDON_PERMISSION_DENY);
+	CHECK(cordon_permission_store_get(store, "org.c", "file-chooser") ==
+		CORDON_PERMISSION_ALLOW);
+	/* Broken again under a running store: the last good version answers, nothing is written. */
+	write_file(path, "[org.a]\nfile-chooser = never\n");
+	CHECK(cordon_permission_store_get(store, "org.c", "file-chooser") ==
+		CORDON_PERMISSION_ALLOW);
+	CHECK(!cordon_permission_store_set(
+		store, "org.d", "camera", CORDON_PERMISSION_DENY, &error));
+	free(error);
+	error = NULL;
+	CHECK(strcmp(read_text(path), "[org.a]\nfile-chooser = never\n") == 0);
+	cordon_permission_store_destroy(store);
 
 	/* Keys before a section, bad app ids and relative folders are errors too. */
 	const char *bad[] = {
@@ -137,14 +177,129 @@ static void test_corrupt(void) {
 		last_log[0] = '\0';
 		store = cordon_permission_store_load(path);
 		CHECK(store && (strstr(last_log, ":1:") || strstr(last_log, ":2:")));
+		CHECK(cordon_permission_store_read_only_reason(store));
 		cordon_permission_store_destroy(store);
 	}
 	free(path);
 }
 
 /*
- * Random damage to a valid store: every load either keeps what parses or sets the file
- * aside; it never crashes, and a set-aside store answers "ask" for everything.
+ * Two writers of one file (two cordon instances): each loaded it before the other's
+ * change. A deny in one and an unrelated grant in the other both end up on disk and in
+ * both stores, as do remembered folders; a writer holding the lock makes a change wait,
+ * and fail after the bound rather than write unlocked.
+ */
+static void test_merge(void) {
+	char *path = strdup(path_in("shared/permissions"));
+	char *error = NULL;
+	struct cordon_permission_store *first = cordon_permission_store_load(path);
+	CHECK(cordon_permission_store_set(
+		first, "org.victim", "camera", CORDON_PERMISSION_ALLOW, &error));
+	struct cordon_permission_store *second = cordon_permission_store_load(path);
+	CHECK(cordon_permission_store_get(second, "org.victim", "camera") ==
+		CORDON_PERMISSION_ALLOW);
+	/* The user takes the camera away in the first instance... */
+	CHECK(cordon_permission_store_set(
+		first, "org.victim", "camera", CORDON_PERMISSION_DENY, &error));
+	/* ...and grants something unrelated in the second, which loaded the old allow. */
+	CHECK(cordon_permission_store_set(
+		second, "org.other", "file-chooser", CORDON_PERMISSION_ALLOW, &error));
+	CHECK(cordon_permission_store_add_folder(
+		second, "org.other", "file-chooser", "/home/u/B", &error));
+	CHECK(cordon_permission_store_add_folder(
+		first, "org.other", "file-chooser", "/home/u/A", &error));
+	const char *text = read_text(path);
+	CHECK(strstr(text, "[org.victim]\ncamera = deny\n"));
+	CHECK(strstr(text, "[org.other]\nfile-chooser = allow\n"));
+	/* Both in effect in both, without a restart. */
+	struct cordon_permission_store *stores[] = {first, second};
+	for (int i = 0; i < 2; i++) {
+		CHECK(cordon_permission_store_get(stores[i], "org.victim", "camera") ==
+			CORDON_PERMISSION_DENY);
+		CHECK(cordon_permission_store_get(stores[i], "org.other", "file-chooser") ==
+			CORDON_PERMISSION_ALLOW);
+		size_t count;
+		const char *const *folders = cordon_permission_store_get_folders(
+			stores[i], "org.other", "file-chooser", &count);
+		CHECK(count == 2 && strcmp(folders[0], "/home/u/A") == 0 &&
+			strcmp(folders[1], "/home/u/B") == 0);
+	}
+	/* Another process holds the lock: the change waits, then fails, and writes nothing. */
+	char lock_path[600];
+	snprintf(lock_path, sizeof(lock_path), "%s.lock", path);
+	int lock = open(lock_path, O_RDWR);
+	CHECK(lock >= 0 && flock(lock, LOCK_EX) == 0);
+	struct timespec start, end;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	CHECK(!cordon_permission_store_set(
+		first, "org.victim", "camera", CORDON_PERMISSION_ALLOW, &error));
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	CHECK(error && strstr(error, "locked"));
+	free(error);
+	error = NULL;
+	CHECK(end.tv_sec - start.tv_sec >= 1);
+	CHECK(cordon_permission_store_get(second, "org.victim", "camera") ==
+		CORDON_PERMISSION_DENY);
+	close(lock);
+	CHECK(cordon_permission_store_set(
+		first, "org.victim", "camera", CORDON_PERMISSION_ASK, &error));
+	CHECK(cordon_permission_store_get(second, "org.victim", "camera") == CORDON_PERMISSION_ASK);
+	cordon_permission_store_destroy(first);
+	cordon_permission_store_destroy(second);
+	free(path);
+}
+
+/*
+ * Two processes saving at the same time, each its own apps, each store loaded before the
+ * other's first save: every save of both is in the file at the end (a writer that saved
+ * its own copy would drop the other's).
+ */
+static void test_concurrent_writers(int saves) {
+	char *path = strdup(path_in("concurrent/permissions"));
+	pid_t pids[2];
+	for (int w = 0; w < 2; w++) {
+		pids[w] = fork();
+		CHECK(pids[w] >= 0);
+		if (pids[w] == 0) {
+			struct cordon_permission_store *store = cordon_permission_store_load(path);
+			for (int i = 0; i < saves; i++) {
+				char app[64];
+				snprintf(app, sizeof(app), "org.writer%d.app%d", w, i);
+				char *error = NULL;
+				if (!cordon_permission_store_set(store, app, "camera",
+					    w ? CORDON_PERMISSION_DENY : CORDON_PERMISSION_ALLOW,
+					    &error)) {
+					fprintf(stderr, "writer %d: %s\n", w, error);
+					_exit(1);
+				}
+			}
+			cordon_permission_store_destroy(store);
+			_exit(0);
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		int status;
+		CHECK(waitpid(pids[w], &status, 0) == pids[w]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	struct cordon_permission_store *store = cordon_permission_store_load(path);
+	for (int w = 0; w < 2; w++) {
+		for (int i = 0; i < saves; i++) {
+			char app[64];
+			snprintf(app, sizeof(app), "org.writer%d.app%d", w, i);
+			CHECK(cordon_permission_store_get(store, app, "camera") ==
+				(w ? CORDON_PERMISSION_DENY : CORDON_PERMISSION_ALLOW));
+		}
+	}
+	cordon_permission_store_destroy(store);
+	printf("two writers at once: %d saves each, all kept\n", saves);
+	free(path);
+}
+
+/*
+ * Random damage to a valid store: every load either keeps what parses or reports the
+ * file read-only; it never crashes, never changes the file, and a read-only store
+ * answers "ask" for everything.
  */
 static void test_fuzz(int rounds) {
 	static const char valid[] =
@@ -152,10 +307,8 @@ static void test_fuzz(int rounds) {
 		"file-chooser = allow\nfile-chooser.folder = /home/u\n\n[org.b]\ncamera = deny\n";
 	static const char alphabet[] = "[]=.# \n\tabz/-\\\x01\xff";
 	char *path = strdup(path_in("fuzzed"));
-	char backup[600];
-	snprintf(backup, sizeof(backup), "%s.corrupt", path);
 	srand(42);
-	int set_aside = 0;
+	int read_only = 0;
 	for (int round = 0; round < rounds; round++) {
 		char text[sizeof(valid)];
 		memcpy(text, valid, sizeof(valid));
@@ -165,19 +318,23 @@ static void test_fuzz(int rounds) {
 				alphabet[rand() % (sizeof(alphabet) - 1)];
 		}
 		write_file(path, text);
-		unlink(backup);
 		last_log[0] = '\0';
 		struct cordon_permission_store *store = cordon_permission_store_load(path);
 		CHECK(store);
-		if (access(backup, F_OK) == 0) {
-			set_aside++;
+		if (cordon_permission_store_read_only_reason(store)) {
+			read_only++;
 			CHECK(strstr(last_log, path));
 			CHECK(cordon_permission_store_get(store, "org.b", "camera") ==
 				CORDON_PERMISSION_ASK);
+			char *error = NULL;
+			CHECK(!cordon_permission_store_set(
+				store, "org.b", "camera", CORDON_PERMISSION_ALLOW, &error));
+			free(error);
+			CHECK(memcmp(read_text(path), text, strlen(text)) == 0);
 		}
 		cordon_permission_store_destroy(store);
 	}
-	printf("fuzzed stores: %d, set aside as corrupt: %d\n", rounds, set_aside);
+	printf("fuzzed stores: %d, read-only as corrupt: %d\n", rounds, read_only);
 	free(path);
 }
 
@@ -235,7 +392,7 @@ static void test_kill_during_writes(int rounds) {
 
 		last_log[0] = '\0';
 		struct cordon_permission_store *store = cordon_permission_store_load(path);
-		CHECK(access(path_in("killed/permissions.corrupt"), F_OK) != 0);
+		CHECK(cordon_permission_store_read_only_reason(store) == NULL);
 		/* Every acknowledged save is there; the one in flight may be too. */
 		for (int app_index = 0; app_index < APPS && acked >= 0; app_index++) {
 			long last = acked - ((acked - app_index) % APPS + APPS) % APPS;
@@ -258,12 +415,13 @@ static void test_kill_during_writes(int rounds) {
 		}
 		cordon_permission_store_destroy(store);
 	}
-	/* Temporary files of killed saves stay behind; count them for the report. */
+	/* Temporary files of killed saves stay behind until the next save; count them. */
 	int leftovers = 0;
 	DIR *listing = opendir(path_in("killed"));
 	struct dirent *entry;
 	while (listing && (entry = readdir(listing))) {
-		leftovers += strncmp(entry->d_name, "permissions.", 12) == 0;
+		leftovers += strncmp(entry->d_name, "permissions.", 12) == 0 &&
+			strcmp(entry->d_name, "permissions.lock") != 0;
 	}
 	if (listing) {
 		closedir(listing);
@@ -281,6 +439,8 @@ int main(void) {
 	CHECK(mkdtemp(dir));
 	test_round_trip();
 	test_corrupt();
+	test_merge();
+	test_concurrent_writers(200);
 	test_fuzz(5000);
 	const char *rounds = getenv("CORDON_PERMISSION_KILL_ROUNDS");
 	test_kill_during_writes(rounds ? atoi(rounds) : 1000);

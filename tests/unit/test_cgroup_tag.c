@@ -118,17 +118,20 @@ static void check_row(const struct row *row) {
 	struct cordon_tag tag;
 	memset(&tag, 0x5a, sizeof(tag));
 	bool valid = cordon_tag_from_cgroup_path(row->path, &tag);
-	bool ok = valid == row->valid && (int)tag.engine == row->engine &&
+	/* A refused path is the unknown sandbox, whatever the row's other columns say. */
+	int want_engine = row->valid ? row->engine : CORDON_SANDBOX_UNKNOWN;
+	bool want_sandboxed = row->valid ? row->sandboxed : true;
+	bool ok = valid == row->valid && (int)tag.engine == want_engine &&
 		strcmp(tag.app_id, row->app_id) == 0 && strcmp(tag.instance, row->instance) == 0 &&
-		tag.sandboxed == row->sandboxed;
+		tag.sandboxed == want_sandboxed && cordon_tag_is_unknown(&tag) == !valid;
 	if (!ok) {
 		fprintf(stderr,
 			"%.200s:\n  got  valid=%d engine=%s app_id=\"%.60s\" instance=\"%.60s\" sandboxed=%d\n"
 			"  want valid=%d engine=%s app_id=\"%s\" instance=\"%s\" sandboxed=%d\n",
 			row->path, valid, cordon_sandbox_engine_name(tag.engine), tag.app_id,
 			tag.instance, tag.sandboxed, row->valid,
-			cordon_sandbox_engine_name((enum cordon_sandbox_engine)row->engine),
-			row->app_id, row->instance, row->sandboxed);
+			cordon_sandbox_engine_name((enum cordon_sandbox_engine)want_engine),
+			row->app_id, row->instance, want_sandboxed);
 		failures++;
 	}
 }
@@ -151,7 +154,7 @@ static void check_lengths(void) {
 		fprintf(stderr, "a 251-character unit name was refused\n");
 		failures++;
 	}
-	if (cordon_tag_from_cgroup_path(NULL, &tag) || tag.sandboxed) {
+	if (cordon_tag_from_cgroup_path(NULL, &tag) || !cordon_tag_is_unknown(&tag)) {
 		fprintf(stderr, "NULL was accepted\n");
 		failures++;
 	}
@@ -167,8 +170,8 @@ static uint32_t next_random(uint32_t *state) {
  * Whatever a sandboxed app creates below its own scope (here: random text from a hostile
  * alphabet with '/', '\\', escapes, control characters and non-ASCII bytes) never changes its
  * tag. Random paths elsewhere must give a consistent tag (sandboxed exactly for the sandbox
- * engines, the host when refused); under ASan this also runs the parser over 20000 hostile
- * inputs.
+ * engines, the unknown sandbox when refused); under ASan this also runs the parser over 20000
+ * hostile inputs.
  */
 static void check_nesting(void) {
 	static const char alphabet[] = "ab.-_@\\x2d/.scope.service\x01\x7f\xc3 app-flatpak-snap.";
@@ -210,9 +213,9 @@ static void check_nesting(void) {
 		struct cordon_tag tag;
 		bool valid = cordon_tag_from_cgroup_path(path, &tag);
 		bool sandbox_engine = tag.engine == CORDON_SANDBOX_CORDON ||
-			tag.engine == CORDON_SANDBOX_FLATPAK || tag.engine == CORDON_SANDBOX_SNAP;
-		if (tag.sandboxed != sandbox_engine ||
-			(!valid && tag.engine != CORDON_SANDBOX_HOST) ||
+			tag.engine == CORDON_SANDBOX_FLATPAK || tag.engine == CORDON_SANDBOX_SNAP ||
+			tag.engine == CORDON_SANDBOX_UNKNOWN;
+		if (tag.sandboxed != sandbox_engine || cordon_tag_is_unknown(&tag) != !valid ||
 			strlen(tag.app_id) >= sizeof(tag.app_id)) {
 			fprintf(stderr, "inconsistent tag for \"%s\"\n", path);
 			failures++;
