@@ -64,7 +64,7 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"org_kde_kwin_server_decoration_manager", 1},
 	{"wl_output", 4},
 	{"wp_security_context_manager_v1", 1},
-	{"cordon_portal_manager_v1", 4},
+	{"cordon_portal_manager_v1", 5},
 	{"zxdg_exporter_v2", 1},
 	{"zxdg_importer_v2", 1},
 };
