@@ -16,6 +16,7 @@
 #include <wlr/util/edges.h>
 #include <wlr/util/log.h>
 
+#include "compositor/client.h"
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
 #include "compositor/freeze.h"
@@ -106,6 +107,15 @@ void cordon_view_update_enabled(struct cordon_view *view) {
 		&view->tree->node, cordon_view_is_visible(view) && !view->occluded);
 }
 
+static bool view_is_sandboxed(struct cordon_view *view) {
+	struct wl_client *client = wl_resource_get_client(view->xdg_surface->resource);
+	return cordon_client_is_sandboxed(cordon_client_from_wl(client));
+}
+
+static void mark_shown(struct cordon_view *view) {
+	clock_gettime(CLOCK_MONOTONIC, &view->shown_since);
+}
+
 struct cordon_view *cordon_view_focused(struct cordon_server *server) {
 	return server->seat->focused_view;
 }
@@ -136,6 +146,7 @@ void cordon_view_focus(struct cordon_view *view) {
 	}
 	struct cordon_view *previous = seat->focused_view;
 	raise_view(view);
+	view->focus_granted = true;
 	if (previous == view) {
 		return;
 	}
@@ -153,7 +164,9 @@ void cordon_view_focus(struct cordon_view *view) {
 void cordon_view_focus_top(struct cordon_server *server) {
 	struct cordon_view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (view->mapped && !view->minimized) {
+		/* A sandboxed window the user never gave the keyboard does not inherit it. */
+		if (view->mapped && !view->minimized &&
+			(view->focus_granted || !view_is_sandboxed(view))) {
 			cordon_view_focus(view);
 			return;
 		}
@@ -223,6 +236,7 @@ void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
 			cordon_view_focus_top(server);
 		}
 	} else {
+		mark_shown(view);
 		cordon_view_focus(view);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
@@ -392,6 +406,24 @@ static void place_new_view(struct cordon_view *view) {
 	cordon_view_move_to(view, x, y);
 }
 
+/*
+ * A sandboxed window that maps is not given the keyboard: an app could map one just
+ * before the user types into another and take the keystrokes (docs/security.md). It
+ * waits below the focused window until the user clicks it, picks it with a binding, or
+ * an activation token from their last press names it.
+ */
+static void place_unfocused(struct cordon_view *view) {
+	struct cordon_view *focused = view->server->seat->focused_view;
+	wlr_log(WLR_INFO, "View %u of a sandboxed app mapped without the focus", view->id);
+	if (!focused || focused == view || !focused->mapped ||
+		focused->tree->node.parent != view->tree->node.parent) {
+		return;
+	}
+	wlr_scene_node_place_below(&view->tree->node, &focused->tree->node);
+	wl_list_remove(&view->link);
+	wl_list_insert(&focused->link, &view->link);
+}
+
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, map);
 	struct wlr_xdg_toplevel *toplevel = view->xdg_surface->toplevel;
@@ -413,7 +445,12 @@ static void handle_map(struct wl_listener *listener, void *data) {
 		return;
 	}
 	cordon_view_update_enabled(view);
-	cordon_view_focus(view);
+	mark_shown(view);
+	if (view->focus_on_map || !view_is_sandboxed(view)) {
+		cordon_view_focus(view);
+	} else {
+		place_unfocused(view);
+	}
 	cordon_seat_update_pointer_focus(view->server->seat, 0);
 }
 
