@@ -62,8 +62,8 @@ static void handle_request_activate(struct wl_listener *listener, void *data) {
 		struct cordon_client *client =
 			cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
 		const struct cordon_tag *tag = cordon_client_get_tag(client);
-		wlr_log(WLR_INFO, "Refusing activation of view %u (sandbox app '%s'): %s", view->id,
-			tag && tag->sandboxed ? tag->app_id : "-", reason);
+		wlr_log(WLR_ERROR, "Refusing activation of view %u (sandbox app '%s'): %s",
+			view->id, tag && tag->sandboxed ? tag->app_id : "-", reason);
 		return;
 	}
 	if (!view->mapped) {

@@ -99,26 +99,29 @@ static struct cordon_view *view_of_surface(
 	return NULL;
 }
 
-/* Whether the layout point LX, LY shows a surface of CLIENT, drawn opaque enough to be seen. */
-static bool client_shown_at(
-	struct cordon_server *server, struct wl_client *client, double lx, double ly) {
-	if (!wlr_output_layout_contains_point(server->output_layout, NULL, lx, ly)) {
+/*
+ * Whether the layout point LX, LY of VIEW shows one of its surfaces, on an output, drawn
+ * opaque enough to be seen. Other windows above do not count against it: the one the
+ * user types into is raised, and one they click shows where they click.
+ */
+static bool view_drawn_at(struct cordon_view *view, double lx, double ly) {
+	if (!wlr_output_layout_contains_point(view->server->output_layout, NULL, lx, ly)) {
 		return false;
 	}
 	double sx, sy;
-	struct wlr_scene_node *node = wlr_scene_node_at(&server->scene->node, lx, ly, &sx, &sy);
+	/* The view's tree hangs from a layer at the layout's origin. */
+	struct wlr_scene_node *node = wlr_scene_node_at(&view->tree->node, lx, ly, &sx, &sy);
 	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
 		return false;
 	}
 	struct wlr_surface *surface = wlr_scene_surface_from_node(node)->surface;
-	return wl_resource_get_client(surface->resource) == client &&
-		surface_alpha_at(surface, sx, sy) >= CORDON_CONSENT_ALPHA;
+	return surface_alpha_at(surface, sx, sy) >= CORDON_CONSENT_ALPHA;
 }
 
 /*
  * Whether VIEW is shown to the user: mapped and not hidden for CORDON_CONSENT_MIN_SHOWN_MS,
- * and on a grid over its window geometry, enough of it is its own opaque pixels, on an
- * output, under no other window and no trusted UI.
+ * and on a grid over its window geometry, enough of it is its own opaque pixels on an
+ * output.
  */
 static bool view_shown(struct cordon_view *view) {
 	if (!cordon_view_is_visible(view) || view->occluded ||
@@ -130,14 +133,13 @@ static bool view_shown(struct cordon_view *view) {
 	if (box.width < CORDON_CONSENT_MIN_SIZE || box.height < CORDON_CONSENT_MIN_SIZE) {
 		return false;
 	}
-	struct wl_client *client = wl_resource_get_client(view->xdg_surface->resource);
 	double step_x = (double)box.width / CONSENT_GRID,
 	       step_y = (double)box.height / CONSENT_GRID;
 	int shown = 0;
 	for (int j = 0; j < CONSENT_GRID; j++) {
 		for (int i = 0; i < CONSENT_GRID; i++) {
 			double lx = box.x + (i + 0.5) * step_x, ly = box.y + (j + 0.5) * step_y;
-			if (client_shown_at(view->server, client, lx, ly)) {
+			if (view_drawn_at(view, lx, ly)) {
 				shown++;
 			}
 		}
@@ -398,9 +400,16 @@ void cordon_input_router_button(
 		note_press(router, NULL, 0);
 		return;
 	}
-	/* Click to focus: the user's own way of giving an app the keyboard. */
-	if (view) {
+	/*
+	 * Click to focus: the user's own way of giving an app the keyboard, but only where
+	 * they could see the app. A click on a transparent part of a sandboxed window, or on
+	 * one that appeared a moment ago, reaches it as a click and leaves the keyboard
+	 * where it was: what the user types next is not for it.
+	 */
+	if (view && cordon_input_router_surface_may_consent(router, surface, true, sx, sy)) {
 		cordon_view_focus(view);
+	} else if (view) {
+		wlr_log(WLR_INFO, "Click on view %u not seen by the user: focus stays", view->id);
 	} else {
 		focus_layer_surface_at(seat, surface);
 	}

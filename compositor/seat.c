@@ -539,7 +539,7 @@ static void log_cursor_refusal(struct cordon_seat *seat, const char *fault) {
 	pid_t pid = 0;
 	wl_client_get_credentials(client, &pid, NULL, NULL);
 	const struct cordon_tag *tag = cordon_client_get_tag(cordon_client_from_wl(client));
-	wlr_log(WLR_INFO,
+	wlr_log(WLR_ERROR,
 		"Refusing the cursor image of client pid %d (sandbox app '%s'): %s (%dx%d, "
 		"hotspot %d,%d)",
 		(int)pid, tag && tag->sandboxed ? tag->app_id : "-", fault, surface->current.width,

@@ -408,20 +408,12 @@ static void place_new_view(struct cordon_view *view) {
 
 /*
  * A sandboxed window that maps is not given the keyboard: an app could map one just
- * before the user types into another and take the keystrokes (docs/security.md). It
- * waits below the focused window until the user clicks it, picks it with a binding, or
- * an activation token from their last press names it.
+ * before the user types into another and take the keystrokes (docs/security.md). It is
+ * shown on top, so the user sees it, and gets the keyboard when the user clicks it,
+ * picks it with a binding, or an activation token from their last press names it.
  */
 static void place_unfocused(struct cordon_view *view) {
-	struct cordon_view *focused = view->server->seat->focused_view;
 	wlr_log(WLR_INFO, "View %u of a sandboxed app mapped without the focus", view->id);
-	if (!focused || focused == view || !focused->mapped ||
-		focused->tree->node.parent != view->tree->node.parent) {
-		return;
-	}
-	wlr_scene_node_place_below(&view->tree->node, &focused->tree->node);
-	wl_list_remove(&view->link);
-	wl_list_insert(&focused->link, &view->link);
 }
 
 static void handle_map(struct wl_listener *listener, void *data) {
