@@ -103,6 +103,14 @@ static void run_action(struct cordon_seat *seat, const struct cordon_binding *bi
 		}
 		break;
 	case CORDON_ACTION_PASTE_ACROSS:
+		/* The chord is consent for the focused app only if the user could see that app. */
+		if (!cordon_input_router_surface_may_consent(seat->router,
+			    seat->wlr_seat->keyboard_state.focused_surface, false, 0, 0)) {
+			wlr_log(WLR_ERROR,
+				"Paste-across refused: the focused window is not shown "
+				"to the user (too new, too small or transparent)");
+			break;
+		}
 		cordon_selection_paste_across(seat->selection);
 		break;
 	}

@@ -412,6 +412,17 @@ static void place_new_view(struct cordon_view *view) {
  * shown on top, so the user sees it, and gets the keyboard when the user clicks it,
  * picks it with a binding, or an activation token from their last press names it.
  */
+/*
+ * A new window of the app that has the keyboard (its dialog, say) takes no focus from
+ * another app: it may have it, as the app's own windows share what the user typed.
+ */
+static bool client_has_focus(struct cordon_view *view) {
+	struct cordon_view *focused = view->server->seat->focused_view;
+	return focused && focused != view &&
+		wl_resource_get_client(focused->xdg_surface->resource) ==
+		wl_resource_get_client(view->xdg_surface->resource);
+}
+
 static void place_unfocused(struct cordon_view *view) {
 	wlr_log(WLR_INFO, "View %u of a sandboxed app mapped without the focus", view->id);
 }
@@ -438,7 +449,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	}
 	cordon_view_update_enabled(view);
 	mark_shown(view);
-	if (view->focus_on_map || !view_is_sandboxed(view)) {
+	if (view->focus_on_map || !view_is_sandboxed(view) || client_has_focus(view)) {
 		cordon_view_focus(view);
 	} else {
 		place_unfocused(view);

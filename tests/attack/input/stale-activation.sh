@@ -19,8 +19,9 @@ start_client editor "$TC/focus-client" --app-id editor --width 400 --height 300
 wait_for_window editor
 wait_for_focus editor
 
-# The user clicks the (visible) sandboxed window: that focuses it, a real press.
-start_client thief "${in_thief[@]}" "$THIEF" --app-id thief --width 300 --height 200 \
+# The user clicks the (visible) sandboxed window: that focuses it, a real press. (Wider
+# than the editor and lower, so that each always shows a part to click.)
+start_client thief "${in_thief[@]}" "$THIEF" --app-id thief --width 600 --height 120 \
 	--activate-later 1500
 wait_for_window thief
 window_is editor '.focused' || fail "the sandboxed window took the focus as it mapped"
