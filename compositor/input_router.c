@@ -48,8 +48,8 @@ static int64_t ms_since(const struct timespec *then) {
 
 /*
  * The alpha of SURFACE's buffer at surface point SX, SY. Pixman textures (the software
- * renderer) are read; other renderers keep no CPU copy, so their opaque region (or an
- * opaque format) answers, and a translucent buffer there counts as seen.
+ * renderer) are read, in whatever format the client attached; other renderers keep no
+ * CPU copy, so a point there counts as drawn (docs/security.md says so).
  */
 static int surface_alpha_at(struct wlr_surface *surface, double sx, double sy) {
 	struct wlr_texture *texture = wlr_surface_get_texture(surface);
@@ -66,19 +66,30 @@ static int surface_alpha_at(struct wlr_surface *surface, double sx, double sy) {
 	if (PIXMAN_FORMAT_A(format) == 0) {
 		return 255;
 	}
-	if (format != PIXMAN_a8r8g8b8 && format != PIXMAN_a8b8g8r8) {
-		/* No format a client can attach in cordon but these two carries alpha. */
-		return 255;
-	}
 	int image_width = pixman_image_get_width(image);
 	int image_height = pixman_image_get_height(image);
 	int x = (int)(sx * image_width / width), y = (int)(sy * image_height / height);
 	if (x < 0 || y < 0 || x >= image_width || y >= image_height) {
 		return 0;
 	}
-	const uint8_t *data = (const uint8_t *)pixman_image_get_data(image);
-	int stride = pixman_image_get_stride(image);
-	uint32_t pixel = *(const uint32_t *)(data + (size_t)y * (size_t)stride + (size_t)x * 4);
+	/*
+	 * One pixel converted to ARGB8888 by pixman, from a view of the same bits: the
+	 * renderer may leave a transform on the texture's own image.
+	 */
+	pixman_image_t *source = pixman_image_create_bits(format, image_width, image_height,
+		pixman_image_get_data(image), pixman_image_get_stride(image));
+	uint32_t pixel = 0;
+	pixman_image_t *target = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, &pixel, 4);
+	if (source && target) {
+		pixman_image_composite32(
+			PIXMAN_OP_SRC, source, NULL, target, x, y, 0, 0, 0, 0, 1, 1);
+	}
+	if (source) {
+		pixman_image_unref(source);
+	}
+	if (target) {
+		pixman_image_unref(target);
+	}
 	return (int)(pixel >> 24);
 }
 

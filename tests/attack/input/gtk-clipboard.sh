@@ -51,13 +51,17 @@ pasted_across() {
 }
 wait_for "the paste into the GTK app" pasted_across
 # Ctrl+A, Ctrl+C: the app now owns the clipboard (the host's wl-copy is told it lost it
-# and exits), and the host reads the app's copy through cordon.
-chord a
-chord c
-wait_for "the host's wl-copy to lose the clipboard to the GTK app" not client_alive copy
+# and exits), and the host reads the app's copy through cordon. GTK inserts the paste on
+# its own time, so the copy is repeated until it holds the pasted text.
+copy_holds_text() {
+	chord a
+	chord c
+	! client_alive copy && host_has "$text"
+}
+wait_for "the GTK app to copy the pasted text" copy_holds_text
 ctl focus host >/dev/null
 wait_for_focus host
-wait_for "the host to read the GTK app's copy" host_has "$text"
+host_has "$text" || fail "the host does not read the GTK app's copy: $(timeout 5 wl-paste -n)"
 copied_back() {
 	ctl --json transfers | jq -e 'any(.[]; .source == "flatpak:org.gtk.WidgetFactory/1" and
 		.destination == "host" and .decision == "proxied")' >/dev/null
