@@ -92,7 +92,7 @@ stop_client ghost
 
 # Positive control: a visible sandboxed window the user clicks gets the keyboard, and a
 # paste there reads the clipboard.
-start_client reader "${in_thief[@]}" "$THIEF" --app-id reader --paste
+start_client reader "${in_thief[@]}" "$THIEF" --app-id reader --paste --open-on-key reader-dialog
 wait_for_window reader
 window_is editor '.focused' || fail "the sandboxed reader took the focus as it mapped"
 wait_input_trusted reader
@@ -101,4 +101,8 @@ wait_log reader '^keyboard-enter$'
 wait_for_focus reader
 ctl key click a >/dev/null
 wait_log reader "^pasted bytes=${#secret} text=$secret\$"
+# The window the app opens on that key (its dialog) takes the keyboard from no one else.
+wait_log reader '^opened reader-dialog$'
+wait_for_window reader-dialog
+wait_for_focus reader-dialog
 echo "focus stealing: late, 1x1 and transparent windows get no keys and no consent; a real paste works"

@@ -17,6 +17,7 @@
  *                         surface and print "token=T" (a launcher, the positive control)
  *   --activate-env        after its first configure, activate with $XDG_ACTIVATION_TOKEN
  *                         (a launched app)
+ *   --open-on-key APP_ID  on a key press, map a second window with that app_id (a dialog)
  *   --cursor WxH          on pointer enter, set a WxH cursor image of --cursor-color
  *   --cursor-hotspot X,Y  its hotspot (default 0,0)
  *   --cursor-color AARRGGBB
@@ -57,6 +58,9 @@ struct state {
 	bool pressed_once;
 	bool token_on_key;
 	bool activate_env;
+
+	const char *open_on_key;
+	struct tc_toplevel *second;
 
 	int cursor_width, cursor_height, hotspot_x, hotspot_y;
 	uint32_t cursor_color;
@@ -247,6 +251,11 @@ static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial
 	if (state->token_on_key) {
 		request_token(state, serial, true);
 	}
+	if (state->open_on_key && !state->second) {
+		state->second = tc_toplevel_create(
+			state->client, state->open_on_key, 200, 150, state->color);
+		tc_print("opened %s", state->open_on_key);
+	}
 	if (state->copy_text) {
 		copy(state, serial);
 	}
@@ -429,6 +438,7 @@ int main(int argc, char *argv[]) {
 		{"activate-later", required_argument, NULL, 'l'},
 		{"token-on-key", no_argument, NULL, 'k'},
 		{"activate-env", no_argument, NULL, 'e'},
+		{"open-on-key", required_argument, NULL, 'o'},
 		{"cursor", required_argument, NULL, 'u'},
 		{"cursor-hotspot", required_argument, NULL, 'H'},
 		{"cursor-color", required_argument, NULL, 'U'},
@@ -466,6 +476,9 @@ int main(int argc, char *argv[]) {
 			break;
 		case 'e':
 			state.activate_env = true;
+			break;
+		case 'o':
+			state.open_on_key = optarg;
 			break;
 		case 'u':
 			parse_pair(optarg, 'x', &state.cursor_width, &state.cursor_height);
@@ -533,5 +546,32 @@ int main(int argc, char *argv[]) {
 	}
 
 	int ret = tc_run(client, tc_timeout_ms(state.window.timeout));
-	return tc_exit_code(client, ret);
+	int code = tc_exit_code(client, ret);
+	if (state.second) {
+		tc_toplevel_destroy(state.second);
+	}
+	tc_toplevel_destroy(state.toplevel);
+	if (state.cursor_surface) {
+		wl_surface_destroy(state.cursor_surface);
+	}
+	if (state.current) {
+		wl_data_offer_destroy(state.current);
+	}
+	if (state.pending) {
+		wl_data_offer_destroy(state.pending);
+	}
+	if (state.source) {
+		wl_data_source_destroy(state.source);
+	}
+	if (state.activation) {
+		xdg_activation_v1_destroy(state.activation);
+	}
+	wl_pointer_destroy(state.input->pointer);
+	free(state.input);
+	wl_keyboard_destroy(state.keyboard);
+	wl_data_device_destroy(state.device);
+	wl_data_device_manager_destroy(state.manager);
+	wl_registry_destroy(registry);
+	tc_client_destroy(client);
+	return code;
 }
