@@ -26,8 +26,10 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
+#include "compositor/client.h"
 #include "compositor/decoration.h"
 #include "compositor/idle_inhibit.h"
+#include "compositor/input_router.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output_management.h"
 #include "compositor/seat.h"
@@ -50,16 +52,24 @@ static void handle_request_activate(struct wl_listener *listener, void *data) {
 	struct cordon_globals *globals = wl_container_of(listener, globals, request_activate);
 	struct wlr_xdg_activation_v1_request_activate_event *event = data;
 	struct cordon_view *view = cordon_view_from_surface(globals->server, event->surface);
-	if (!view || !view->mapped) {
+	if (!view) {
 		return;
 	}
-	/*
-	 * Focus may only be handed on by a client the user was using: the token
-	 * must come with a serial of a recent input event on this seat.
-	 */
-	struct wlr_xdg_activation_token_v1 *token = event->token;
-	if (!token->seat) {
-		wlr_log(WLR_DEBUG, "Refusing activation of view %u: token without input", view->id);
+	/* The token must come from the user's input: input_router.c says whether it does. */
+	const char *reason = NULL;
+	struct cordon_seat *seat = globals->server->seat;
+	if (!cordon_input_router_may_activate(seat->router, event->token, view, &reason)) {
+		struct cordon_client *client =
+			cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
+		const struct cordon_tag *tag = cordon_client_get_tag(client);
+		wlr_log(WLR_ERROR, "Refusing activation of view %u (sandbox app '%s'): %s",
+			view->id, tag && tag->sandboxed ? tag->app_id : "-", reason);
+		return;
+	}
+	if (!view->mapped) {
+		/* Apps may activate before their first map (the launcher's token): focus it then.
+		 */
+		view->focus_on_map = true;
 		return;
 	}
 	cordon_view_focus(view);
@@ -142,6 +152,8 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 		goto error;
 	}
 	wlr_scene_set_presentation(server->scene, globals->presentation);
+	/* A token proves a recent press: it lives no longer than the press counts. */
+	globals->xdg_activation->token_timeout_msec = CORDON_ACTIVATION_MAX_AGE_MS;
 
 	globals->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
 	wl_signal_add(&globals->virtual_keyboard_manager->events.new_virtual_keyboard,

@@ -19,6 +19,7 @@
 #include "compositor/idle_inhibit.h"
 #include "compositor/layer_shell.h"
 #include "compositor/occlusion.h"
+#include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 
@@ -26,6 +27,8 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 	struct cordon_output *output = wl_container_of(listener, output, frame);
 	/* The scene draws everything enabled: hide what is covered first. */
 	cordon_occlusion_update(output->server);
+	/* A dialog may have appeared under an app's cursor image: only cordon's is shown there. */
+	cordon_seat_check_cursor(output->server->seat);
 	wlr_scene_output_commit(output->scene_output);
 	/* What is shown has just been decided: only inhibitors on shown surfaces count. */
 	cordon_idle_inhibit_update(output->server->globals->idle_inhibit);

@@ -45,8 +45,8 @@ static struct wlr_buffer *create_buffer(struct cordon_server *server, int width,
 }
 
 /* Renders the output's part of the scene; the pixels are XRGB8888. */
-static bool render_output(
-	struct cordon_output *output, uint8_t *pixels, uint32_t stride, char **error) {
+static bool render_output(struct cordon_output *output, bool with_cursor, uint8_t *pixels,
+	uint32_t stride, char **error) {
 	struct cordon_server *server = output->server;
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct wlr_buffer *buffer = create_buffer(server, wlr_output->width, wlr_output->height);
@@ -63,6 +63,9 @@ static bool render_output(
 	/* Between frames the culling may be stale (a window just closed): redo it. */
 	cordon_occlusion_update(server);
 	wlr_scene_render_output(server->scene, wlr_output, box.x, box.y, NULL);
+	if (with_cursor) {
+		wlr_output_render_software_cursors(wlr_output, NULL);
+	}
 	uint32_t flags = 0;
 	bool ok = wlr_renderer_read_pixels(server->renderer, DRM_FORMAT_XRGB8888, &flags, stride,
 		(uint32_t)wlr_output->width, (uint32_t)wlr_output->height, 0, 0, 0, 0, pixels);
@@ -120,8 +123,8 @@ static bool write_png(FILE *file, const uint8_t *pixels, uint32_t stride, int wi
 	return true;
 }
 
-bool cordon_screenshot_output(
-	struct cordon_output *output, const char *path, int *width, int *height, char **error) {
+bool cordon_screenshot_output(struct cordon_output *output, const char *path, bool with_cursor,
+	int *width, int *height, char **error) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	*width = wlr_output->width;
 	*height = wlr_output->height;
@@ -131,7 +134,7 @@ bool cordon_screenshot_output(
 		return cordon_ipc_fail(
 			error, "out of memory for a %dx%d screenshot", *width, *height);
 	}
-	if (!render_output(output, pixels, stride, error)) {
+	if (!render_output(output, with_cursor, pixels, stride, error)) {
 		free(pixels);
 		return false;
 	}

@@ -29,13 +29,22 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "compositor/client.h"
 #include "compositor/config.h"
 #include "compositor/freeze.h"
 #include "compositor/globals.h"
+#include "compositor/input_router.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
+
+/*
+ * The largest cursor image a client may show (logical px): the largest xcursor size
+ * themes ship. A bigger one could cover trusted UI, or an indicator, far from the pointer.
+ */
+#define CORDON_CURSOR_MAX_SIZE 256
+#define CORDON_CURSOR_MAX_SIZE_TEXT "256x256"
 
 static uint32_t now_msec(void) {
 	struct timespec now;
@@ -50,7 +59,7 @@ static bool surface_is_frozen(struct cordon_seat *seat, struct wlr_surface *surf
 }
 
 /* While a lock screen holds the input inhibitor, only it gets input. */
-static bool surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface) {
+bool cordon_seat_surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface) {
 	struct wl_client *allowed = cordon_globals_input_inhibitor(seat->server->globals);
 	return !allowed || !surface || wl_resource_get_client(surface->resource) == allowed;
 }
@@ -94,6 +103,14 @@ static void run_action(struct cordon_seat *seat, const struct cordon_binding *bi
 		}
 		break;
 	case CORDON_ACTION_PASTE_ACROSS:
+		/* The chord is consent for the focused app only if the user could see that app. */
+		if (!cordon_input_router_surface_may_consent(seat->router,
+			    seat->wlr_seat->keyboard_state.focused_surface, false, 0, 0)) {
+			wlr_log(WLR_ERROR,
+				"Paste-across refused: the focused window is not shown "
+				"to the user (too new, too small or transparent)");
+			break;
+		}
 		cordon_selection_paste_across(seat->selection);
 		break;
 	}
@@ -126,24 +143,7 @@ static bool handle_vt_switch(struct cordon_seat *seat, xkb_keysym_t keysym) {
 
 /* Keyboards */
 
-static bool take_swallowed_key(struct cordon_seat *seat, uint32_t keycode) {
-	for (size_t i = 0; i < seat->swallowed_key_count; i++) {
-		if (seat->swallowed_keys[i] == keycode) {
-			seat->swallowed_keys[i] = seat->swallowed_keys[--seat->swallowed_key_count];
-			return true;
-		}
-	}
-	return false;
-}
-
-static void swallow_key(struct cordon_seat *seat, uint32_t keycode) {
-	size_t max = sizeof(seat->swallowed_keys) / sizeof(seat->swallowed_keys[0]);
-	if (seat->swallowed_key_count < max) {
-		seat->swallowed_keys[seat->swallowed_key_count++] = keycode;
-	}
-}
-
-static bool keyboard_run_bindings(struct cordon_keyboard *keyboard, uint32_t keycode) {
+bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode) {
 	struct cordon_seat *seat = keyboard->seat;
 	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
 	xkb_keycode_t xkb_code = keycode + 8;
@@ -175,34 +175,9 @@ static bool keyboard_run_bindings(struct cordon_keyboard *keyboard, uint32_t key
 static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, key);
 	struct cordon_seat *seat = keyboard->seat;
-	struct wlr_event_keyboard_key *event = data;
 	cordon_globals_notify_activity(seat->server->globals);
-
-	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
-		if (keyboard_run_bindings(keyboard, event->keycode)) {
-			swallow_key(seat, event->keycode);
-			return;
-		}
-	} else if (take_swallowed_key(seat, event->keycode)) {
-		return;
-	}
-	/* A portal dialog has the keyboard while it is shown: no app may see what is typed. */
-	if (cordon_portals_handle_key(seat->server->portals, keyboard->device->keyboard,
-		    event->keycode, event->state == WL_KEYBOARD_KEY_STATE_PRESSED)) {
-		return;
-	}
-
-	wlr_seat_set_keyboard(seat->wlr_seat, keyboard->device);
-	struct wlr_seat_client *focused = seat->wlr_seat->keyboard_state.focused_client;
-	struct wl_client *client = focused ? focused->client : NULL;
-	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
-		cordon_selection_user_press(seat->selection, client);
-	}
-	wlr_seat_keyboard_notify_key(
-		seat->wlr_seat, event->time_msec, event->keycode, event->state);
-	/* The key event's serial, the one a client may pass to set_selection. */
-	cordon_selection_input_delivered(
-		seat->selection, client, wl_display_get_serial(seat->server->display));
+	/* Bindings, a dialog, then the focused app: the router decides (input_router.c). */
+	cordon_input_router_key(seat->router, keyboard, data);
 }
 
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
@@ -288,14 +263,14 @@ bool cordon_seat_add_virtual_devices(struct cordon_seat *seat) {
 
 void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *surface) {
 	if (!surface) {
-		cordon_selection_focus_will_change(seat->selection, NULL);
+		cordon_input_router_focus_will_change(seat->router, NULL);
 		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
 		return;
 	}
-	if (!surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface)) {
+	if (!cordon_seat_surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface)) {
 		return;
 	}
-	cordon_selection_focus_will_change(seat->selection, surface);
+	cordon_input_router_focus_will_change(seat->router, surface);
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
 	/*
 	 * While a portal dialog has the keyboard, what is held down is being typed into it: the
@@ -350,7 +325,8 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
 	if (surface &&
-		(!surface_may_get_input(seat, surface) || surface_is_frozen(seat, surface))) {
+		(!cordon_seat_surface_may_get_input(seat, surface) ||
+			surface_is_frozen(seat, surface))) {
 		surface = NULL;
 	}
 	if (!surface) {
@@ -461,6 +437,7 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 	seat->pointer_moved = true;
 	cordon_globals_notify_activity(seat->server->globals);
 	update_drag_icon(seat);
+	cordon_seat_check_cursor(seat);
 	switch (seat->cursor_mode) {
 	case CORDON_CURSOR_MOVE:
 		process_move(seat);
@@ -494,98 +471,11 @@ static void handle_cursor_motion_absolute(struct wl_listener *listener, void *da
 	process_motion(seat, event->time_msec);
 }
 
-static uint32_t resize_edges_at(struct cordon_view *view, double lx, double ly) {
-	struct wlr_box box;
-	cordon_view_get_box(view, &box);
-	uint32_t edges = lx < box.x + box.width / 2.0 ? WLR_EDGE_LEFT : WLR_EDGE_RIGHT;
-	edges |= ly < box.y + box.height / 2.0 ? WLR_EDGE_TOP : WLR_EDGE_BOTTOM;
-	return edges;
-}
-
-/* Clicking a layer surface that takes keyboard input focuses it. */
-static void focus_layer_surface_at(struct cordon_seat *seat, struct wlr_surface *surface) {
-	if (!surface || !wlr_surface_is_layer_surface(surface)) {
-		return;
-	}
-	struct wlr_layer_surface_v1 *layer = wlr_layer_surface_v1_from_wlr_surface(surface);
-	if (layer && layer->current.keyboard_interactive) {
-		cordon_seat_focus_surface(seat, surface);
-	}
-}
-
-/* A press with the move modifier held starts a compositor move or resize. */
-static bool start_modifier_grab(
-	struct cordon_seat *seat, struct cordon_view *view, uint32_t button) {
-	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
-	uint32_t modifier = seat->server->config->move_modifier;
-	if (!view || !keyboard || !modifier || !(wlr_keyboard_get_modifiers(keyboard) & modifier)) {
-		return false;
-	}
-	if (button == BTN_LEFT) {
-		cordon_seat_begin_move(seat, view);
-	} else if (button == BTN_RIGHT) {
-		cordon_seat_begin_resize(
-			seat, view, resize_edges_at(view, seat->cursor->x, seat->cursor->y));
-	} else {
-		return false;
-	}
-	return seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH;
-}
-
-static struct wl_client *pointer_client(struct cordon_seat *seat) {
-	struct wlr_seat_client *focused = seat->wlr_seat->pointer_state.focused_client;
-	return focused ? focused->client : NULL;
-}
-
 static void handle_cursor_button(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_button);
-	struct wlr_event_pointer_button *event = data;
 	cordon_globals_notify_activity(seat->server->globals);
-	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH &&
-		cordon_portals_handle_button(seat->server->portals, seat->cursor->x,
-			seat->cursor->y, event->button, event->state == WLR_BUTTON_PRESSED)) {
-		return;
-	}
-
-	if (event->state == WLR_BUTTON_RELEASED) {
-		if (seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH) {
-			cordon_seat_end_grab(seat, NULL);
-			cordon_seat_update_pointer_focus(seat, event->time_msec);
-		}
-		if (seat->swallow_button_release) {
-			/* The client never saw the press. */
-			seat->swallow_button_release = false;
-			return;
-		}
-		uint32_t serial = wlr_seat_pointer_notify_button(
-			seat->wlr_seat, event->time_msec, event->button, event->state);
-		cordon_selection_input_delivered(seat->selection, pointer_client(seat), serial);
-		return;
-	}
-
-	double sx, sy;
-	struct wlr_surface *surface;
-	struct cordon_view *view =
-		cordon_view_at(seat->server, seat->cursor->x, seat->cursor->y, &surface, &sx, &sy);
-	if (surface && !surface_may_get_input(seat, surface)) {
-		return;
-	}
-	if (start_modifier_grab(seat, view, event->button)) {
-		seat->swallow_button_release = true;
-		cordon_view_focus(view);
-		return;
-	}
-	if (view) {
-		cordon_view_focus(view);
-	} else {
-		focus_layer_surface_at(seat, surface);
-	}
-	struct wl_client *client = pointer_client(seat);
-	cordon_selection_user_press(seat->selection, client);
-	uint32_t serial = wlr_seat_pointer_notify_button(
-		seat->wlr_seat, event->time_msec, event->button, event->state);
-	/* The press serial: the one a drag must start from. */
-	cordon_selection_press_delivered(seat->selection, client, serial);
+	/* A dialog, compositor grabs, then the app with click focus (input_router.c). */
+	cordon_input_router_button(seat->router, data);
 }
 
 static void handle_cursor_axis(struct wl_listener *listener, void *data) {
@@ -603,6 +493,127 @@ static void handle_cursor_frame(struct wl_listener *listener, void *data) {
 
 /* Requests from clients */
 
+/* Client cursors */
+
+static void forget_client_cursor(struct cordon_seat *seat) {
+	wl_list_remove(&seat->client_cursor_commit.link);
+	wl_list_init(&seat->client_cursor_commit.link);
+	wl_list_remove(&seat->client_cursor_destroy.link);
+	wl_list_init(&seat->client_cursor_destroy.link);
+	seat->client_cursor.surface = NULL;
+	seat->client_cursor.set = false;
+	seat->client_cursor.shown = false;
+}
+
+/* Why the client's cursor image may not be shown as it is (NULL: it may). */
+static const char *client_cursor_fault(struct cordon_seat *seat) {
+	struct wlr_surface *surface = seat->client_cursor.surface;
+	if (!surface) {
+		return NULL;
+	}
+	int width = surface->current.width, height = surface->current.height;
+	int32_t x = seat->client_cursor.hotspot_x, y = seat->client_cursor.hotspot_y;
+	if (width > CORDON_CURSOR_MAX_SIZE || height > CORDON_CURSOR_MAX_SIZE) {
+		return "image larger than " CORDON_CURSOR_MAX_SIZE_TEXT;
+	}
+	/* The hotspot is where the click lands: drawn elsewhere, the arrow would lie. */
+	if (width > 0 && height > 0 && (x < 0 || y < 0 || x >= width || y >= height)) {
+		return "hotspot outside the image";
+	}
+	return NULL;
+}
+
+/* Whether the client's image, drawn where it would be, covers a dialog or the indicator. */
+static bool client_cursor_over_trusted_ui(struct cordon_seat *seat) {
+	struct wlr_surface *surface = seat->client_cursor.surface;
+	struct wlr_box box = {
+		.x = (int)seat->cursor->x - seat->client_cursor.hotspot_x,
+		.y = (int)seat->cursor->y - seat->client_cursor.hotspot_y,
+		.width = surface ? surface->current.width : 0,
+		.height = surface ? surface->current.height : 0,
+	};
+	/* The hotspot pixel itself counts: over a dialog the pointer is cordon's. */
+	struct wlr_box hotspot = {(int)seat->cursor->x, (int)seat->cursor->y, 1, 1};
+	return cordon_portals_overlaps_trusted_ui(seat->server->portals, &box) ||
+		cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot);
+}
+
+static void log_cursor_refusal(struct cordon_seat *seat, const char *fault) {
+	if (seat->client_cursor.refusal_logged) {
+		return;
+	}
+	struct wlr_surface *surface = seat->client_cursor.surface;
+	struct wl_client *client = wl_resource_get_client(surface->resource);
+	pid_t pid = 0;
+	wl_client_get_credentials(client, &pid, NULL, NULL);
+	const struct cordon_tag *tag = cordon_client_get_tag(cordon_client_from_wl(client));
+	wlr_log(WLR_ERROR,
+		"Refusing the cursor image of client pid %d (sandbox app '%s'): %s (%dx%d, "
+		"hotspot %d,%d)",
+		(int)pid, tag && tag->sandboxed ? tag->app_id : "-", fault, surface->current.width,
+		surface->current.height, seat->client_cursor.hotspot_x,
+		seat->client_cursor.hotspot_y);
+	seat->client_cursor.refusal_logged = true;
+}
+
+/* Shows the client's image or cordon's; FORCE: whatever is on screen now is unknown. */
+static void apply_cursor(struct cordon_seat *seat, bool force) {
+	if (!seat->client_cursor.set) {
+		return;
+	}
+	const char *fault = client_cursor_fault(seat);
+	if (fault) {
+		log_cursor_refusal(seat, fault);
+	}
+	bool allowed = !fault && !client_cursor_over_trusted_ui(seat);
+	if (allowed && (force || !seat->client_cursor.shown)) {
+		wlr_cursor_set_surface(seat->cursor, seat->client_cursor.surface,
+			seat->client_cursor.hotspot_x, seat->client_cursor.hotspot_y);
+		seat->client_cursor.shown = true;
+	} else if (!allowed && (force || seat->client_cursor.shown)) {
+		set_cursor_image(seat, "left_ptr");
+		seat->client_cursor.shown = false;
+	}
+}
+
+void cordon_seat_check_cursor(struct cordon_seat *seat) {
+	apply_cursor(seat, false);
+}
+
+static void handle_client_cursor_commit(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, client_cursor_commit);
+	struct wlr_surface *surface = seat->client_cursor.surface;
+	/* As wlr_cursor does: an attach offset moves the hotspot. */
+	seat->client_cursor.hotspot_x -= surface->current.dx;
+	seat->client_cursor.hotspot_y -= surface->current.dy;
+	/* wlr_cursor may have shown the new buffer already: this takes it back before a frame. */
+	apply_cursor(seat, client_cursor_fault(seat) != NULL);
+}
+
+static void handle_client_cursor_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, client_cursor_destroy);
+	/* wlr_cursor forgets the surface itself; cordon's image comes back on the next motion. */
+	forget_client_cursor(seat);
+}
+
+/*
+ * The pointer left a client (for another, a dialog, a grab or the background): its
+ * image must not stay on screen, in particular not over a dialog, where it could draw
+ * the arrow away from where the click lands.
+ */
+static void handle_pointer_focus_change(struct wl_listener *listener, void *data) {
+	struct cordon_seat *seat = wl_container_of(listener, seat, pointer_focus_change);
+	struct wlr_seat_pointer_focus_change_event *event = data;
+	if (event->old_surface == event->new_surface) {
+		return;
+	}
+	bool had_image = seat->client_cursor.set;
+	forget_client_cursor(seat);
+	if (had_image && seat->pointer_moved) {
+		set_cursor_image(seat, "left_ptr");
+	}
+}
+
 static void handle_request_set_cursor(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, request_set_cursor);
 	struct wlr_seat_pointer_request_set_cursor_event *event = data;
@@ -610,7 +621,20 @@ static void handle_request_set_cursor(struct wl_listener *listener, void *data) 
 	if (event->seat_client != seat->wlr_seat->pointer_state.focused_client) {
 		return;
 	}
-	wlr_cursor_set_surface(seat->cursor, event->surface, event->hotspot_x, event->hotspot_y);
+	forget_client_cursor(seat);
+	seat->client_cursor.set = true;
+	seat->client_cursor.surface = event->surface;
+	seat->client_cursor.hotspot_x = event->hotspot_x;
+	seat->client_cursor.hotspot_y = event->hotspot_y;
+	seat->client_cursor.refusal_logged = false;
+	if (event->surface) {
+		seat->client_cursor_commit.notify = handle_client_cursor_commit;
+		wl_signal_add(&event->surface->events.commit, &seat->client_cursor_commit);
+		seat->client_cursor_destroy.notify = handle_client_cursor_destroy;
+		wl_signal_add(&event->surface->events.destroy, &seat->client_cursor_destroy);
+	}
+	/* A NULL surface hides the pointer: the app's choice over its own window. */
+	apply_cursor(seat, true);
 }
 
 static void handle_request_set_selection(struct wl_listener *listener, void *data) {
@@ -747,6 +771,9 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 	seat->server = server;
 	wl_list_init(&seat->keyboards);
 	wl_list_init(&seat->drag_icon_destroy.link);
+	wl_list_init(&seat->client_cursor_commit.link);
+	wl_list_init(&seat->client_cursor_destroy.link);
+	wl_list_init(&seat->pointer_focus_change.link);
 	const struct cordon_config *config = server->config;
 
 	seat->keymap = compile_keymap(config);
@@ -771,7 +798,9 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 		cordon_seat_destroy(seat);
 		return NULL;
 	}
-	seat->selection = cordon_selection_create(server, seat->wlr_seat);
+	seat->router = cordon_input_router_create(seat);
+	seat->selection =
+		seat->router ? cordon_selection_create(server, seat->wlr_seat, seat->router) : NULL;
 	if (!seat->selection) {
 		wlr_log(WLR_ERROR, "Cannot set up clipboard mediation");
 		cordon_seat_destroy(seat);
@@ -805,6 +834,8 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 	wl_signal_add(&wlr_seat->events.request_start_drag, &seat->request_start_drag);
 	seat->start_drag.notify = handle_start_drag;
 	wl_signal_add(&wlr_seat->events.start_drag, &seat->start_drag);
+	seat->pointer_focus_change.notify = handle_pointer_focus_change;
+	wl_signal_add(&wlr_seat->pointer_state.events.focus_change, &seat->pointer_focus_change);
 	return seat;
 }
 
@@ -825,6 +856,8 @@ void cordon_seat_destroy(struct cordon_seat *seat) {
 		wl_list_remove(&seat->start_drag.link);
 	}
 	wl_list_remove(&seat->drag_icon_destroy.link);
+	wl_list_remove(&seat->pointer_focus_change.link);
+	forget_client_cursor(seat);
 	/* Keyboards still listed belong to devices that outlive us (none normally). */
 	struct cordon_keyboard *keyboard, *tmp;
 	wl_list_for_each_safe(keyboard, tmp, &seat->keyboards, link) {
@@ -838,6 +871,7 @@ void cordon_seat_destroy(struct cordon_seat *seat) {
 	}
 	/* Before the seat, which destroys the views on it. */
 	cordon_selection_destroy(seat->selection);
+	cordon_input_router_destroy(seat->router);
 	if (seat->wlr_seat) {
 		wlr_seat_destroy(seat->wlr_seat);
 	}

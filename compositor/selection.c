@@ -25,6 +25,7 @@
 #include "compositor/data_proxy.h"
 #include "compositor/file_grants.h"
 #include "compositor/freeze.h"
+#include "compositor/input_router.h"
 #include "compositor/mediation_notice.h"
 #include "compositor/server.h"
 #include "compositor/uri_list.h"
@@ -129,6 +130,11 @@ struct cordon_selection {
 	struct wl_list file_transfers; /* file_transfer.link */
 
 	struct wl_listener keyboard_focus_change;
+	/* The seat's input boundary (input_router.c): what counts as the user's action. */
+	struct cordon_input_router *router;
+	struct wl_listener press;
+	struct wl_listener input_delivered;
+	struct wl_listener focus_will_change;
 };
 
 /* A uri-list on its way across: granted (host to sandbox) or translated back (to the host). */
@@ -910,8 +916,10 @@ void cordon_selection_request_start_drag(
 
 /* Focus and input */
 
-void cordon_selection_focus_will_change(
-	struct cordon_selection *selection, struct wlr_surface *surface) {
+static void handle_focus_will_change(struct wl_listener *listener, void *data) {
+	struct cordon_selection *selection =
+		wl_container_of(listener, selection, focus_will_change);
+	struct wlr_surface *surface = data;
 	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
 	struct wl_client *current = focused ? focused->client : NULL;
 	struct wl_client *next = surface ? wl_resource_get_client(surface->resource) : NULL;
@@ -945,8 +953,17 @@ static void handle_keyboard_focus_change(struct wl_listener *listener, void *dat
 	refresh_all(selection);
 }
 
-void cordon_selection_user_press(struct cordon_selection *selection, struct wl_client *client) {
-	if (!client || client != selection->focus_client || selection->focus_acted) {
+/*
+ * A key or button press is about to reach a client. Only one the router judged the
+ * user's (on a window they could see) makes the focused client "acted": a press that
+ * lands in a window mapped a moment ago, a 1x1 or a transparent one is not consent.
+ */
+static void handle_press(struct wl_listener *listener, void *data) {
+	struct cordon_selection *selection = wl_container_of(listener, selection, press);
+	const struct cordon_input_event *input = data;
+	struct wl_client *client = input->client;
+	if (!input->consent || !client || client != selection->focus_client ||
+		selection->focus_acted) {
 		return;
 	}
 	selection->focus_acted = true;
@@ -979,7 +996,7 @@ void cordon_selection_paste_across(struct cordon_selection *selection) {
 	cordon_mediation_notice_show(selection->notice, name);
 }
 
-void cordon_selection_input_delivered(
+static void record_input_serial(
 	struct cordon_selection *selection, struct wl_client *client, uint32_t serial) {
 	if (!client || client != selection->focus_client) {
 		return;
@@ -993,11 +1010,22 @@ void cordon_selection_input_delivered(
 	}
 }
 
-void cordon_selection_press_delivered(
-	struct cordon_selection *selection, struct wl_client *client, uint32_t serial) {
-	selection->press_client = client;
-	selection->press_serial = serial;
-	cordon_selection_input_delivered(selection, client, serial);
+/*
+ * An input event reached a client: its serial may prove a set_selection, and a button
+ * press's a drag, but only when the user could see where it went (a key typed into a
+ * window that took the focus unseen must not let it set the clipboard).
+ */
+static void handle_input_delivered(struct wl_listener *listener, void *data) {
+	struct cordon_selection *selection = wl_container_of(listener, selection, input_delivered);
+	const struct cordon_input_event *input = data;
+	if (!input->consent) {
+		return;
+	}
+	if (input->button && input->pressed) {
+		selection->press_client = input->client;
+		selection->press_serial = input->serial;
+	}
+	record_input_serial(selection, input->client, input->serial);
 }
 
 static void handle_protocol_message(void *data, enum wl_protocol_logger_type type,
@@ -1024,8 +1052,8 @@ static void handle_grants_idle(void *data) {
 		selection->server->event_loop, selection->server->session_bus);
 }
 
-struct cordon_selection *cordon_selection_create(
-	struct cordon_server *server, struct wlr_seat *wlr_seat) {
+struct cordon_selection *cordon_selection_create(struct cordon_server *server,
+	struct wlr_seat *wlr_seat, struct cordon_input_router *router) {
 	struct cordon_selection *selection = calloc(1, sizeof(*selection));
 	if (!selection) {
 		return NULL;
@@ -1065,6 +1093,13 @@ struct cordon_selection *cordon_selection_create(
 	selection->keyboard_focus_change.notify = handle_keyboard_focus_change;
 	wl_signal_add(
 		&wlr_seat->keyboard_state.events.focus_change, &selection->keyboard_focus_change);
+	selection->router = router;
+	selection->press.notify = handle_press;
+	wl_signal_add(&router->events.press, &selection->press);
+	selection->input_delivered.notify = handle_input_delivered;
+	wl_signal_add(&router->events.input_delivered, &selection->input_delivered);
+	selection->focus_will_change.notify = handle_focus_will_change;
+	wl_signal_add(&router->events.focus_will_change, &selection->focus_will_change);
 	return selection;
 }
 
@@ -1073,6 +1108,9 @@ void cordon_selection_destroy(struct cordon_selection *selection) {
 		return;
 	}
 	wl_list_remove(&selection->keyboard_focus_change.link);
+	wl_list_remove(&selection->press.link);
+	wl_list_remove(&selection->input_delivered.link);
+	wl_list_remove(&selection->focus_will_change.link);
 	wl_protocol_logger_destroy(selection->logger);
 	if (selection->drag) {
 		/* The seat goes next and ends the drag; the proxy outlives nothing of ours. */

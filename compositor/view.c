@@ -17,6 +17,7 @@
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
+#include "compositor/client.h"
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
 #include "compositor/freeze.h"
@@ -107,6 +108,15 @@ void cordon_view_update_enabled(struct cordon_view *view) {
 		&view->tree->node, cordon_view_is_visible(view) && !view->occluded);
 }
 
+static bool view_is_sandboxed(struct cordon_view *view) {
+	struct wl_client *client = wl_resource_get_client(view->xdg_surface->resource);
+	return cordon_client_is_sandboxed(cordon_client_from_wl(client));
+}
+
+static void mark_shown(struct cordon_view *view) {
+	clock_gettime(CLOCK_MONOTONIC, &view->shown_since);
+}
+
 struct cordon_view *cordon_view_focused(struct cordon_server *server) {
 	return server->seat->focused_view;
 }
@@ -137,6 +147,7 @@ void cordon_view_focus(struct cordon_view *view) {
 	}
 	struct cordon_view *previous = seat->focused_view;
 	raise_view(view);
+	view->focus_granted = true;
 	if (previous == view) {
 		return;
 	}
@@ -154,7 +165,9 @@ void cordon_view_focus(struct cordon_view *view) {
 void cordon_view_focus_top(struct cordon_server *server) {
 	struct cordon_view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (view->mapped && !view->minimized) {
+		/* A sandboxed window the user never gave the keyboard does not inherit it. */
+		if (view->mapped && !view->minimized &&
+			(view->focus_granted || !view_is_sandboxed(view))) {
 			cordon_view_focus(view);
 			return;
 		}
@@ -224,6 +237,7 @@ void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
 			cordon_view_focus_top(server);
 		}
 	} else {
+		mark_shown(view);
 		cordon_view_focus(view);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
@@ -393,6 +407,27 @@ static void place_new_view(struct cordon_view *view) {
 	cordon_view_move_to(view, x, y);
 }
 
+/*
+ * A sandboxed window that maps is not given the keyboard: an app could map one just
+ * before the user types into another and take the keystrokes (docs/security.md). It is
+ * shown on top, so the user sees it, and gets the keyboard when the user clicks it,
+ * picks it with a binding, or an activation token from their last press names it.
+ */
+/*
+ * A new window of the app that has the keyboard (its dialog, say) takes no focus from
+ * another app: it may have it, as the app's own windows share what the user typed.
+ */
+static bool client_has_focus(struct cordon_view *view) {
+	struct cordon_view *focused = view->server->seat->focused_view;
+	return focused && focused != view &&
+		wl_resource_get_client(focused->xdg_surface->resource) ==
+		wl_resource_get_client(view->xdg_surface->resource);
+}
+
+static void place_unfocused(struct cordon_view *view) {
+	wlr_log(WLR_INFO, "View %u of a sandboxed app mapped without the focus", view->id);
+}
+
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, map);
 	struct wlr_xdg_toplevel *toplevel = view->xdg_surface->toplevel;
@@ -415,7 +450,12 @@ static void handle_map(struct wl_listener *listener, void *data) {
 		return;
 	}
 	cordon_view_update_enabled(view);
-	cordon_view_focus(view);
+	mark_shown(view);
+	if (view->focus_on_map || !view_is_sandboxed(view) || client_has_focus(view)) {
+		cordon_view_focus(view);
+	} else {
+		place_unfocused(view);
+	}
 	cordon_seat_update_pointer_focus(view->server->seat, 0);
 }
 

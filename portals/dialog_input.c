@@ -6,7 +6,10 @@
  */
 #include "portals/dialog_input.h"
 
+#include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/box.h>
 #include <xkbcommon/xkbcommon.h>
 
 #include "compositor/seat.h"
@@ -31,40 +34,18 @@ static uint32_t plugin_modifiers(struct wlr_keyboard *keyboard) {
 	return out;
 }
 
-/* Whether KEYCODE was pressed into a dialog (and forgets it: this is its release). */
-static bool take_dialog_key(struct cordon_portals *portals, uint32_t keycode) {
-	for (size_t i = 0; i < portals->dialog_key_count; i++) {
-		if (portals->dialog_keys[i] == keycode) {
-			portals->dialog_keys[i] = portals->dialog_keys[--portals->dialog_key_count];
-			return true;
-		}
-	}
-	return false;
-}
-
 bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboard *keyboard,
 	uint32_t keycode, bool pressed) {
 	if (!portals) {
 		return false;
 	}
 	bool focus = cordon_portal_ui_has_focus(portals->ui);
-	if (!pressed) {
-		/*
-		 * A release belongs where its press went. One pressed into a dialog is
-		 * not the app's, even once the dialog is gone; one pressed in the app
-		 * before the dialog came (the key that opened it) goes to the app, which
-		 * would otherwise repeat it.
-		 */
-		if (!take_dialog_key(portals, keycode)) {
-			return false;
-		}
-	} else if (!focus) {
+	/*
+	 * A release comes here only when its press did (the seat's one key ledger,
+	 * compositor/input_router.c): it is the dialog's even once the dialog is gone.
+	 */
+	if (pressed && !focus) {
 		return false;
-	} else {
-		size_t max = sizeof(portals->dialog_keys) / sizeof(portals->dialog_keys[0]);
-		if (portals->dialog_key_count < max) {
-			portals->dialog_keys[portals->dialog_key_count++] = keycode;
-		}
 	}
 	if (focus) {
 		xkb_keycode_t xkb_code = keycode + 8;
@@ -118,4 +99,58 @@ bool cordon_portals_handle_button(
 		return true;
 	}
 	return cordon_portal_ui_send_button(portals->ui, lx, ly, button, pressed);
+}
+
+/* Whether NODE (at X, Y, its parent's layout position) or a child of it overlaps BOX. */
+static bool node_overlaps(struct wlr_scene_node *node, int x, int y, const struct wlr_box *box) {
+	if (!node->state.enabled) {
+		return false;
+	}
+	x += node->state.x;
+	y += node->state.y;
+	struct wlr_box node_box = {.x = x, .y = y};
+	switch (node->type) {
+	case WLR_SCENE_NODE_ROOT:
+	case WLR_SCENE_NODE_TREE: {
+		struct wlr_scene_node *child;
+		wl_list_for_each(child, &node->state.children, state.link) {
+			if (node_overlaps(child, x, y, box)) {
+				return true;
+			}
+		}
+		return false;
+	}
+	case WLR_SCENE_NODE_RECT: {
+		struct wlr_scene_rect *rect = (struct wlr_scene_rect *)node;
+		node_box.width = rect->width;
+		node_box.height = rect->height;
+		break;
+	}
+	case WLR_SCENE_NODE_BUFFER: {
+		struct wlr_scene_buffer *buffer = (struct wlr_scene_buffer *)node;
+		node_box.width = buffer->dst_width;
+		node_box.height = buffer->dst_height;
+		if ((node_box.width == 0 || node_box.height == 0) && buffer->buffer) {
+			node_box.width = buffer->buffer->width;
+			node_box.height = buffer->buffer->height;
+		}
+		break;
+	}
+	case WLR_SCENE_NODE_SURFACE: {
+		struct wlr_surface *surface = wlr_scene_surface_from_node(node)->surface;
+		node_box.width = surface->current.width;
+		node_box.height = surface->current.height;
+		break;
+	}
+	}
+	struct wlr_box overlap;
+	return wlr_box_intersection(&overlap, &node_box, box);
+}
+
+bool cordon_portals_overlaps_trusted_ui(struct cordon_portals *portals, const struct wlr_box *box) {
+	if (!portals || !portals->layer) {
+		return false;
+	}
+	/* Dialogs and the camera indicator all live in the portal layer, at the scene's origin. */
+	return node_overlaps(&portals->layer->node, 0, 0, box);
 }

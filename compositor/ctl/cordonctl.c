@@ -59,7 +59,7 @@ static const struct command commands[] = {
 	{"key", "[press|release|click] KEY...",
 		"type keys: keysym names with modifiers (ctrl+shift+a, super+Return) or code:N", 1,
 		-1, NULL},
-	{"screenshot", "OUTPUT FILE", "write the output's contents to a PNG file", 2, 2,
+	{"screenshot", "OUTPUT FILE [cursor]", "write the output's contents to a PNG file", 2, 3,
 		print_screenshot},
 	{"permissions", "list | grant|revoke|deny APP_ID PORTAL",
 		"portal permissions: allow without asking, back to asking, or refuse", 1, 3,

@@ -1,6 +1,8 @@
 /* The command table, and the commands too small for a file of their own. */
 #include "commands.h"
 
+#include <string.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <wlr/backend/headless.h>
@@ -35,8 +37,10 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 };
 
 CORDON_IPC_HANDLER(cordon_ipc_screenshot) {
-	if (argc != 2) {
-		return cordon_ipc_fail(error, "usage: screenshot OUTPUT FILE");
+	/* "cursor": with the pointer's image drawn as the user sees it (tests of cursor rules). */
+	bool with_cursor = argc == 3 && strcmp(argv[2], "cursor") == 0;
+	if (argc != 2 && !with_cursor) {
+		return cordon_ipc_fail(error, "usage: screenshot OUTPUT FILE [cursor]");
 	}
 	struct cordon_output *output = cordon_output_by_name(server, argv[0]);
 	if (!output) {
@@ -47,7 +51,7 @@ CORDON_IPC_HANDLER(cordon_ipc_screenshot) {
 		return cordon_ipc_fail(error, "the file must be an absolute path");
 	}
 	int width, height;
-	if (!cordon_screenshot_output(output, argv[1], &width, &height, error)) {
+	if (!cordon_screenshot_output(output, argv[1], with_cursor, &width, &height, error)) {
 		return false;
 	}
 	*result = json_object_new_object();

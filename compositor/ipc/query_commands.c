@@ -6,6 +6,7 @@
 #include <wlr/types/wlr_xdg_shell.h>
 
 #include "compositor/client.h"
+#include "compositor/input_router.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -78,6 +79,8 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		add_bool(object, "minimized", view->minimized);
 		add_bool(object, "maximized", view->maximized);
 		add_bool(object, "fullscreen", view->fullscreen);
+		/* Whether a press in it now counts as the user's action (input_router.c). */
+		add_bool(object, "input_trusted", cordon_input_router_view_may_consent(view));
 		add_int(object, "x", box.x);
 		add_int(object, "y", box.y);
 		add_int(object, "width", box.width);

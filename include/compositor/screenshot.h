@@ -7,7 +7,8 @@
 struct cordon_output;
 
 /* Writes the output's current contents to path; false with *error set. */
-bool cordon_screenshot_output(
-	struct cordon_output *output, const char *path, int *width, int *height, char **error);
+/* WITH_CURSOR: the software cursor is drawn too, as on screen. */
+bool cordon_screenshot_output(struct cordon_output *output, const char *path, bool with_cursor,
+	int *width, int *height, char **error);
 
 #endif

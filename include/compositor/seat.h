@@ -8,6 +8,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
 
+struct cordon_input_router;
 struct cordon_selection;
 struct cordon_server;
 struct cordon_view;
@@ -40,13 +41,26 @@ struct cordon_seat {
 	struct cordon_view *focused_view; /* the view with keyboard focus */
 	struct cordon_selection *selection; /* clipboard and drag mediation (selection.c) */
 	struct wlr_scene_node *drag_icon; /* NULL unless a drag shows an icon */
-	/* Key presses consumed by bindings, whose releases are consumed too. */
-	uint32_t swallowed_keys[16];
-	size_t swallowed_key_count;
+	/* Which input apps see and what counts as the user's action (input_router.c). */
+	struct cordon_input_router *router;
 	/* Set when a compositor grab consumed a button press. */
 	bool swallow_button_release;
 	/* No cursor image is shown before the first motion. */
 	bool pointer_moved;
+	/*
+	 * The image the pointer-focused client asked for (wl_pointer.set_cursor). It is
+	 * client content: shown only while bounded and away from trusted UI (seat.c).
+	 */
+	struct {
+		struct wlr_surface *surface; /* NULL: none asked, or hidden by the client */
+		bool set; /* the client asked (a NULL surface hides the cursor) */
+		int32_t hotspot_x, hotspot_y;
+		bool shown; /* on screen now, rather than cordon's own image */
+		bool refusal_logged;
+	} client_cursor;
+	struct wl_listener client_cursor_commit;
+	struct wl_listener client_cursor_destroy;
+	struct wl_listener pointer_focus_change;
 
 	/* The virtual devices cordonctl drives; always present. */
 	struct wlr_input_device *virtual_keyboard;
@@ -81,6 +95,11 @@ void cordon_seat_add_device(struct cordon_seat *seat, struct wlr_input_device *d
 void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *surface);
 /* Sends the focused client the keyboard's modifiers as they are now. */
 void cordon_seat_send_modifiers(struct cordon_seat *seat);
+/*
+ * Shows the pointer-focused client's cursor image only while it is bounded and clear
+ * of trusted UI, cordon's own otherwise. Called on motion and before each frame.
+ */
+void cordon_seat_check_cursor(struct cordon_seat *seat);
 /* Re-evaluates pointer focus after the scene changed under the cursor. */
 void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec);
 
@@ -103,5 +122,9 @@ void cordon_seat_add_pointer(struct cordon_seat *seat, struct wlr_input_device *
 
 /* Runs the binding for this combination; true when one matched. */
 bool cordon_seat_handle_binding(struct cordon_seat *seat, uint32_t modifiers, uint32_t keysym);
+/* Runs the binding (or VT switch) a press of KEYCODE on KEYBOARD makes; true when one did. */
+bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode);
+/* False while a lock screen holds the input inhibitor and SURFACE is not its. */
+bool cordon_seat_surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface);
 
 #endif

@@ -9,6 +9,7 @@
 #include "compositor/selection_policy.h"
 #include "compositor/transfer_log.h"
 
+struct cordon_input_router;
 struct cordon_server;
 struct wlr_seat;
 struct wlr_surface;
@@ -18,8 +19,9 @@ struct wlr_seat_request_start_drag_event;
 
 struct cordon_selection;
 
-struct cordon_selection *cordon_selection_create(
-	struct cordon_server *server, struct wlr_seat *wlr_seat);
+/* Hears the user's presses, delivered input and focus changes from ROUTER. */
+struct cordon_selection *cordon_selection_create(struct cordon_server *server,
+	struct wlr_seat *wlr_seat, struct cordon_input_router *router);
 void cordon_selection_destroy(struct cordon_selection *selection);
 
 const struct cordon_transfer_log *cordon_selection_get_log(
@@ -35,33 +37,16 @@ void cordon_selection_request_start_drag(
 	struct cordon_selection *selection, struct wlr_seat_request_start_drag_event *event);
 
 /*
- * Keyboard focus is about to move to this surface (NULL: nowhere): withdraws
- * what the old focus was offered, so the new one never sees it.
- */
-void cordon_selection_focus_will_change(
-	struct cordon_selection *selection, struct wlr_surface *surface);
-/*
- * A key or button press is about to reach this client: the user acted in it,
- * so the focused client may now be offered a cross-boundary selection.
- */
-void cordon_selection_user_press(struct cordon_selection *selection, struct wl_client *client);
-/*
  * The paste-across shortcut: offers the clipboard to the focused app, even one in
  * explicit mode (after the type filter, through the proxy), until its focus
  * ends; shows a notice naming the app.
  */
 void cordon_selection_paste_across(struct cordon_selection *selection);
-/* An input event with this serial reached this client: it may prove a set_selection. */
-void cordon_selection_input_delivered(
-	struct cordon_selection *selection, struct wl_client *client, uint32_t serial);
 /*
  * The pointer is about to enter this surface: during a drag, its offer is
  * made now, from the types the policy allows it.
  */
 void cordon_selection_drag_will_enter(
 	struct cordon_selection *selection, struct wlr_surface *surface);
-/* A button press with this serial reached this client: it may start a drag. */
-void cordon_selection_press_delivered(
-	struct cordon_selection *selection, struct wl_client *client, uint32_t serial);
 
 #endif

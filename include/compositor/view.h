@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
 
@@ -27,6 +28,12 @@ struct cordon_view {
 	bool mapped, minimized, maximized, fullscreen;
 	bool ssd; /* server-side decorations drawn */
 	bool occluded; /* opaque content above covers it entirely (occlusion.c) */
+	/* Since when it is shown (mapped, not minimized): presses count only after a while. */
+	struct timespec shown_since;
+	/* It had the keyboard once: only such a sandboxed view gets it back unasked. */
+	bool focus_granted;
+	/* A valid activation token named it before it was mapped: focus it at map. */
+	bool focus_on_map;
 	struct wlr_box saved; /* geometry before maximize or fullscreen */
 
 	struct wl_listener map;

@@ -6,11 +6,14 @@
 #include <stdint.h>
 
 struct cordon_portals;
+struct wlr_box;
 struct wlr_keyboard;
 
 /*
  * A key (evdev code) of KEYBOARD, after compositor bindings: true when a dialog
- * is shown and took it; the focused app must then not see it.
+ * is shown and took the press; the focused app must then not see it. The seat's
+ * input router remembers which presses a dialog took and sends only their
+ * releases here.
  */
 bool cordon_portals_handle_key(struct cordon_portals *portals, struct wlr_keyboard *keyboard,
 	uint32_t keycode, bool pressed);
@@ -27,5 +30,10 @@ bool cordon_portals_handle_motion(struct cordon_portals *portals, double lx, dou
 /* A button: true when it belongs to a dialog (pressed over it, or released after that). */
 bool cordon_portals_handle_button(
 	struct cordon_portals *portals, double lx, double ly, uint32_t button, bool pressed);
+/*
+ * Whether BOX (layout) overlaps a shown dialog or the camera indicator: cordon's
+ * trusted UI, over which nothing an app draws may be shown (the seat's cursor check).
+ */
+bool cordon_portals_overlaps_trusted_ui(struct cordon_portals *portals, const struct wlr_box *box);
 
 #endif

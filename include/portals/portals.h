@@ -25,9 +25,6 @@ struct cordon_portals {
 	struct cordon_dbus_portal *dbus; /* portals/dbus/: NULL without a session bus */
 	struct wl_list camera_streams; /* open ones, oldest first (portals/camera_stream.c) */
 	struct cordon_camera_indicator *camera_indicator;
-	/* Keys pressed while a dialog had the keyboard: their releases are not the app's. */
-	uint32_t dialog_keys[32];
-	size_t dialog_key_count;
 	/* A modifier change was kept from the app: its state is stale until sent again. */
 	bool modifiers_withheld;
 };

@@ -25,6 +25,7 @@ start_client writer "${IN_CGROUP[@]}" "$scope" "$TC/clip-client" --app-id writer
 wait_for_window writer
 ctl focus writer >/dev/null
 wait_for_focus writer
+wait_input_trusted writer
 ctl key click a >/dev/null
 wait_log writer '^copied serial='
 

@@ -86,3 +86,9 @@ expect_clean_exit() {
 		fail "sanitizer report in $1.log"
 	fi
 }
+
+# wait_input_trusted APP_ID: a press in the window now counts as the user's action (a
+# sandboxed window must have been shown a while, large and opaque enough: input_router.c).
+wait_input_trusted() {
+	wait_for "a press in $1 to count as the user's" window_is "$1" '.input_trusted'
+}

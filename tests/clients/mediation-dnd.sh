@@ -77,6 +77,8 @@ start_client htarget "$TC/clip-client" --app-id dnd-htarget --drop "$utf8" \
 wait_for_window dnd-htarget
 from=$(visible_point dnd-ssource)
 to=$(visible_point dnd-htarget)
+# A press in a sandboxed window starts a drag once the window has been shown a while.
+wait_input_trusted dnd-ssource
 # shellcheck disable=SC2086
 ctl pointer move $from
 ctl pointer button left press

@@ -20,6 +20,7 @@ cordon_start --verbose --policy "$TEST_TMP/policy.ini"
 focus_and_press() {
 	ctl focus "$1" >/dev/null
 	wait_for_focus "$1"
+	wait_input_trusted "$1"
 	ctl key click a >/dev/null
 }
 

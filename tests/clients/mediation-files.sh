@@ -37,6 +37,7 @@ transfer_logged() {
 focus_and_press() {
 	ctl focus "$1" >/dev/null
 	wait_for_focus "$1"
+	wait_input_trusted "$1"
 	ctl key click a >/dev/null
 }
 # file_uri PATH: the file URI with each component percent-encoded.
@@ -98,6 +99,7 @@ wait_for "the host to see the uri-list" host_has_list
 start_client reader "${in_app[@]}" /app/clip-client --app-id files-reader \
 	--paste text/uri-list --out "$data_inside/list"
 wait_for_window files-reader
+ctl focus files-reader >/dev/null
 wait_log reader '^keyboard-enter$'
 ! log_has reader '^selection types' || fail "offered on focus alone"
 focus_and_press files-reader

@@ -16,6 +16,7 @@ cordon_start
 focus_and_press() {
 	ctl focus "$1" >/dev/null
 	wait_for_focus "$1"
+	wait_input_trusted "$1"
 	ctl key click a >/dev/null
 }
 pasted() {
@@ -43,6 +44,8 @@ wait_log reader '^paste-none$'
 start_client sneaky "${in_scope[@]}" "$TC/clip-client" --app-id sneaky --primary \
 	--copy "sneaky $$" --copy-on-enter
 wait_for_window sneaky
+# A sandboxed window gets the keyboard from the user only (input_router.c).
+ctl focus sneaky >/dev/null
 wait_log sneaky '^source-cancelled$'
 ctl --json transfers | jq -e 'any(.[]; .kind == "primary" and
 	.decision == "set-refused-deny-no-input")' >/dev/null ||
@@ -56,6 +59,8 @@ focus_and_press writer
 wait_log writer '^copied serial='
 start_client sibling "${in_scope[@]}" "$TC/clip-client" --app-id sibling --primary --paste "$utf8"
 wait_for_window sibling
+# A sandboxed window gets the keyboard from the user only (input_router.c).
+ctl focus sibling >/dev/null
 wait_log sibling '^selection types='
 ctl key click a >/dev/null
 wait_for "the same app to paste its primary selection" pasted sibling "$(printf 'inside %s' $$ | wc -c)"

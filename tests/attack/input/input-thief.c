@@ -1,0 +1,577 @@
+/*
+ * input-thief: a hostile app for the input attacks (tests/attack/input/). It maps a
+ * window meant to catch what the user types or clicks for another one (any size,
+ * colour and alpha, fullscreen), and on every key it gets: prints "key code=C serial=S"
+ * (a keylogger), reads the clipboard ("pasted bytes=N text=T") and puts its own text
+ * on it ("copied serial=S"). Also:
+ *
+ *   --color AARRGGBB      the window's colour (alpha 00: fully transparent)
+ *   --fullscreen          asks to be fullscreen before it maps
+ *   --map-after MS        maps only after MS milliseconds (right before the user types)
+ *   --copy TEXT           on a key, set the clipboard to TEXT with the key's serial
+ *   --paste               on a key or button press, read the clipboard (text/plain;charset=utf-8)
+ *   --activate-later MS   after its first button press, wait MS ms, then ask for a token
+ *                         with that press's serial and activate its own window
+ *                         ("activation-requested"); the stale-serial attack
+ *   --token-on-key        on a key press, make a token with that key's serial and its
+ *                         surface and print "token=T" (a launcher, the positive control)
+ *   --activate-env        after its first configure, activate with $XDG_ACTIVATION_TOKEN
+ *                         (a launched app)
+ *   --open-on-key APP_ID  on a key press, map a second window with that app_id (a dialog)
+ *   --cursor WxH          on pointer enter, set a WxH cursor image of --cursor-color
+ *   --cursor-hotspot X,Y  its hotspot (default 0,0)
+ *   --cursor-color AARRGGBB
+ */
+#include "common.h"
+#include "xdg-activation-v1-client-protocol.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+struct state {
+	struct tc_client *client;
+	struct tc_window_options window;
+	uint32_t color;
+	bool fullscreen;
+	int map_after_ms;
+	struct tc_toplevel *toplevel;
+	struct wl_data_device_manager *manager;
+	struct wl_data_device *device;
+	struct xdg_activation_v1 *activation;
+	struct wl_keyboard *keyboard;
+	struct tc_input *input;
+
+	const char *copy_text;
+	bool paste;
+	struct wl_data_offer *pending, *current;
+	struct wl_data_source *source;
+
+	int activate_later_ms;
+	uint32_t first_press_serial;
+	bool pressed_once;
+	bool token_on_key;
+	bool activate_env;
+
+	const char *open_on_key;
+	struct tc_toplevel *second;
+
+	int cursor_width, cursor_height, hotspot_x, hotspot_y;
+	uint32_t cursor_color;
+	struct wl_surface *cursor_surface;
+};
+
+/* Clipboard */
+
+static void handle_source_send(
+	void *data, struct wl_data_source *source, const char *type, int32_t fd) {
+	struct state *state = data;
+	if (write(fd, state->copy_text, strlen(state->copy_text)) < 0) {
+		tc_print("source-write-failed");
+	}
+	close(fd);
+	tc_print("source-send type=%s", type);
+}
+
+static void handle_source_cancelled(void *data, struct wl_data_source *source) {
+	struct state *state = data;
+	tc_print("source-cancelled");
+	if (state->source == source) {
+		state->source = NULL;
+	}
+	wl_data_source_destroy(source);
+}
+
+static void handle_source_target(void *data, struct wl_data_source *source, const char *type) {
+}
+
+static const struct wl_data_source_listener source_listener = {
+	.target = handle_source_target,
+	.send = handle_source_send,
+	.cancelled = handle_source_cancelled,
+};
+
+static void copy(struct state *state, uint32_t serial) {
+	struct wl_data_source *source = wl_data_device_manager_create_data_source(state->manager);
+	wl_data_source_add_listener(source, &source_listener, state);
+	wl_data_source_offer(source, "text/plain;charset=utf-8");
+	wl_data_source_offer(source, "text/plain");
+	wl_data_device_set_selection(state->device, source, serial);
+	state->source = source;
+	tc_print("copied serial=%u", serial);
+}
+
+static void handle_device_data_offer(
+	void *data, struct wl_data_device *device, struct wl_data_offer *offer) {
+	struct state *state = data;
+	if (state->pending) {
+		wl_data_offer_destroy(state->pending);
+	}
+	state->pending = offer;
+}
+
+static void handle_device_selection(
+	void *data, struct wl_data_device *device, struct wl_data_offer *offer) {
+	struct state *state = data;
+	if (state->current && state->current != offer) {
+		wl_data_offer_destroy(state->current);
+	}
+	state->current = offer;
+	if (state->pending == offer) {
+		state->pending = NULL;
+	}
+	tc_print("selection %s", offer ? "some" : "none");
+}
+
+static void handle_device_enter(void *data, struct wl_data_device *device, uint32_t serial,
+	struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y, struct wl_data_offer *offer) {
+}
+
+static void handle_device_leave(void *data, struct wl_data_device *device) {
+}
+
+static void handle_device_motion(
+	void *data, struct wl_data_device *device, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+}
+
+static void handle_device_drop(void *data, struct wl_data_device *device) {
+}
+
+static const struct wl_data_device_listener device_listener = {
+	.data_offer = handle_device_data_offer,
+	.enter = handle_device_enter,
+	.leave = handle_device_leave,
+	.motion = handle_device_motion,
+	.drop = handle_device_drop,
+	.selection = handle_device_selection,
+};
+
+static void paste(struct state *state) {
+	if (!state->current) {
+		tc_print("paste-none");
+		return;
+	}
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		tc_die("pipe: %s", strerror(errno));
+	}
+	wl_data_offer_receive(state->current, "text/plain;charset=utf-8", fds[1]);
+	close(fds[1]);
+	wl_display_flush(state->client->display);
+	char text[4096];
+	size_t total = 0;
+	int display_fd = wl_display_get_fd(state->client->display);
+	for (;;) {
+		struct pollfd pfds[2] = {{fds[0], POLLIN, 0}, {display_fd, POLLIN, 0}};
+		wl_display_flush(state->client->display);
+		if (poll(pfds, 2, 10000) <= 0) {
+			break;
+		}
+		if ((pfds[1].revents & POLLIN) && wl_display_dispatch(state->client->display) < 0) {
+			break;
+		}
+		if (!(pfds[0].revents & (POLLIN | POLLHUP))) {
+			continue;
+		}
+		ssize_t n = read(fds[0], text + total, sizeof(text) - 1 - total);
+		if (n <= 0) {
+			break;
+		}
+		total += (size_t)n;
+		if (total == sizeof(text) - 1) {
+			break;
+		}
+	}
+	close(fds[0]);
+	text[total] = '\0';
+	tc_print("pasted bytes=%zu text=%s", total, text);
+}
+
+/* Activation */
+
+static void handle_token_done(void *data, struct xdg_activation_token_v1 *token, const char *name) {
+	struct state *state = data;
+	if (state->token_on_key) {
+		tc_print("token=%s", name);
+	} else {
+		xdg_activation_v1_activate(state->activation, name, state->toplevel->surface);
+		tc_print("activation-requested");
+	}
+	xdg_activation_token_v1_destroy(token);
+}
+
+static const struct xdg_activation_token_v1_listener token_listener = {
+	.done = handle_token_done,
+};
+
+static void request_token(struct state *state, uint32_t serial, bool with_surface) {
+	if (!state->activation) {
+		tc_die("the compositor offers no xdg_activation_v1");
+	}
+	struct xdg_activation_token_v1 *token =
+		xdg_activation_v1_get_activation_token(state->activation);
+	xdg_activation_token_v1_add_listener(token, &token_listener, state);
+	xdg_activation_token_v1_set_serial(token, serial, state->client->seat);
+	if (with_surface) {
+		xdg_activation_token_v1_set_surface(token, state->toplevel->surface);
+	}
+	xdg_activation_token_v1_commit(token);
+}
+
+/* Input */
+
+static void handle_keymap(
+	void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size) {
+	close(fd);
+}
+
+static void handle_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+	struct wl_surface *surface, struct wl_array *keys) {
+	tc_print("keyboard-enter");
+}
+
+static void handle_leave(
+	void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface) {
+	tc_print("keyboard-leave");
+}
+
+static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time,
+	uint32_t key, uint32_t key_state) {
+	struct state *state = data;
+	if (key_state != WL_KEYBOARD_KEY_STATE_PRESSED) {
+		return;
+	}
+	tc_print("key code=%u serial=%u", key, serial);
+	if (state->token_on_key) {
+		request_token(state, serial, true);
+	}
+	if (state->open_on_key && !state->second) {
+		state->second = tc_toplevel_create(
+			state->client, state->open_on_key, 200, 150, state->color);
+		tc_print("opened %s", state->open_on_key);
+	}
+	if (state->copy_text) {
+		copy(state, serial);
+	}
+	if (state->paste) {
+		paste(state);
+	}
+}
+
+static void handle_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+	uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
+}
+
+static void handle_repeat_info(
+	void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
+}
+
+static const struct wl_keyboard_listener keyboard_listener = {
+	.keymap = handle_keymap,
+	.enter = handle_enter,
+	.leave = handle_leave,
+	.key = handle_key,
+	.modifiers = handle_modifiers,
+	.repeat_info = handle_repeat_info,
+};
+
+static void handle_button(
+	struct tc_input *input, uint32_t serial, uint32_t button, uint32_t button_state) {
+	struct state *state = input->data;
+	if (button_state != WL_POINTER_BUTTON_STATE_PRESSED) {
+		return;
+	}
+	if (!state->pressed_once) {
+		state->pressed_once = true;
+		state->first_press_serial = serial;
+	}
+	if (state->paste) {
+		paste(state);
+	}
+}
+
+/* Cursor */
+
+static void set_cursor(struct state *state, uint32_t serial) {
+	if (!state->cursor_surface) {
+		state->cursor_surface = wl_compositor_create_surface(state->client->compositor);
+	}
+	struct wl_buffer *buffer = tc_buffer_create(
+		state->client, state->cursor_width, state->cursor_height, state->cursor_color);
+	wl_surface_attach(state->cursor_surface, buffer, 0, 0);
+	wl_surface_damage(state->cursor_surface, 0, 0, state->cursor_width, state->cursor_height);
+	wl_surface_commit(state->cursor_surface);
+	wl_pointer_set_cursor(state->input->pointer, serial, state->cursor_surface,
+		state->hotspot_x, state->hotspot_y);
+	tc_print("cursor-set %dx%d hotspot=%d,%d", state->cursor_width, state->cursor_height,
+		state->hotspot_x, state->hotspot_y);
+}
+
+static void handle_pointer_enter(void *data, struct wl_pointer *pointer, uint32_t serial,
+	struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y) {
+	struct state *state = data;
+	tc_print("pointer-enter");
+	if (state->cursor_width > 0) {
+		set_cursor(state, serial);
+	}
+}
+
+static void handle_pointer_leave(
+	void *data, struct wl_pointer *pointer, uint32_t serial, struct wl_surface *surface) {
+	tc_print("pointer-leave");
+}
+
+static void handle_pointer_motion(
+	void *data, struct wl_pointer *pointer, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+}
+
+static void handle_pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial,
+	uint32_t time, uint32_t button, uint32_t button_state) {
+	struct state *state = data;
+	tc_print("button serial=%u state=%u", serial, button_state);
+	handle_button(state->input, serial, button, button_state);
+}
+
+static void handle_pointer_axis(
+	void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis, wl_fixed_t value) {
+}
+
+static void handle_pointer_frame(void *data, struct wl_pointer *pointer) {
+}
+
+static void handle_pointer_axis_source(void *data, struct wl_pointer *pointer, uint32_t source) {
+}
+
+static void handle_pointer_axis_stop(
+	void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis) {
+}
+
+static void handle_pointer_axis_discrete(
+	void *data, struct wl_pointer *pointer, uint32_t axis, int32_t discrete) {
+}
+
+static const struct wl_pointer_listener pointer_listener = {
+	.enter = handle_pointer_enter,
+	.leave = handle_pointer_leave,
+	.motion = handle_pointer_motion,
+	.button = handle_pointer_button,
+	.axis = handle_pointer_axis,
+	.frame = handle_pointer_frame,
+	.axis_source = handle_pointer_axis_source,
+	.axis_stop = handle_pointer_axis_stop,
+	.axis_discrete = handle_pointer_axis_discrete,
+};
+
+/* Set-up */
+
+static void handle_global(void *data, struct wl_registry *registry, uint32_t name,
+	const char *interface, uint32_t version) {
+	struct state *state = data;
+	if (strcmp(interface, wl_data_device_manager_interface.name) == 0) {
+		state->manager = wl_registry_bind(registry, name, &wl_data_device_manager_interface,
+			version < 3 ? version : 3);
+	} else if (strcmp(interface, xdg_activation_v1_interface.name) == 0) {
+		state->activation =
+			wl_registry_bind(registry, name, &xdg_activation_v1_interface, 1);
+	}
+}
+
+static void handle_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
+}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = handle_global,
+	.global_remove = handle_global_remove,
+};
+
+static uint32_t parse_color(const char *text) {
+	char *end;
+	uint32_t color = (uint32_t)strtoul(text, &end, 16);
+	if (end == text || *end != '\0') {
+		tc_die("expected hex AARRGGBB, got \"%s\"", text);
+	}
+	return color;
+}
+
+static void parse_pair(const char *text, char sep, int *a, int *b) {
+	if (sscanf(text, sep == 'x' ? "%dx%d" : "%d,%d", a, b) != 2) {
+		tc_die("expected two numbers, got \"%s\"", text);
+	}
+}
+
+/* Waits MS ms while still answering the compositor. */
+static void wait_ms(struct state *state, int ms) {
+	int timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	struct itimerspec spec = {.it_value = {ms / 1000, (long)(ms % 1000) * 1000000}};
+	timerfd_settime(timer, 0, &spec, NULL);
+	int display_fd = wl_display_get_fd(state->client->display);
+	for (;;) {
+		struct pollfd pfds[2] = {{timer, POLLIN, 0}, {display_fd, POLLIN, 0}};
+		wl_display_flush(state->client->display);
+		if (poll(pfds, 2, -1) < 0 && errno != EINTR) {
+			break;
+		}
+		if (pfds[0].revents & POLLIN) {
+			break;
+		}
+		if ((pfds[1].revents & POLLIN) && wl_display_dispatch(state->client->display) < 0) {
+			tc_die("disconnected");
+		}
+	}
+	close(timer);
+}
+
+int main(int argc, char *argv[]) {
+	static const struct option options[] = {
+		TC_WINDOW_LONG_OPTIONS,
+		{"color", required_argument, NULL, 'c'},
+		{"fullscreen", no_argument, NULL, 'f'},
+		{"map-after", required_argument, NULL, 'm'},
+		{"copy", required_argument, NULL, 'C'},
+		{"paste", no_argument, NULL, 'p'},
+		{"activate-later", required_argument, NULL, 'l'},
+		{"token-on-key", no_argument, NULL, 'k'},
+		{"activate-env", no_argument, NULL, 'e'},
+		{"open-on-key", required_argument, NULL, 'o'},
+		{"cursor", required_argument, NULL, 'u'},
+		{"cursor-hotspot", required_argument, NULL, 'H'},
+		{"cursor-color", required_argument, NULL, 'U'},
+		{NULL, 0, NULL, 0},
+	};
+	struct state state = {
+		.window = {.app_id = "input-thief", .width = 300, .height = 200, .timeout = 60},
+		.color = 0xff806040,
+		.cursor_color = 0xffff00ff,
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			state.color = parse_color(optarg);
+			break;
+		case 'f':
+			state.fullscreen = true;
+			break;
+		case 'm':
+			state.map_after_ms = tc_parse_int("--map-after", optarg, 0, 60000);
+			break;
+		case 'C':
+			state.copy_text = optarg;
+			break;
+		case 'p':
+			state.paste = true;
+			break;
+		case 'l':
+			state.activate_later_ms =
+				tc_parse_int("--activate-later", optarg, 0, 60000);
+			break;
+		case 'k':
+			state.token_on_key = true;
+			break;
+		case 'e':
+			state.activate_env = true;
+			break;
+		case 'o':
+			state.open_on_key = optarg;
+			break;
+		case 'u':
+			parse_pair(optarg, 'x', &state.cursor_width, &state.cursor_height);
+			break;
+		case 'H':
+			parse_pair(optarg, ',', &state.hotspot_x, &state.hotspot_y);
+			break;
+		case 'U':
+			state.cursor_color = parse_color(optarg);
+			break;
+		default:
+			if (!tc_window_option(opt, optarg, &state.window)) {
+				tc_die("unknown option");
+			}
+		}
+	}
+
+	struct tc_client *client = tc_client_connect();
+	state.client = client;
+	struct wl_registry *registry = wl_display_get_registry(client->display);
+	wl_registry_add_listener(registry, &registry_listener, &state);
+	wl_display_roundtrip(client->display);
+	if (!client->seat || !state.manager) {
+		tc_die("no wl_seat or wl_data_device_manager");
+	}
+	state.device = wl_data_device_manager_get_data_device(state.manager, client->seat);
+	wl_data_device_add_listener(state.device, &device_listener, &state);
+	state.keyboard = wl_seat_get_keyboard(client->seat);
+	wl_keyboard_add_listener(state.keyboard, &keyboard_listener, &state);
+	state.input = calloc(1, sizeof(*state.input));
+	state.input->client = client;
+	state.input->data = &state;
+	state.input->pointer = wl_seat_get_pointer(client->seat);
+	wl_pointer_add_listener(state.input->pointer, &pointer_listener, &state);
+
+	if (state.map_after_ms > 0) {
+		tc_print("waiting ms=%d", state.map_after_ms);
+		wait_ms(&state, state.map_after_ms);
+	}
+	state.toplevel = tc_toplevel_create(
+		client, state.window.app_id, state.window.width, state.window.height, state.color);
+	if (state.fullscreen) {
+		xdg_toplevel_set_fullscreen(state.toplevel->xdg_toplevel, NULL);
+		wl_surface_commit(state.toplevel->surface);
+	}
+	tc_print("mapping");
+	const char *token = getenv("XDG_ACTIVATION_TOKEN");
+	if (state.activate_env && token && *token) {
+		/* As a launched app does once its window is up. */
+		wl_display_roundtrip(client->display);
+		xdg_activation_v1_activate(state.activation, token, state.toplevel->surface);
+		tc_print("activation-requested token=%s", token);
+	}
+
+	if (state.activate_later_ms > 0) {
+		while (!state.pressed_once) {
+			if (wl_display_dispatch(client->display) < 0) {
+				tc_die("disconnected");
+			}
+		}
+		tc_print("pressed serial=%u; waiting ms=%d", state.first_press_serial,
+			state.activate_later_ms);
+		wait_ms(&state, state.activate_later_ms);
+		request_token(&state, state.first_press_serial, false);
+	}
+
+	int ret = tc_run(client, tc_timeout_ms(state.window.timeout));
+	int code = tc_exit_code(client, ret);
+	if (state.second) {
+		tc_toplevel_destroy(state.second);
+	}
+	tc_toplevel_destroy(state.toplevel);
+	if (state.cursor_surface) {
+		wl_surface_destroy(state.cursor_surface);
+	}
+	if (state.current) {
+		wl_data_offer_destroy(state.current);
+	}
+	if (state.pending) {
+		wl_data_offer_destroy(state.pending);
+	}
+	if (state.source) {
+		wl_data_source_destroy(state.source);
+	}
+	if (state.activation) {
+		xdg_activation_v1_destroy(state.activation);
+	}
+	wl_pointer_destroy(state.input->pointer);
+	free(state.input);
+	wl_keyboard_destroy(state.keyboard);
+	wl_data_device_destroy(state.device);
+	wl_data_device_manager_destroy(state.manager);
+	wl_registry_destroy(registry);
+	tc_client_destroy(client);
+	return code;
+}
