@@ -346,6 +346,20 @@ int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool di
 	return fd;
 }
 
+int cordon_file_chooser_create_at(int dir_fd, const char *name, const char *token, bool *exists) {
+	*exists = false;
+	int fd = openat(
+		dir_fd, name, O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_RDWR | O_CREAT | O_EXCL, 0666);
+	if (fd < 0) {
+		*exists = errno == EEXIST;
+		if (!*exists) {
+			wlr_log_errno(
+				WLR_INFO, "Portal request %s: cannot create '%s'", token, name);
+		}
+	}
+	return fd;
+}
+
 static bool chooser_choose_at(
 	struct cordon_portal_request *request, int dir_fd, const char *name, const char **reason) {
 	struct file_chooser *chooser = request->data;
