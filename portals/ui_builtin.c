@@ -913,6 +913,12 @@ static void move_cursor(struct chooser *chooser, long delta) {
 	chooser->cursor = (size_t)(cursor < 0 ? 0 : cursor > last ? last : cursor);
 }
 
+static bool is_modifier(uint32_t keysym) {
+	return (keysym >= XKB_KEY_Shift_L && keysym <= XKB_KEY_Hyper_R) ||
+		(keysym >= XKB_KEY_ISO_Lock && keysym <= XKB_KEY_ISO_Level5_Lock) ||
+		keysym == XKB_KEY_Mode_switch || keysym == XKB_KEY_Num_Lock;
+}
+
 static void confirm_key(struct chooser *chooser, uint32_t keysym, bool alt);
 static void files_page_key(struct chooser *chooser, uint32_t keysym, bool alt);
 static bool chooser_key(
@@ -932,6 +938,10 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 		return;
 	}
 	if (!pressed) {
+		return;
+	}
+	/* A modifier alone is not an answer: Alt is held for Alt+R. */
+	if (is_modifier(keysym)) {
 		return;
 	}
 	chooser->message = NULL;

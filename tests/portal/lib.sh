@@ -59,3 +59,14 @@ camera_providers_init() {
 		printf '%s\n' "$@" >>"$providers/pattern.provider"
 	fi
 }
+
+# dialog_ready: waits until a pending request's dialog takes input. A dialog ignores
+# presses for its grace period ([portal] dialog-grace-ms, 750 ms by default) after it
+# appears, moves or gets the keyboard back; keys sent before are dropped, as a user's
+# stray keys are.
+_dialog_ready() {
+	ctl --json portal-requests | jq -e 'any(.[]; .dialog_ready)' >/dev/null
+}
+dialog_ready() {
+	wait_for "the dialog to take input after its grace period" _dialog_ready
+}

@@ -67,6 +67,7 @@ wait_for "the app to get the press" grep -q "key sym=a .*state=pressed" "$TEST_T
 start_client chooser "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the request" pending 1
 wait_for "the dialog above the app" title_shown
+dialog_ready
 # Its release still reaches the app, or the app would repeat the key forever.
 ctl key release a >/dev/null
 wait_for "the app to get the release" grep -q "key sym=a .*state=released" "$TEST_TMP/app.log"
@@ -89,6 +90,7 @@ wait_for "the app to get keys again" grep -q "key sym=y" "$TEST_TMP/app.log"
 rm -f "$TEST_TMP/out/file.txt"
 start_client chooser2 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the second dialog" title_shown
+dialog_ready
 ctl pointer move 640 424 >/dev/null
 ctl pointer button left click >/dev/null
 wait_for "cordon-portal to finish after the click" not client_alive chooser2
@@ -97,6 +99,7 @@ assert_eq "chosen by the plugin" "$(cat "$TEST_TMP/out/file.txt")" "the file cho
 # Escape cancels.
 start_client chooser3 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the third dialog" title_shown
+dialog_ready
 ctl key click Escape >/dev/null
 wait_for "the cancel" grep -qx "cordon-portal: cancelled" "$TEST_TMP/chooser3.log"
 cordon_stop
