@@ -22,7 +22,7 @@ pc=$(find "$prefix" -name cordon-portal-ui.pc)
 [[ -n "$pc" ]] || fail "no cordon-portal-ui.pc installed under $prefix"
 [[ -f "$prefix/include/cordon/portal-ui.h" ]] || fail "portal-ui.h not installed"
 [[ -f "$prefix/include/cordon/camera-frame.h" ]] || fail "camera-frame.h not installed"
-assert_eq 3 "$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=abi_version cordon-portal-ui)" \
+assert_eq 4 "$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=abi_version cordon-portal-ui)" \
 	"the ABI version in the .pc file"
 plugins="$TEST_TMP/plugin-build"
 PKG_CONFIG_PATH=$(dirname "$pc") meson setup "$plugins" \
@@ -43,7 +43,7 @@ config example-ui
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
 grep -q "Loaded the portal UI plugin 'example' from $plugins/example-ui.so" "$CORDON_LOG" ||
 	fail "the plugin was not loaded"
-grep -q "example plugin: ready, ABI 3" "$CORDON_LOG" || fail "the plugin did not start"
+grep -q "example plugin: ready, ABI 4" "$CORDON_LOG" || fail "the plugin did not start"
 
 # An app window that covers the middle of the screen, with the keyboard.
 start_client app "$CORDON_TEST_CLIENTS/key-client" --app-id under --width 1280 --height 720
@@ -107,7 +107,7 @@ cordon_stop
 # A plugin built for another ABI version is refused; so is a missing one.
 config wrong-abi
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
-grep -q "Portal UI plugin $plugins/wrong-abi.so has ABI version 999, cordon needs 1 to 3; keeping the built-in UI" \
+grep -q "Portal UI plugin $plugins/wrong-abi.so has ABI version 999, cordon needs 1 to 4; keeping the built-in UI" \
 	"$CORDON_LOG" || fail "the wrong ABI was not refused with a log line"
 ! grep -q "Loaded the portal UI plugin" "$CORDON_LOG" || fail "the wrong-ABI plugin was loaded"
 grep -q "Portal dialogs by the 'builtin' UI" "$CORDON_LOG" || fail "the built-in UI did not stay"
