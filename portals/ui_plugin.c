@@ -73,7 +73,7 @@ struct cordon_portal_dialog {
 	/* Input is taken from this time on (CLOCK_MONOTONIC, ms); 0: not shown yet. */
 	uint64_t ready_at;
 	bool told_ready; /* what the plugin's input_ready() last said */
-	bool logged_drop; /* one log line per grace */
+	unsigned logged_drops; /* one log line per grace and kind (1: keys, 2: clicks) */
 	struct wl_event_source *grace_timer;
 	/*
 	 * What the plugin was given, valid until close(): the caller's copy lives on
@@ -130,7 +130,7 @@ static void start_grace(struct cordon_portal_dialog *dialog) {
 	if (dialog->ready_at == 0) {
 		dialog->ready_at = 1;
 	}
-	dialog->logged_drop = false;
+	dialog->logged_drops = 0;
 	if (!dialog->grace_timer) {
 		dialog->grace_timer = wl_event_loop_add_timer(
 			ui->portals->server->event_loop, handle_grace_timer, dialog);
@@ -723,7 +723,7 @@ static void add_value(uint32_t *values, size_t *count, size_t max, uint32_t valu
  * its release with it). A release whose press was dropped is dropped too.
  */
 static bool drop_input(struct cordon_portal_ui *ui, struct cordon_portal_dialog *dialog,
-	uint32_t *values, size_t *count, size_t max, uint32_t value, bool pressed,
+	uint32_t *values, size_t *count, size_t max, uint32_t value, bool pressed, unsigned kind,
 	const char *what) {
 	if (!pressed) {
 		return take_value(values, count, value);
@@ -733,8 +733,8 @@ static bool drop_input(struct cordon_portal_ui *ui, struct cordon_portal_dialog 
 		return false;
 	}
 	add_value(values, count, max, value);
-	if (!dialog->logged_drop) {
-		dialog->logged_drop = true;
+	if (!(dialog->logged_drops & kind)) {
+		dialog->logged_drops |= kind;
 		wlr_log(WLR_INFO,
 			"Portal request %s: ignored a %s within %u ms of the dialog being shown",
 			dialog->request->token, what, ui->grace_ms);
@@ -748,7 +748,7 @@ void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uin
 	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
 	if (dialog &&
 		drop_input(ui, dialog, ui->dropped_keys, &ui->dropped_key_count,
-			sizeof(ui->dropped_keys) / sizeof(ui->dropped_keys[0]), keysym, pressed,
+			sizeof(ui->dropped_keys) / sizeof(ui->dropped_keys[0]), keysym, pressed, 1,
 			"key press")) {
 		return;
 	}
@@ -802,7 +802,7 @@ bool cordon_portal_ui_send_button(
 	ui->pointer_grab = pressed ? dialog : NULL;
 	if (drop_input(ui, dialog, ui->dropped_buttons, &ui->dropped_button_count,
 		    sizeof(ui->dropped_buttons) / sizeof(ui->dropped_buttons[0]), button, pressed,
-		    "click")) {
+		    2, "click")) {
 		return true;
 	}
 	if (ui->plugin->pointer_button) {
