@@ -155,6 +155,10 @@ static void update_focus(struct cordon_portal_ui *ui) {
 	ui->focus = dialog;
 	if (dialog) {
 		start_grace(dialog);
+	} else {
+		/* No dialog takes keys: releases of what was dropped go nowhere anyway. */
+		ui->dropped_key_count = 0;
+		ui->dropped_button_count = 0;
 	}
 }
 
