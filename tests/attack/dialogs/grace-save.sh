@@ -6,8 +6,9 @@
 # typed the moment the dialog shows are ignored (its grace period) and nothing is
 # written; after the grace, Return still writes neither the app's hidden start-up name
 # (it asks, Alt+S) nor over an existing file (it asks, Alt+R), so the files are
-# unchanged. Positive controls: after the grace a typed name is saved with Return, and
-# Alt+R replaces.
+# unchanged; a dialog that gets the keyboard back (the dialog above it closed) has a new
+# grace. Hidden files are listed. Positive controls: after the grace a typed name is
+# saved with Return, and Alt+R replaces.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
@@ -112,3 +113,35 @@ ctl key click Return >/dev/null
 wait_for "the typed save" pending 0
 wait_for "the saved file" grep -qx "my notes" "$HOME/typed.txt"
 echo "positive: a typed name saved with Return after the grace"
+
+# 5. Hidden files are listed (after the others): End, Return in an open dialog picks
+# the last one, ~/.bashrc, where before the listing ended with the visible files.
+mkdir -p "$TEST_TMP/opened"
+start_client open "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/opened"
+wait_for "the open dialog" header_shown
+dialog_ready
+ctl key click End Return >/dev/null
+wait_for "the open dialog to be answered" pending 0
+wait_for "the opened file" test -s "$TEST_TMP/opened/.bashrc"
+assert_eq "the user's own bashrc" "$(cat "$TEST_TMP/opened/.bashrc")" "the hidden file chosen"
+echo "hidden files: listed, last"
+
+# 6. A dialog that gets the keyboard back (the one above it went) has a new grace: a
+# Return typed as the upper dialog closes does not answer the one below.
+save below.txt "below"
+dialog_ready
+start_client upper "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/opened"
+wait_for "the second dialog" pending 2
+upper_ready() {
+	[[ "$(ctl --json portal-requests | jq '.[1].dialog_ready')" == true ]]
+}
+wait_for "the upper dialog to take input" upper_ready
+ctl key click Escape Return >/dev/null
+wait_for "the upper dialog to be cancelled" not client_alive upper
+assert "the dialog below did not take the Return" pending 1
+[[ ! -e "$HOME/below.txt" ]] || fail "the Return after the upper dialog saved the one below"
+dialog_ready
+ctl key click Return >/dev/null
+wait_for "the save below" pending 0
+wait_for "below.txt" grep -qx below "$HOME/below.txt"
+echo "focus back: the dialog below ignored the Return, then saved with one"
