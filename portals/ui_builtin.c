@@ -556,6 +556,9 @@ static void draw_files_page(struct chooser *chooser, pixman_image_t *image, stru
 				row->exists            ? ": REPLACES the existing file"
 					: row->replace ? ": saved under this name"
 						       : ": new");
+		} else if (chooser->folder_risk) {
+			snprintf(text, sizeof(text), "\u2610 %s: not saved here without Alt+R",
+				name);
 		} else {
 			snprintf(text, sizeof(text), "\u2610 %s: %s; saved as \u201c%s\u201d", name,
 				row->exists         ? "exists, kept"
