@@ -6,6 +6,7 @@
 # lists the app's names on a page of their own (which has its grace too), and Return
 # there saves the existing name under a new one ("report (2).odt"); the original is
 # unchanged after the app writes. Positive control: Alt+R on the row replaces it.
+# CORDON_PORTAL_SCREENSHOT=FILE keeps a screenshot of the page of names.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/portal/dbus-lib.sh"
@@ -62,6 +63,9 @@ dialog_ready
 ctl key click Return alt+s Return >/dev/null
 assert "the page's immediate Return did not answer" pending 1
 dialog_ready
+if [[ -n "${CORDON_PORTAL_SCREENSHOT:-}" ]]; then
+	screenshot HEADLESS-1 "$CORDON_PORTAL_SCREENSHOT"
+fi
 ctl key click Return >/dev/null
 answered save1
 assert_eq 0 "$RESPONSE_CODE" "SaveFiles' response"
