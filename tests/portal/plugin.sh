@@ -67,6 +67,11 @@ wait_for "the app to get the press" grep -q "key sym=a .*state=pressed" "$TEST_T
 start_client chooser "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the request" pending 1
 wait_for "the dialog above the app" title_shown
+# A Return the moment the dialog shows is dropped by cordon (the grace period): the
+# plugin, which would choose on Return, never sees it.
+ctl key click Return >/dev/null
+assert "the plugin did not answer a Return typed within the grace" pending 1
+grep -q "ignored a key press within" "$CORDON_LOG" || fail "cordon did not drop the Return"
 dialog_ready
 # Its release still reaches the app, or the app would repeat the key forever.
 ctl key release a >/dev/null
