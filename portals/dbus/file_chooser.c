@@ -328,7 +328,6 @@ static bool save_one(struct chooser *chooser, int folder_fd, const char *folder_
 	char final[256];
 	if (chooser->replace[index]) {
 		fd = cordon_file_chooser_open_at(folder_fd, name, true, false, token, reason);
-		snprintf(final, sizeof(final), "%s", name);
 	} else if (folder_risk) {
 		wlr_log(WLR_INFO, "Portal request %s: '%s' not confirmed in a folder where %s",
 			token, name, folder_risk);
