@@ -375,6 +375,10 @@ static bool host_replace_file(struct cordon_portal_ui_dialog *handle, size_t ind
 	return request->impl->replace_file(request, index);
 }
 
+bool cordon_portal_dialog_has_keyboard(const struct cordon_portal_dialog *dialog) {
+	return dialog->ui->focus == dialog && dialog->outcome == OUTCOME_NONE;
+}
+
 bool cordon_portal_dialog_input_ready(const struct cordon_portal_dialog *dialog) {
 	return dialog->ui->focus == dialog && input_ready(dialog);
 }

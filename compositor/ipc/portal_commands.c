@@ -87,7 +87,10 @@ CORDON_IPC_HANDLER(cordon_ipc_portal_requests) {
 		json_object_object_add(object, "pid", json_object_new_int64(request->pid));
 		json_object_object_add(
 			object, "sandboxed", json_object_new_boolean(request->tag.sandboxed));
-		/* Shown, with the keyboard, past its grace period: what tests wait for. */
+		/* Shown with the keyboard; and past its grace period: what tests wait for. */
+		json_object_object_add(object, "dialog_shown",
+			json_object_new_boolean(request->dialog &&
+				cordon_portal_dialog_has_keyboard(request->dialog)));
 		json_object_object_add(object, "dialog_ready",
 			json_object_new_boolean(request->dialog &&
 				cordon_portal_dialog_input_ready(request->dialog)));

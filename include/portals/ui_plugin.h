@@ -46,6 +46,8 @@ void cordon_portal_dialog_send_preview_frame(
  * is over: presses reach it (cordonctl portal-requests shows it as dialog_ready).
  */
 bool cordon_portal_dialog_input_ready(const struct cordon_portal_dialog *dialog);
+/* Whether the dialog is shown and has the keyboard (in its grace period or not). */
+bool cordon_portal_dialog_has_keyboard(const struct cordon_portal_dialog *dialog);
 
 /*
  * Input for the shown dialog (portals/dialog_input.c translates it). Presses within

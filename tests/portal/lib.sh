@@ -70,3 +70,12 @@ _dialog_ready() {
 dialog_ready() {
 	wait_for "the dialog to take input after its grace period" _dialog_ready
 }
+
+# dialog_shown_now: returns as soon as a pending request's dialog is shown with the
+# keyboard (polled without pause: an attack test types into the grace period).
+dialog_shown_now() {
+	local deadline=$(($(date +%s%N) + CORDON_TEST_TIMEOUT * 1000000000))
+	until ctl --json portal-requests | jq -e 'any(.[]; .dialog_shown)' >/dev/null; do
+		(($(date +%s%N) < deadline)) || fail "timed out waiting for a dialog to show"
+	done
+}

