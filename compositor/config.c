@@ -15,6 +15,11 @@
 #define DEFAULT_TERMINAL "foot"
 #define DEFAULT_REPEAT_RATE 25
 #define DEFAULT_REPEAT_DELAY 600
+/*
+ * Trusted dialogs ignore input this long after they appear (portals/ui_plugin.c): keys
+ * typed for another window must not answer them. Browsers use 500 to 1000 ms.
+ */
+#define DEFAULT_DIALOG_GRACE_MS 750
 #define DEFAULT_XCURSOR_SIZE 24
 #define MAX_XCURSOR_SIZE 512
 
@@ -465,6 +470,8 @@ static bool handle_portal_key(
 		}
 		return set_optional_string(&config->portal_camera_launcher, value) ||
 			fail(reason, "out of memory");
+	} else if (strcmp(key, "dialog-grace-ms") == 0) {
+		return set_int(&config->portal_dialog_grace_ms, key, value, 0, 10000, reason);
 	} else if (strcmp(key, "print-max-size") == 0) {
 		return parse_print_max_size(value, &config->portal_print_max_size) ||
 			fail(reason,
@@ -582,6 +589,7 @@ static struct cordon_config *config_create(void) {
 	config->freeze_host = false;
 	config->freeze_delay_ms = 10000;
 	config->boost_weight = 400;
+	config->portal_dialog_grace_ms = DEFAULT_DIALOG_GRACE_MS;
 
 	const char *terminal = getenv("TERMINAL");
 	if (terminal == NULL || terminal[0] == '\0') {

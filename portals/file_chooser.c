@@ -357,6 +357,20 @@ int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool di
 	return fd;
 }
 
+int cordon_file_chooser_create_at(int dir_fd, const char *name, const char *token, bool *exists) {
+	*exists = false;
+	int fd = openat(
+		dir_fd, name, O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_RDWR | O_CREAT | O_EXCL, 0666);
+	if (fd < 0) {
+		*exists = errno == EEXIST;
+		if (!*exists) {
+			wlr_log_errno(
+				WLR_INFO, "Portal request %s: cannot create '%s'", token, name);
+		}
+	}
+	return fd;
+}
+
 static bool chooser_choose_at(
 	struct cordon_portal_request *request, int dir_fd, const char *name, const char **reason) {
 	struct file_chooser *chooser = request->data;
@@ -431,8 +445,8 @@ static void handle_folder_grant_done(
 	struct wl_resource *resource = chooser->resource;
 	if (!paths) {
 		wlr_log(WLR_INFO, "Portal request %s of %s: no folder granted: %s",
-			chooser->request->token, cordon_portal_request_app_id(chooser->request),
-			reason);
+			chooser->request->token,
+			cordon_log_text(cordon_portal_request_app_id(chooser->request)), reason);
 		cordon_portal_file_chooser_v1_send_failed(
 			resource, CORDON_PORTAL_FAILURE_UNAVAILABLE, reason);
 		return;

@@ -10,7 +10,20 @@
  * Left or Backspace (when no name is typed) goes up; Space marks a file when
  * several may be chosen; Tab changes the filter; Escape cancels. A click
  * selects a row, a click on the selected row activates it; the buttons at the
- * bottom do what they say.
+ * bottom do what they say. Hidden files are listed after the others, marked.
+ *
+ * What a stray Return must not do: replacing a file asks, and only Alt+R or a
+ * click on Replace replaces (Return and Escape go back); the app's suggested name
+ * when it is hidden or a start-up file (portals/save_name.c), or a start-up
+ * folder, asks too, and only Alt+S or a click on "Save anyway" saves. Each
+ * question restarts cordon's input grace (ui_plugin.c), and the action buttons are
+ * drawn disabled while input is ignored.
+ *
+ * SaveFiles (the app saves several files, FILE_SAVE_FILES): the user walks to a
+ * folder (Return or Right enters one) and picks it with Alt+S or "Save here"; a
+ * second page lists the app's names, marks those that exist or are hidden, and
+ * says under which name each will be saved. Nothing is replaced unless the user
+ * turns it on for that file (Alt+R on its row, or a click on it); Return saves.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +37,7 @@
 #include <unistd.h>
 #include <xkbcommon/xkbcommon-keysyms.h>
 
+#include "portals/save_name.h"
 #include "portals/ui_builtin_camera.h"
 #include "portals/ui_draw.h"
 #include "portals/ui_plugin.h"
@@ -46,11 +60,32 @@
 #define COLOR_BORDER 0xa0a0a0
 #define COLOR_WARNING 0xb00020
 #define COLOR_BUTTON 0xdcdcdc
+#define COLOR_DISABLED 0xe8e8e8
+#define COLOR_DISABLED_TEXT 0xa0a0a0
+/* The most SaveFiles rows shown; the rest are summed up in one line. */
+#define MAX_SAVE_ROWS 8
 
 struct entry {
 	char *name;
 	bool is_dir;
 	bool marked;
+	bool hidden; /* a dot file: listed, marked, after the others */
+};
+
+/* What the save waits for the user to confirm; Return alone confirms neither. */
+enum confirm {
+	CONFIRM_NONE,
+	CONFIRM_REPLACE, /* the typed name exists: Alt+R or Replace */
+	CONFIRM_RISKY, /* the app's name is hidden or a start-up file: Alt+S or Save anyway */
+};
+
+/* One of the app's names on the SaveFiles page. */
+struct save_row {
+	bool exists; /* a regular file has the name */
+	bool blocked; /* a folder, link or special file has it: never replaced */
+	const char *risk; /* hidden or start-up name, or NULL */
+	bool replace; /* the user turned on "under its own name" */
+	char alternative[256]; /* the name it is saved under otherwise */
 };
 
 struct chooser {
@@ -66,7 +101,14 @@ struct chooser {
 	size_t cursor, scroll;
 	size_t filter; /* index into request->filters; filter_count: all files */
 	char name[NAME_MAX_LEN + 1]; /* save: the typed name */
-	bool confirm_overwrite;
+	bool name_typed; /* the user typed or picked the name: it is no longer the app's */
+	enum confirm confirm;
+	const char *confirm_reason; /* CONFIRM_RISKY: why, from portals/save_name.c */
+	/* SaveFiles: the page of the app's names, for the folder shown. */
+	bool files_page;
+	struct save_row *rows;
+	size_t row_cursor;
+	const char *folder_risk;
 	const char *message; /* shown in the footer until the next key */
 	double pointer_x, pointer_y;
 };
@@ -138,6 +180,15 @@ static bool is_save(const struct chooser *chooser) {
 	return chooser->request->portal == CORDON_PORTAL_UI_FILE_SAVE;
 }
 
+static bool is_save_files(const struct chooser *chooser) {
+	return chooser->request->portal == CORDON_PORTAL_UI_FILE_SAVE_FILES;
+}
+
+/* Folders only: choosing one (open a folder), or where the app's files go (SaveFiles). */
+static bool folders_only(const struct chooser *chooser) {
+	return chooser->request->directory || is_save_files(chooser);
+}
+
 static bool matches_filter(const struct chooser *chooser, const char *name) {
 	const struct cordon_portal_ui_request *request = chooser->request;
 	if (chooser->filter >= request->filter_count) {
@@ -173,6 +224,9 @@ static int compare_entries(const void *a, const void *b) {
 	if (x->is_dir != y->is_dir) {
 		return x->is_dir ? -1 : 1;
 	}
+	if (x->hidden != y->hidden) {
+		return x->hidden ? 1 : -1;
+	}
 	return strcoll(x->name, y->name);
 }
 
@@ -184,10 +238,14 @@ static void add_entry(struct chooser *chooser, const char *name, bool is_dir) {
 	if (!copy) {
 		return;
 	}
-	chooser->entries[chooser->entry_count++] = (struct entry){copy, is_dir, false};
+	chooser->entries[chooser->entry_count++] =
+		(struct entry){copy, is_dir, false, name[0] == '.' && strcmp(name, "..") != 0};
 }
 
-/* Lists the folder: "..", folders, then the files the filter lets through. */
+/*
+ * Lists the folder: "..", folders, then the files the filter lets through; hidden ones
+ * after the others in each group, so that what a save would replace is always shown.
+ */
 static void list_folder(struct chooser *chooser) {
 	free_entries(chooser);
 	chooser->cursor = chooser->scroll = 0;
@@ -210,7 +268,7 @@ static void list_folder(struct chooser *chooser) {
 	rewinddir(dir);
 	struct dirent *d;
 	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.') {
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0) {
 			continue;
 		}
 		struct stat st;
@@ -229,8 +287,7 @@ static void list_folder(struct chooser *chooser) {
 		} else if (!is_dir && !S_ISREG(st.st_mode)) {
 			continue;
 		}
-		if (!is_dir &&
-			(chooser->request->directory || !matches_filter(chooser, d->d_name))) {
+		if (!is_dir && (folders_only(chooser) || !matches_filter(chooser, d->d_name))) {
 			continue;
 		}
 		add_entry(chooser, d->d_name, is_dir);
@@ -315,10 +372,32 @@ static void choose_marked_or(struct chooser *chooser, const struct entry *entry)
 	}
 }
 
-static void save(struct chooser *chooser) {
+/* A question Return cannot answer: input waits for cordon's grace period again. */
+static void ask(struct chooser *chooser, enum confirm confirm) {
+	chooser->confirm = confirm;
+	chooser->plugin->host->restart_grace(chooser->dialog);
+}
+
+/*
+ * Saves under the typed name, unless it needs a confirmation first: the app's own
+ * suggestion when hidden or a start-up file, or in a start-up folder (RISK_CONFIRMED:
+ * the user said "Save anyway"), and an existing file (REPLACE_CONFIRMED: "Replace").
+ */
+static void save(struct chooser *chooser, bool risk_confirmed, bool replace_confirmed) {
+	chooser->confirm = CONFIRM_NONE;
 	if (chooser->name[0] == '\0' || strchr(chooser->name, '/') ||
 		strcmp(chooser->name, ".") == 0 || strcmp(chooser->name, "..") == 0) {
 		chooser->message = "Type a file name";
+		return;
+	}
+	const char *risk = cordon_save_name_risk(chooser->name);
+	if (!risk) {
+		risk = cordon_save_folder_risk(chooser->path);
+	}
+	/* A name the user typed or picked is theirs; the app's needs their word. */
+	if (risk && !chooser->name_typed && !risk_confirmed) {
+		chooser->confirm_reason = risk;
+		ask(chooser, CONFIRM_RISKY);
 		return;
 	}
 	struct stat st;
@@ -327,18 +406,87 @@ static void save(struct chooser *chooser) {
 			chooser->message = "A folder or special file has this name";
 			return;
 		}
-		if (!chooser->confirm_overwrite) {
-			chooser->confirm_overwrite = true;
+		if (!replace_confirmed) {
+			ask(chooser, CONFIRM_REPLACE);
 			return;
 		}
 	}
 	finish_with(chooser, chooser->name);
 }
 
+/* The SaveFiles page for the folder shown: each of the app's names and what happens to it. */
+static void open_files_page(struct chooser *chooser) {
+	const struct cordon_portal_ui_request *request = chooser->request;
+	free(chooser->rows);
+	chooser->rows = calloc(
+		request->save_file_count ? request->save_file_count : 1, sizeof(*chooser->rows));
+	if (!chooser->rows) {
+		chooser->message = "Out of memory";
+		return;
+	}
+	for (size_t i = 0; i < request->save_file_count; i++) {
+		struct save_row *row = &chooser->rows[i];
+		const char *name = request->save_files[i];
+		struct stat st;
+		if (fstatat(chooser->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			row->exists = S_ISREG(st.st_mode);
+			row->blocked = !row->exists;
+		}
+		row->risk = cordon_save_name_risk(name);
+		if (!cordon_save_name_alternative(
+			    chooser->dir_fd, name, row->alternative, sizeof(row->alternative))) {
+			row->alternative[0] = '\0';
+		}
+	}
+	chooser->folder_risk = cordon_save_folder_risk(chooser->path);
+	chooser->row_cursor = 0;
+	chooser->files_page = true;
+	chooser->plugin->host->restart_grace(chooser->dialog);
+}
+
+/* Whether the row's name is written as it is (new and safe, or turned on by the user). */
+static bool row_keeps_name(const struct chooser *chooser, size_t i) {
+	const struct save_row *row = &chooser->rows[i];
+	if (row->blocked) {
+		return false;
+	}
+	return row->replace || (!row->exists && !row->risk && !chooser->folder_risk);
+}
+
+/* Alt+R or a click on a row: under its own name or not. Only for a file that can be. */
+static void toggle_row(struct chooser *chooser, size_t i) {
+	struct save_row *row = &chooser->rows[i];
+	if (row->blocked || (!row->exists && !row->risk && !chooser->folder_risk)) {
+		return;
+	}
+	row->replace = !row->replace;
+}
+
+static void save_files(struct chooser *chooser) {
+	const struct cordon_portal_ui_host *host = chooser->plugin->host;
+	const struct cordon_portal_ui_request *request = chooser->request;
+	for (size_t i = 0; i < request->save_file_count; i++) {
+		if (chooser->folder_risk && !chooser->rows[i].replace) {
+			chooser->message = "In this folder, turn on each file (Alt+R) or go back";
+			return;
+		}
+	}
+	for (size_t i = 0; i < request->save_file_count; i++) {
+		if (chooser->rows[i].replace) {
+			host->replace_file(chooser->dialog, i);
+		}
+	}
+	finish_with(chooser, ".");
+}
+
 /* Return, or a click on the selected row. */
 static void activate(struct chooser *chooser) {
-	if (is_save(chooser) && (chooser->name[0] || chooser->confirm_overwrite)) {
-		save(chooser);
+	if (chooser->files_page) {
+		save_files(chooser);
+		return;
+	}
+	if (is_save(chooser) && chooser->name[0]) {
+		save(chooser, false, false);
 		return;
 	}
 	if (chooser->cursor >= chooser->entry_count) {
@@ -347,23 +495,90 @@ static void activate(struct chooser *chooser) {
 	struct entry *entry = &chooser->entries[chooser->cursor];
 	bool is_parent = strcmp(entry->name, "..") == 0;
 	if (entry->is_dir && (!chooser->request->directory || is_parent)) {
+		/* SaveFiles: Return walks; the folder shown is picked with Alt+S. */
 		enter(chooser, entry->name);
 	} else if (entry->is_dir) {
 		finish_with(chooser, entry->name);
 	} else if (is_save(chooser)) {
 		snprintf(chooser->name, sizeof(chooser->name), "%s", entry->name);
-		save(chooser);
+		chooser->name_typed = true;
+		save(chooser, false, false);
 	} else {
 		choose_marked_or(chooser, entry);
 	}
 }
 
+/* ENABLED false: drawn greyed, while cordon's grace period ignores input. */
 static void draw_button(struct builtin *plugin, pixman_image_t *image, int x, int y, int w, int h,
-	const char *label, bool primary) {
+	const char *label, bool primary, bool enabled) {
+	uint32_t fill = !enabled ? COLOR_DISABLED : primary ? COLOR_SELECTED : COLOR_BUTTON;
+	uint32_t text = !enabled ? COLOR_DISABLED_TEXT : primary ? COLOR_SELECTED_TEXT : COLOR_TEXT;
 	cordon_ui_fill(image, COLOR_BORDER, x, y, w, h);
-	cordon_ui_fill(image, primary ? COLOR_SELECTED : COLOR_BUTTON, x + 1, y + 1, w - 2, h - 2);
-	cordon_ui_text(image, plugin->font, primary ? COLOR_SELECTED_TEXT : COLOR_TEXT, x + PAD,
-		y + PAD / 2, w - 2 * PAD, label);
+	cordon_ui_fill(image, fill, x + 1, y + 1, w - 2, h - 2);
+	cordon_ui_text(image, plugin->font, text, x + PAD, y + PAD / 2, w - 2 * PAD, label);
+}
+
+/* SaveFiles: the second page, one row per name of the app. */
+static void draw_files_page(struct chooser *chooser, pixman_image_t *image, struct layout l) {
+	struct builtin *plugin = chooser->plugin;
+	const struct cordon_portal_ui_request *request = chooser->request;
+	int line = cordon_ui_font_height(plugin->font);
+	char text[768];
+	int y = l.name_y;
+	snprintf(text, sizeof(text),
+		"The app's %zu files, into this folder:", request->save_file_count);
+	cordon_ui_text(image, plugin->font, COLOR_TEXT, PAD, y, WIDTH - 2 * PAD, text);
+	y += line + PAD / 2;
+	if (chooser->folder_risk) {
+		snprintf(text, sizeof(text), "Careful: %s. Each file needs Alt+R.",
+			chooser->folder_risk);
+		cordon_ui_text(image, plugin->font, COLOR_WARNING, PAD, y, WIDTH - 2 * PAD, text);
+		y += line + PAD / 2;
+	}
+	size_t shown =
+		request->save_file_count < MAX_SAVE_ROWS ? request->save_file_count : MAX_SAVE_ROWS;
+	size_t first = chooser->row_cursor >= shown ? chooser->row_cursor - shown + 1 : 0;
+	for (size_t i = first; i < first + shown; i++) {
+		const struct save_row *row = &chooser->rows[i];
+		const char *name = request->save_files[i];
+		bool selected = i == chooser->row_cursor;
+		if (selected) {
+			cordon_ui_fill(
+				image, COLOR_SELECTED, PAD, y, WIDTH - 2 * PAD, plugin->row_height);
+		}
+		if (row->blocked) {
+			snprintf(text, sizeof(text),
+				"\u2022 %s: a folder or link has this name; saved as \u201c%s\u201d",
+				name, row->alternative);
+		} else if (row_keeps_name(chooser, i)) {
+			snprintf(text, sizeof(text), "%s %s%s", row->replace ? "\u2611" : "\u2022",
+				name,
+				row->exists            ? ": REPLACES the existing file"
+					: row->replace ? ": saved under this name"
+						       : ": new");
+		} else if (chooser->folder_risk) {
+			snprintf(text, sizeof(text), "\u2610 %s: not saved here without Alt+R",
+				name);
+		} else {
+			snprintf(text, sizeof(text), "\u2610 %s: %s; saved as \u201c%s\u201d", name,
+				row->exists         ? "exists, kept"
+					: row->risk ? row->risk
+						    : "needs Alt+R",
+				row->alternative);
+		}
+		uint32_t color = selected                          ? COLOR_SELECTED_TEXT
+			: row->exists || row->risk || row->blocked ? COLOR_WARNING
+								   : COLOR_TEXT;
+		cordon_ui_text(
+			image, plugin->font, color, PAD + 8, y + 2, WIDTH - 2 * PAD - 16, text);
+		y += plugin->row_height;
+	}
+	if (request->save_file_count > shown) {
+		snprintf(text, sizeof(text), "(%zu files; Up and Down show the others)",
+			request->save_file_count);
+		cordon_ui_text(
+			image, plugin->font, COLOR_DIM, PAD + 8, y + 2, WIDTH - 2 * PAD, text);
+	}
 }
 
 static const char *filter_label(const struct chooser *chooser) {
@@ -371,6 +586,62 @@ static const char *filter_label(const struct chooser *chooser) {
 		return "All files";
 	}
 	return chooser->request->filters[chooser->filter].name;
+}
+
+static const char *primary_label(const struct chooser *chooser) {
+	switch (chooser->confirm) {
+	case CONFIRM_REPLACE:
+		return "Replace";
+	case CONFIRM_RISKY:
+		return "Save anyway";
+	case CONFIRM_NONE:
+		break;
+	}
+	return chooser->files_page            ? "Save"
+		: is_save_files(chooser)      ? "Save here"
+		: is_save(chooser)            ? "Save"
+		: chooser->request->directory ? "Choose"
+					      : "Open";
+}
+
+/* The hint line and the buttons: what Return does, and the question being asked. */
+static void draw_footer(
+	struct chooser *chooser, pixman_image_t *image, struct layout l, bool enabled) {
+	struct builtin *plugin = chooser->plugin;
+	int line = cordon_ui_font_height(plugin->font);
+	char text[768];
+	const char *hint = chooser->message;
+	uint32_t hint_color = COLOR_WARNING;
+	if (chooser->confirm == CONFIRM_REPLACE) {
+		snprintf(text, sizeof(text),
+			"\u201c%s\u201d exists. Replace it? Alt+R replaces; Return or Escape: back",
+			chooser->name);
+		hint = text;
+	} else if (chooser->confirm == CONFIRM_RISKY) {
+		snprintf(text, sizeof(text),
+			"The app's name \u201c%s\u201d: %s. Alt+S saves anyway; Return: back",
+			chooser->name, chooser->confirm_reason);
+		hint = text;
+	} else if (!hint) {
+		hint_color = COLOR_DIM;
+		hint = chooser->files_page ? "Return saves; Alt+R or a click: under its own name; "
+					     "Escape: back"
+			: is_save_files(chooser)     ? "Return enters a folder; Alt+S saves here"
+			: chooser->request->multiple ? "Space marks files, Return chooses"
+			: is_save(chooser)           ? "Type a name, Return saves"
+						     : "Return opens or chooses";
+	}
+	if (!enabled) {
+		hint_color = COLOR_DIM;
+	}
+	cordon_ui_text(image, plugin->font, hint_color, PAD, l.footer_y - line - PAD / 2,
+		WIDTH - 2 * PAD, hint);
+	int bx = WIDTH - PAD - l.button_w;
+	draw_button(plugin, image, bx, l.footer_y, l.button_w, l.button_h, primary_label(chooser),
+		true, enabled);
+	draw_button(plugin, image, bx - PAD - l.button_w, l.footer_y, l.button_w, l.button_h,
+		chooser->files_page || chooser->confirm != CONFIRM_NONE ? "Back" : "Cancel", false,
+		enabled);
 }
 
 static void draw(struct chooser *chooser) {
@@ -397,9 +668,18 @@ static void draw(struct chooser *chooser) {
 	int filter_w = 220;
 	cordon_ui_text(
 		image, plugin->font, COLOR_TEXT, PAD, l.path_y, WIDTH - 3 * PAD - filter_w, text);
-	snprintf(text, sizeof(text), "Filter: %s (Tab)", filter_label(chooser));
-	cordon_ui_text(
-		image, plugin->font, COLOR_DIM, WIDTH - PAD - filter_w, l.path_y, filter_w, text);
+	if (!folders_only(chooser)) {
+		snprintf(text, sizeof(text), "Filter: %s (Tab)", filter_label(chooser));
+		cordon_ui_text(image, plugin->font, COLOR_DIM, WIDTH - PAD - filter_w, l.path_y,
+			filter_w, text);
+	}
+	bool enabled = host->input_ready(chooser->dialog);
+	if (chooser->files_page) {
+		draw_files_page(chooser, image, l);
+		draw_footer(chooser, image, l, enabled);
+		host->commit(chooser->dialog);
+		return;
+	}
 
 	if (is_save(chooser)) {
 		cordon_ui_text(
@@ -433,12 +713,15 @@ static void draw(struct chooser *chooser) {
 			cordon_ui_fill(image, COLOR_SELECTED, PAD + 1, y, WIDTH - 2 * PAD - 2,
 				plugin->row_height);
 		}
-		snprintf(text, sizeof(text), "%s %s%s",
+		snprintf(text, sizeof(text), "%s %s%s%s",
 			entry->marked
 				? "\u2611"
 				: (chooser->request->multiple && !entry->is_dir ? "\u2610" : " "),
-			entry->name, entry->is_dir ? "/" : "");
-		cordon_ui_text(image, plugin->font, selected ? COLOR_SELECTED_TEXT : COLOR_TEXT,
+			entry->name, entry->is_dir ? "/" : "", entry->hidden ? "   (hidden)" : "");
+		cordon_ui_text(image, plugin->font,
+			selected                ? COLOR_SELECTED_TEXT
+				: entry->hidden ? COLOR_DIM
+						: COLOR_TEXT,
 			PAD + 8, y + 2, WIDTH - 2 * PAD - 16, text);
 	}
 	if (chooser->entry_count == 0 ||
@@ -447,31 +730,7 @@ static void draw(struct chooser *chooser) {
 			l.list_y + 4 + plugin->row_height, 400, "(nothing to show here)");
 	}
 
-	const char *hint = chooser->message;
-	uint32_t hint_color = COLOR_WARNING;
-	if (chooser->confirm_overwrite) {
-		snprintf(text, sizeof(text),
-			"Replace the existing \u201c%s\u201d? Return: replace, "
-			"Escape: back",
-			chooser->name);
-		hint = text;
-	} else if (!hint) {
-		hint_color = COLOR_DIM;
-		hint = chooser->request->multiple ? "Space marks files, Return chooses"
-			: is_save(chooser)        ? "Type a name, Return saves"
-						  : "Return opens or chooses";
-	}
-	cordon_ui_text(image, plugin->font, hint_color, PAD, l.footer_y - line - PAD / 2,
-		WIDTH - 2 * PAD, hint);
-	int bx = WIDTH - PAD - l.button_w;
-	draw_button(plugin, image, bx, l.footer_y, l.button_w, l.button_h,
-		chooser->confirm_overwrite            ? "Replace"
-			: is_save(chooser)            ? "Save"
-			: chooser->request->directory ? "Choose"
-						      : "Open",
-		true);
-	draw_button(plugin, image, bx - PAD - l.button_w, l.footer_y, l.button_w, l.button_h,
-		"Cancel", false);
+	draw_footer(chooser, image, l, enabled);
 	host->commit(chooser->dialog);
 }
 
@@ -518,7 +777,10 @@ static void builtin_destroy(void *data) {
 
 static char *make_header(const struct cordon_portal_ui_request *request) {
 	const struct cordon_portal_ui_app *app = &request->app;
+	char files[64];
+	snprintf(files, sizeof(files), "save %zu files", request->save_file_count);
 	const char *what = request->portal == CORDON_PORTAL_UI_FILE_SAVE ? "save a file"
+		: request->portal == CORDON_PORTAL_UI_FILE_SAVE_FILES    ? files
 		: request->directory                                     ? "open a folder"
 		: request->multiple                                      ? "open files"
 									 : "open a file";
@@ -603,6 +865,7 @@ static void builtin_close(void *data, struct cordon_portal_ui_dialog *dialog) {
 		return;
 	}
 	free_entries(chooser);
+	free(chooser->rows);
 	free(chooser->path);
 	free(chooser->header);
 	close(chooser->dir_fd);
@@ -653,6 +916,17 @@ static void move_cursor(struct chooser *chooser, long delta) {
 	chooser->cursor = (size_t)(cursor < 0 ? 0 : cursor > last ? last : cursor);
 }
 
+static bool is_modifier(uint32_t keysym) {
+	return (keysym >= XKB_KEY_Shift_L && keysym <= XKB_KEY_Hyper_R) ||
+		(keysym >= XKB_KEY_ISO_Lock && keysym <= XKB_KEY_ISO_Level5_Lock) ||
+		keysym == XKB_KEY_Mode_switch || keysym == XKB_KEY_Num_Lock;
+}
+
+static void confirm_key(struct chooser *chooser, uint32_t keysym, bool alt);
+static void files_page_key(struct chooser *chooser, uint32_t keysym, bool alt);
+static bool chooser_key(
+	struct chooser *chooser, uint32_t keysym, uint32_t codepoint, uint32_t modifiers);
+
 static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint32_t keysym,
 	uint32_t codepoint, bool pressed, uint32_t modifiers) {
 	struct builtin *plugin = data;
@@ -669,20 +943,82 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 	if (!pressed) {
 		return;
 	}
-	struct layout l = layout_of(plugin, chooser);
+	/* A modifier alone is not an answer: Alt is held for Alt+R. */
+	if (is_modifier(keysym)) {
+		return;
+	}
 	chooser->message = NULL;
-	bool was_confirming = chooser->confirm_overwrite;
-	chooser->confirm_overwrite = false;
+	bool alt = modifiers & CORDON_PORTAL_UI_MOD_ALT;
+	if (chooser->confirm != CONFIRM_NONE) {
+		confirm_key(chooser, keysym, alt);
+	} else if (chooser->files_page) {
+		files_page_key(chooser, keysym, alt);
+	} else if (alt && is_save_files(chooser) && (keysym == XKB_KEY_s || keysym == XKB_KEY_S)) {
+		open_files_page(chooser);
+	} else if (!chooser_key(chooser, keysym, codepoint, modifiers)) {
+		return;
+	}
+	if (chooser->dir_fd >= 0) {
+		draw(chooser);
+	}
+}
+
+/*
+ * A question is up: only its own key answers it (Alt+R replaces, Alt+S saves
+ * anyway); Return, Escape and every other key go back, so that typing on cannot
+ * answer it.
+ */
+static void confirm_key(struct chooser *chooser, uint32_t keysym, bool alt) {
+	enum confirm confirm = chooser->confirm;
+	chooser->confirm = CONFIRM_NONE;
+	bool r = keysym == XKB_KEY_r || keysym == XKB_KEY_R;
+	bool s = keysym == XKB_KEY_s || keysym == XKB_KEY_S;
+	if (alt && confirm == CONFIRM_REPLACE && r) {
+		save(chooser, true, true);
+	} else if (alt && confirm == CONFIRM_RISKY && s) {
+		save(chooser, true, false);
+	}
+}
+
+static void files_page_key(struct chooser *chooser, uint32_t keysym, bool alt) {
+	size_t count = chooser->request->save_file_count;
 	switch (keysym) {
 	case XKB_KEY_Escape:
-		if (!was_confirming) {
-			plugin->host->cancel(dialog);
-			return;
-		}
+		chooser->files_page = false;
 		break;
 	case XKB_KEY_Return:
 	case XKB_KEY_KP_Enter:
-		chooser->confirm_overwrite = was_confirming;
+		save_files(chooser);
+		break;
+	case XKB_KEY_Up:
+		chooser->row_cursor = chooser->row_cursor > 0 ? chooser->row_cursor - 1 : 0;
+		break;
+	case XKB_KEY_Down:
+		chooser->row_cursor = chooser->row_cursor + 1 < count ? chooser->row_cursor + 1
+								      : chooser->row_cursor;
+		break;
+	case XKB_KEY_r:
+	case XKB_KEY_R:
+		if (alt && chooser->row_cursor < count) {
+			toggle_row(chooser, chooser->row_cursor);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* The listing and the name field; false when the dialog was answered (do not draw). */
+static bool chooser_key(
+	struct chooser *chooser, uint32_t keysym, uint32_t codepoint, uint32_t modifiers) {
+	struct builtin *plugin = chooser->plugin;
+	struct layout l = layout_of(plugin, chooser);
+	switch (keysym) {
+	case XKB_KEY_Escape:
+		plugin->host->cancel(chooser->dialog);
+		return false;
+	case XKB_KEY_Return:
+	case XKB_KEY_KP_Enter:
 		activate(chooser);
 		break;
 	case XKB_KEY_Up:
@@ -717,6 +1053,7 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 	case XKB_KEY_BackSpace:
 		if (is_save(chooser) && chooser->name[0]) {
 			erase_character(chooser);
+			chooser->name_typed = true;
 		} else if (strcmp(chooser->path, "/") != 0) {
 			enter(chooser, "..");
 		}
@@ -739,12 +1076,11 @@ static void builtin_key(void *data, struct cordon_portal_ui_dialog *dialog, uint
 		if (is_save(chooser) && codepoint >= 0x20 && codepoint != 0x7f &&
 			!(modifiers & (CORDON_PORTAL_UI_MOD_CTRL | CORDON_PORTAL_UI_MOD_ALT))) {
 			type_character(chooser, codepoint);
+			chooser->name_typed = true;
 		}
 		break;
 	}
-	if (chooser->dir_fd >= 0) {
-		draw(chooser);
-	}
+	return true;
 }
 
 static void builtin_motion(void *data, struct cordon_portal_ui_dialog *dialog, double x, double y) {
@@ -767,6 +1103,34 @@ static bool inside(double x, double y, int bx, int by, int w, int h) {
 	return x >= bx && y >= by && x < bx + w && y < by + h;
 }
 
+/* The SaveFiles page: Save, Back, or a click on a row turns it on or off. */
+static void files_page_click(struct chooser *chooser, struct layout l, double x, double y,
+	bool primary, bool secondary) {
+	struct builtin *plugin = chooser->plugin;
+	if (primary) {
+		save_files(chooser);
+		return;
+	}
+	if (secondary) {
+		chooser->files_page = false;
+		return;
+	}
+	/* Rows start below the page's first line (and the folder's warning). */
+	int line = cordon_ui_font_height(plugin->font);
+	int top = l.name_y + line + PAD / 2 + (chooser->folder_risk ? line + PAD / 2 : 0);
+	size_t count = chooser->request->save_file_count;
+	size_t shown = count < MAX_SAVE_ROWS ? count : MAX_SAVE_ROWS;
+	size_t first = chooser->row_cursor >= shown ? chooser->row_cursor - shown + 1 : 0;
+	if (y < top || x < PAD || x >= WIDTH - PAD) {
+		return;
+	}
+	size_t i = first + (size_t)((y - top) / plugin->row_height);
+	if (i < first + shown) {
+		chooser->row_cursor = i;
+		toggle_row(chooser, i);
+	}
+}
+
 static void builtin_button(
 	void *data, struct cordon_portal_ui_dialog *dialog, uint32_t button, bool pressed) {
 	struct builtin *plugin = data;
@@ -787,15 +1151,26 @@ static void builtin_button(
 	double x = chooser->pointer_x, y = chooser->pointer_y;
 	int bx = WIDTH - PAD - l.button_w;
 	chooser->message = NULL;
-	if (inside(x, y, bx, l.footer_y, l.button_w, l.button_h)) {
+	enum confirm confirm = chooser->confirm;
+	chooser->confirm = CONFIRM_NONE;
+	bool primary = inside(x, y, bx, l.footer_y, l.button_w, l.button_h);
+	bool secondary = inside(x, y, bx - PAD - l.button_w, l.footer_y, l.button_w, l.button_h);
+	if (confirm != CONFIRM_NONE) {
+		/* The question's own button answers it; a click anywhere else goes back. */
+		if (primary) {
+			save(chooser, true, confirm == CONFIRM_REPLACE);
+		}
+	} else if (chooser->files_page) {
+		files_page_click(chooser, l, x, y, primary, secondary);
+	} else if (primary && is_save_files(chooser)) {
+		open_files_page(chooser);
+	} else if (primary) {
 		activate(chooser);
-	} else if (inside(x, y, bx - PAD - l.button_w, l.footer_y, l.button_w, l.button_h)) {
-		chooser->confirm_overwrite = false;
+	} else if (secondary) {
 		plugin->host->cancel(dialog);
 		return;
 	} else if (inside(x, y, PAD, l.list_y, WIDTH - 2 * PAD, l.rows * plugin->row_height)) {
 		size_t i = chooser->scroll + (size_t)((y - l.list_y - 1) / plugin->row_height);
-		chooser->confirm_overwrite = false;
 		if (i < chooser->entry_count && i == chooser->cursor) {
 			activate(chooser);
 		} else if (i < chooser->entry_count) {
@@ -803,6 +1178,7 @@ static void builtin_button(
 			if (is_save(chooser) && !chooser->entries[i].is_dir) {
 				snprintf(chooser->name, sizeof(chooser->name), "%s",
 					chooser->entries[i].name);
+				chooser->name_typed = true;
 			}
 		}
 	}
@@ -821,6 +1197,22 @@ static void builtin_preview_frame(void *data, struct cordon_portal_ui_dialog *di
 	}
 }
 
+/* cordon's grace period began or ended: the buttons are drawn enabled or not. */
+static void builtin_input_ready(void *data, struct cordon_portal_ui_dialog *dialog) {
+	struct builtin *plugin = data;
+	struct cordon_ui_print *print = print_of(plugin, dialog);
+	if (print) {
+		cordon_ui_print_redraw(print);
+		return;
+	}
+	struct chooser *chooser = plugin->host->get_user_data(dialog);
+	if (chooser && chooser->camera) {
+		cordon_ui_camera_redraw(chooser->camera);
+	} else if (chooser && chooser->dir_fd >= 0) {
+		draw(chooser);
+	}
+}
+
 static const struct cordon_portal_ui_plugin builtin_plugin = {
 	.abi_version = CORDON_PORTAL_UI_ABI_VERSION,
 	.name = "builtin",
@@ -832,6 +1224,7 @@ static const struct cordon_portal_ui_plugin builtin_plugin = {
 	.pointer_motion = builtin_motion,
 	.pointer_button = builtin_button,
 	.preview_frame = builtin_preview_frame,
+	.input_ready = builtin_input_ready,
 };
 
 const struct cordon_portal_ui_plugin *cordon_portal_ui_builtin_plugin(void) {

@@ -37,6 +37,8 @@
 #define COLOR_SELECTED_TEXT 0xffffff
 #define COLOR_BORDER 0xa0a0a0
 #define COLOR_BUTTON 0xdcdcdc
+#define COLOR_DISABLED 0xe8e8e8
+#define COLOR_DISABLED_TEXT 0xa0a0a0
 
 struct cordon_ui_camera {
 	const struct cordon_portal_ui_host *host;
@@ -92,12 +94,15 @@ static int button_x(int index) {
 	return WIDTH - (index + 1) * (PAD + BUTTON_W);
 }
 
+/* Greyed while cordon's grace period ignores input (host input_ready). */
 static void draw_button(struct cordon_ui_camera *camera, pixman_image_t *image, int x, int y, int w,
 	int h, const char *label, bool primary) {
+	bool enabled = camera->host->input_ready(camera->dialog);
+	uint32_t fill = !enabled ? COLOR_DISABLED : primary ? COLOR_SELECTED : COLOR_BUTTON;
+	uint32_t text = !enabled ? COLOR_DISABLED_TEXT : primary ? COLOR_SELECTED_TEXT : COLOR_TEXT;
 	cordon_ui_fill(image, COLOR_BORDER, x, y, w, h);
-	cordon_ui_fill(image, primary ? COLOR_SELECTED : COLOR_BUTTON, x + 1, y + 1, w - 2, h - 2);
-	cordon_ui_text(image, camera->font, primary ? COLOR_SELECTED_TEXT : COLOR_TEXT, x + PAD,
-		y + PAD / 2, w - 2 * PAD, label);
+	cordon_ui_fill(image, fill, x + 1, y + 1, w - 2, h - 2);
+	cordon_ui_text(image, camera->font, text, x + PAD, y + PAD / 2, w - 2 * PAD, label);
 }
 
 /* The last frame, or black with a word while there is none. */
@@ -213,6 +218,10 @@ struct cordon_ui_camera *cordon_ui_camera_open(const struct cordon_portal_ui_hos
 	};
 	draw(camera);
 	return camera;
+}
+
+void cordon_ui_camera_redraw(struct cordon_ui_camera *camera) {
+	draw(camera);
 }
 
 void cordon_ui_camera_close(struct cordon_ui_camera *camera) {

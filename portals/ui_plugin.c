@@ -3,6 +3,13 @@
  * recorded and delivered from an idle callback, never inside the plugin's own
  * call: a plugin may answer from open() or from a key handler without the
  * request (and the dialog it is answering from) being freed under it.
+ *
+ * Input reaches the plugin only through here, and here it waits for the grace
+ * period ([portal] dialog-grace-ms): a dialog ignores key and button presses for
+ * that long after it appears, gets the keyboard back, moves or changes size. A
+ * dialog takes the keyboard the moment it shows, so without it a Return typed for
+ * another window (or a click aimed at what was under the dialog) answers the
+ * dialog before the user has seen it. Enforced for every plugin, whatever it does.
  */
 #include "portals/ui_plugin.h"
 
@@ -12,12 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
 #include "common/format.h"
+#include "compositor/config.h"
 #include "compositor/server.h"
 #include "portals/dialog_input.h"
 #include "portals/dialog_surface.h"
@@ -39,6 +48,14 @@ struct cordon_portal_ui {
 	struct wl_list dialogs; /* cordon_portal_dialog.link, newest first */
 	/* The dialog a button was pressed on: it gets the release wherever it happens. */
 	struct cordon_portal_dialog *pointer_grab;
+	/* The dialog that had the keyboard when last looked at: another one starts its grace. */
+	struct cordon_portal_dialog *focus;
+	uint32_t grace_ms;
+	/* Presses dropped in a grace: their releases are dropped too (a plugin may act on one). */
+	uint32_t dropped_keys[16];
+	size_t dropped_key_count;
+	uint32_t dropped_buttons[8];
+	size_t dropped_button_count;
 };
 
 struct cordon_portal_dialog {
@@ -52,6 +69,13 @@ struct cordon_portal_dialog {
 	const char *refusal;
 	char *folder; /* the host folder of the last choice, remembered for the app */
 	struct cordon_portal_dialog_surface *surface;
+	/* Where it was last shown: moving or resizing under the pointer restarts the grace. */
+	int box_x, box_y, box_width, box_height;
+	/* Input is taken from this time on (CLOCK_MONOTONIC, ms); 0: not shown yet. */
+	uint64_t ready_at;
+	bool told_ready; /* what the plugin's input_ready() last said */
+	unsigned logged_drops; /* one log line per grace and kind (1: keys, 2: clicks) */
+	struct wl_event_source *grace_timer;
 	/*
 	 * What the plugin was given, valid until close(): the caller's copy lives on
 	 * its stack, and the store's folders change when another request is answered.
@@ -60,6 +84,84 @@ struct cordon_portal_dialog {
 	struct cordon_portal_ui_filter *filters;
 	char **folders;
 };
+
+static uint64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static bool input_ready(const struct cordon_portal_dialog *dialog) {
+	return dialog->outcome == OUTCOME_NONE && dialog->ready_at != 0 &&
+		now_ms() >= dialog->ready_at;
+}
+
+/* Tells the plugin (ABI 4) that input_ready changed, so that it redraws its buttons. */
+static int handle_grace_timer(void *data) {
+	struct cordon_portal_dialog *dialog = data;
+	struct cordon_portal_ui *ui = dialog->ui;
+	bool ready = input_ready(dialog);
+	if (!ready && dialog->ready_at != 0) {
+		uint64_t now = now_ms();
+		wl_event_source_timer_update(dialog->grace_timer,
+			(int)(dialog->ready_at > now ? dialog->ready_at - now : 1));
+	}
+	if (ready == dialog->told_ready || dialog->outcome != OUTCOME_NONE) {
+		return 0;
+	}
+	dialog->told_ready = ready;
+	if (ready) {
+		wlr_log(WLR_DEBUG, "Portal request %s: the dialog takes input",
+			dialog->request->token);
+	}
+	if (ui->plugin->abi_version >= 4 && ui->plugin->input_ready) {
+		ui->plugin->input_ready(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog);
+	}
+	return 0;
+}
+
+/*
+ * Input waits for the grace period from now on. The plugin is told from a timer,
+ * never from inside its own call (this runs from its commit).
+ */
+static void start_grace(struct cordon_portal_dialog *dialog) {
+	struct cordon_portal_ui *ui = dialog->ui;
+	dialog->ready_at = now_ms() + ui->grace_ms;
+	/* 0 would be "never" for the clock: a grace of 0 is ready 1 ms from now at worst. */
+	if (dialog->ready_at == 0) {
+		dialog->ready_at = 1;
+	}
+	dialog->logged_drops = 0;
+	if (!dialog->grace_timer) {
+		dialog->grace_timer = wl_event_loop_add_timer(
+			ui->portals->server->event_loop, handle_grace_timer, dialog);
+	}
+	if (dialog->grace_timer) {
+		wl_event_source_timer_update(dialog->grace_timer, 1);
+	}
+	wlr_log(WLR_DEBUG, "Portal request %s: the dialog ignores input for %u ms",
+		dialog->request->token, ui->grace_ms);
+}
+
+static struct cordon_portal_dialog *shown_dialog(
+	struct cordon_portal_ui *ui, int *x, int *y, int *width, int *height);
+
+/* A dialog that gets the keyboard (it appeared, or the one above it went) starts its grace. */
+static void update_focus(struct cordon_portal_ui *ui) {
+	int x, y, width, height;
+	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
+	if (dialog == ui->focus) {
+		return;
+	}
+	ui->focus = dialog;
+	if (dialog) {
+		start_grace(dialog);
+	} else {
+		/* No dialog takes keys: releases of what was dropped go nowhere anyway. */
+		ui->dropped_key_count = 0;
+		ui->dropped_button_count = 0;
+	}
+}
 
 static void host_log(enum cordon_portal_ui_log_level level, const char *fmt, ...) {
 	va_list args;
@@ -181,7 +283,8 @@ static void answer(struct cordon_portal_dialog *dialog, enum outcome outcome) {
 		return;
 	}
 	dialog->outcome = outcome;
-	/* An answered dialog takes no more keys. */
+	/* An answered dialog takes no more keys; one below it may get them back. */
+	update_focus(dialog->ui);
 	cordon_portals_keyboard_may_return(dialog->ui->portals);
 	dialog->deliver = wl_event_loop_add_idle(
 		dialog->ui->portals->server->event_loop, handle_deliver, dialog);
@@ -229,9 +332,56 @@ static pixman_image_t *host_get_image(
 
 static void host_commit(struct cordon_portal_ui_dialog *handle) {
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
-	if (dialog->surface) {
-		cordon_portal_dialog_surface_commit(dialog->surface, dialog->request->parent);
+	if (!dialog->surface) {
+		return;
 	}
+	cordon_portal_dialog_surface_commit(dialog->surface, dialog->request->parent);
+	int x, y, width, height;
+	if (!cordon_portal_dialog_surface_get_box(dialog->surface, &x, &y, &width, &height)) {
+		return;
+	}
+	bool moved = x != dialog->box_x || y != dialog->box_y || width != dialog->box_width ||
+		height != dialog->box_height;
+	dialog->box_x = x;
+	dialog->box_y = y;
+	dialog->box_width = width;
+	dialog->box_height = height;
+	struct cordon_portal_ui *ui = dialog->ui;
+	struct cordon_portal_dialog *before = ui->focus;
+	update_focus(ui);
+	/* What is under the pointer changed: a click aimed at the old place must not land. */
+	if (moved && before == dialog && ui->focus == dialog) {
+		start_grace(dialog);
+	}
+}
+
+static bool host_input_ready(struct cordon_portal_ui_dialog *handle) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	return dialog->ui->focus == dialog && input_ready(dialog);
+}
+
+static void host_restart_grace(struct cordon_portal_ui_dialog *handle) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	if (dialog->outcome == OUTCOME_NONE && dialog->ready_at != 0) {
+		start_grace(dialog);
+	}
+}
+
+static bool host_replace_file(struct cordon_portal_ui_dialog *handle, size_t index) {
+	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
+	struct cordon_portal_request *request = dialog->request;
+	if (dialog->outcome != OUTCOME_NONE || !request->impl->replace_file) {
+		return false;
+	}
+	return request->impl->replace_file(request, index);
+}
+
+bool cordon_portal_dialog_has_keyboard(const struct cordon_portal_dialog *dialog) {
+	return dialog->ui->focus == dialog && dialog->outcome == OUTCOME_NONE;
+}
+
+bool cordon_portal_dialog_input_ready(const struct cordon_portal_dialog *dialog) {
+	return dialog->ui->focus == dialog && input_ready(dialog);
 }
 
 static void host_set_user_data(struct cordon_portal_ui_dialog *handle, void *data) {
@@ -300,6 +450,9 @@ static const struct cordon_portal_ui_host host = {
 	.set_print_setting = host_set_print_setting,
 	.start_preview = host_start_preview,
 	.stop_preview = host_stop_preview,
+	.input_ready = host_input_ready,
+	.restart_grace = host_restart_grace,
+	.replace_file = host_replace_file,
 };
 
 /* dlopen()s DIR/NAME.so; NULL after logging why. The handle is returned through *dl. */
@@ -373,6 +526,8 @@ struct cordon_portal_ui *cordon_portal_ui_create(
 	}
 	ui->portals = portals;
 	wl_list_init(&ui->dialogs);
+	const struct cordon_config *config = portals->server->config;
+	ui->grace_ms = config ? (uint32_t)config->portal_dialog_grace_ms : 750;
 	const char *env = getenv("CORDON_PORTAL_UI");
 	const char *name = env && env[0] ? env : choice->name;
 	if (name && strcmp(name, "auto") == 0) {
@@ -428,8 +583,14 @@ static void free_dialog(struct cordon_portal_dialog *dialog) {
 	if (dialog->deliver) {
 		wl_event_source_remove(dialog->deliver);
 	}
+	if (dialog->grace_timer) {
+		wl_event_source_remove(dialog->grace_timer);
+	}
 	cordon_portal_dialog_surface_destroy(dialog->surface);
 	wl_list_remove(&dialog->link);
+	if (dialog->ui->focus == dialog) {
+		dialog->ui->focus = NULL;
+	}
 	for (size_t i = 0; dialog->folders && i < dialog->options.remembered_folder_count; i++) {
 		free(dialog->folders[i]);
 	}
@@ -498,6 +659,14 @@ struct cordon_portal_dialog *cordon_portal_dialog_open(struct cordon_portal_ui *
 		free_dialog(dialog);
 		return NULL;
 	}
+	/*
+	 * Before ABI 4 SaveFiles was a folder choice. Such a plugin cannot confirm a
+	 * replacement, so cordon saves every name that exists under another one.
+	 */
+	if (options->portal == CORDON_PORTAL_UI_FILE_SAVE_FILES && ui->plugin->abi_version < 4) {
+		dialog->options.portal = CORDON_PORTAL_UI_FILE_OPEN;
+		dialog->options.directory = true;
+	}
 	if (!ui->plugin->open(
 		    ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, &dialog->options)) {
 		wlr_log(WLR_INFO, "The portal UI '%s' refused request %s", ui->plugin->name,
@@ -516,6 +685,8 @@ void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog) {
 	}
 	ui->plugin->close(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog);
 	free_dialog(dialog);
+	/* A dialog below may have the keyboard now: its grace starts. */
+	update_focus(ui);
 	/* Closed unanswered (its app left, the request was withdrawn): the keyboard is back. */
 	cordon_portals_keyboard_may_return(ui->portals);
 }
@@ -539,10 +710,57 @@ bool cordon_portal_ui_has_focus(struct cordon_portal_ui *ui) {
 	return shown_dialog(ui, &x, &y, &width, &height) != NULL;
 }
 
+/* Removes VALUE from the set; true when it was there. */
+static bool take_value(uint32_t *values, size_t *count, uint32_t value) {
+	for (size_t i = 0; i < *count; i++) {
+		if (values[i] == value) {
+			values[i] = values[--*count];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void add_value(uint32_t *values, size_t *count, size_t max, uint32_t value) {
+	if (*count < max) {
+		values[(*count)++] = value;
+	}
+}
+
+/*
+ * Whether a press reaches DIALOG, or is one typed or clicked within the grace (and
+ * its release with it). A release whose press was dropped is dropped too.
+ */
+static bool drop_input(struct cordon_portal_ui *ui, struct cordon_portal_dialog *dialog,
+	uint32_t *values, size_t *count, size_t max, uint32_t value, bool pressed, unsigned kind,
+	const char *what) {
+	if (!pressed) {
+		return take_value(values, count, value);
+	}
+	update_focus(ui);
+	if (ui->focus == dialog && input_ready(dialog)) {
+		return false;
+	}
+	add_value(values, count, max, value);
+	if (!(dialog->logged_drops & kind)) {
+		dialog->logged_drops |= kind;
+		wlr_log(WLR_INFO,
+			"Portal request %s: ignored a %s within %u ms of the dialog being shown",
+			dialog->request->token, what, ui->grace_ms);
+	}
+	return true;
+}
+
 void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uint32_t codepoint,
 	bool pressed, uint32_t modifiers) {
 	int x, y, width, height;
 	struct cordon_portal_dialog *dialog = shown_dialog(ui, &x, &y, &width, &height);
+	if (dialog &&
+		drop_input(ui, dialog, ui->dropped_keys, &ui->dropped_key_count,
+			sizeof(ui->dropped_keys) / sizeof(ui->dropped_keys[0]), keysym, pressed, 1,
+			"key press")) {
+		return;
+	}
 	if (dialog && ui->plugin->key) {
 		ui->plugin->key(ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, keysym,
 			codepoint, pressed, modifiers);
@@ -591,6 +809,11 @@ bool cordon_portal_ui_send_button(
 		return false;
 	}
 	ui->pointer_grab = pressed ? dialog : NULL;
+	if (drop_input(ui, dialog, ui->dropped_buttons, &ui->dropped_button_count,
+		    sizeof(ui->dropped_buttons) / sizeof(ui->dropped_buttons[0]), button, pressed,
+		    2, "click")) {
+		return true;
+	}
 	if (ui->plugin->pointer_button) {
 		ui->plugin->pointer_button(
 			ui->plugin_data, (struct cordon_portal_ui_dialog *)dialog, button, pressed);

@@ -36,6 +36,8 @@
 #define COLOR_FIELD 0xffffff
 #define COLOR_BORDER 0xa0a0a0
 #define COLOR_BUTTON 0xdcdcdc
+#define COLOR_DISABLED 0xe8e8e8
+#define COLOR_DISABLED_TEXT 0xa0a0a0
 
 /* The option fields, in the order shown, by IPP name. */
 static const char *const option_names[] = {"sides", "print-color-mode", "media"};
@@ -118,12 +120,15 @@ static void reset_options(struct cordon_ui_print *print) {
 	}
 }
 
+/* Greyed while cordon's grace period ignores input (host input_ready). */
 static void draw_button(struct cordon_ui_print *print, pixman_image_t *image, int x, int y, int w,
 	int h, const char *label, bool primary) {
+	bool enabled = print->host->input_ready(print->dialog);
+	uint32_t fill = !enabled ? COLOR_DISABLED : primary ? COLOR_SELECTED : COLOR_BUTTON;
+	uint32_t text = !enabled ? COLOR_DISABLED_TEXT : primary ? COLOR_SELECTED_TEXT : COLOR_TEXT;
 	cordon_ui_fill(image, COLOR_BORDER, x, y, w, h);
-	cordon_ui_fill(image, primary ? COLOR_SELECTED : COLOR_BUTTON, x + 1, y + 1, w - 2, h - 2);
-	cordon_ui_text(image, print->font, primary ? COLOR_SELECTED_TEXT : COLOR_TEXT, x + PAD,
-		y + PAD / 2, w - 2 * PAD, label);
+	cordon_ui_fill(image, fill, x + 1, y + 1, w - 2, h - 2);
+	cordon_ui_text(image, print->font, text, x + PAD, y + PAD / 2, w - 2 * PAD, label);
 }
 
 /* Layout from the font's height: header, one row per field, the buttons. */
@@ -211,6 +216,12 @@ static void draw(struct cordon_ui_print *print) {
 	cordon_ui_text(image, print->font, COLOR_DIM, PAD, l.footer_y + PAD / 2,
 		bx - 3 * PAD - l.button_w, "\u2191\u2193 field  \u2190\u2192 change");
 	print->host->commit(print->dialog);
+}
+
+void cordon_ui_print_redraw(struct cordon_ui_print *print) {
+	if (!print->answered) {
+		draw(print);
+	}
 }
 
 static void step(struct cordon_ui_print *print, int delta) {

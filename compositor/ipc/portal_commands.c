@@ -10,6 +10,7 @@
 #include "portals/permission_store.h"
 #include "portals/portals.h"
 #include "portals/request.h"
+#include "portals/ui_plugin.h"
 
 static void add_entry(void *data, const char *app_id, const char *portal,
 	enum cordon_permission permission, const char *const *folders, size_t folder_count) {
@@ -86,6 +87,13 @@ CORDON_IPC_HANDLER(cordon_ipc_portal_requests) {
 		json_object_object_add(object, "pid", json_object_new_int64(request->pid));
 		json_object_object_add(
 			object, "sandboxed", json_object_new_boolean(request->tag.sandboxed));
+		/* Shown with the keyboard; and past its grace period: what tests wait for. */
+		json_object_object_add(object, "dialog_shown",
+			json_object_new_boolean(request->dialog &&
+				cordon_portal_dialog_has_keyboard(request->dialog)));
+		json_object_object_add(object, "dialog_ready",
+			json_object_new_boolean(request->dialog &&
+				cordon_portal_dialog_input_ready(request->dialog)));
 		json_object_array_add(*result, object);
 	}
 	return true;

@@ -51,6 +51,8 @@ struct cordon_config {
 	char *portal_camera_launcher;
 	/* [portal] print-max-size: the largest document the print portal takes; 0: 512 MiB */
 	uint64_t portal_print_max_size;
+	/* [portal] dialog-grace-ms: how long a dialog ignores input after it appears */
+	int32_t portal_dialog_grace_ms;
 	/* [freeze] (docs/freeze.md): the defaults for every app */
 	bool freeze_sandboxed; /* freeze hidden sandboxed apps */
 	bool freeze_host; /* freeze hidden host apps */

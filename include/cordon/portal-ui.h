@@ -27,8 +27,12 @@
  * start_preview and stop_preview at the end of the host table, preview_frame at
  * the end of the plugin. cordon loads plugins of versions 1 to 3 and reads only
  * what a plugin's version has.
+ * 4 added the input grace and SaveFiles: CORDON_PORTAL_UI_FILE_SAVE_FILES, save_files
+ * at the end of the request; input_ready, restart_grace and replace_file at the end of
+ * the host table; input_ready at the end of the plugin. cordon loads versions 1 to 4;
+ * older plugins get SaveFiles as a folder choice (FILE_OPEN with directory).
  */
-#define CORDON_PORTAL_UI_ABI_VERSION 3
+#define CORDON_PORTAL_UI_ABI_VERSION 4
 #define CORDON_PORTAL_UI_ENTRY_SYMBOL "cordon_portal_ui_plugin_entry"
 
 enum cordon_portal_ui_portal {
@@ -40,6 +44,13 @@ enum cordon_portal_ui_portal {
 	CORDON_PORTAL_UI_CAMERA_STREAM = 4,
 	/* ABI 2: choose a printer and settings (set_print_setting), then done or cancel. */
 	CORDON_PORTAL_UI_PRINT = 5,
+	/*
+	 * ABI 4: save the app's files (save_files) in a folder the user chooses:
+	 * choose_at(folder_fd, ".") or choose_path(folder), then done. cordon opens each
+	 * name in it; one that exists, is hidden or is a start-up file is saved under
+	 * another name unless replace_file(index) was called for it first.
+	 */
+	CORDON_PORTAL_UI_FILE_SAVE_FILES = 6,
 };
 
 /* Who asks: the sandbox tag cordon gave the client when it connected, never its own claims. */
@@ -122,6 +133,9 @@ struct cordon_portal_ui_request {
 	 * show a live preview in the dialog (host start_preview).
 	 */
 	const bool *provider_previews;
+	/* ABI 4, CORDON_PORTAL_UI_FILE_SAVE_FILES: the names the app saves, each one name. */
+	const char *const *save_files;
+	size_t save_file_count;
 };
 
 /* ABI 3: one preview frame, RGB24 (3 bytes a pixel, red first), rows top to bottom. */
@@ -196,6 +210,25 @@ struct cordon_portal_ui_host {
 	bool (*start_preview)(struct cordon_portal_ui_dialog *dialog, size_t index, uint32_t width,
 		uint32_t height);
 	void (*stop_preview)(struct cordon_portal_ui_dialog *dialog);
+	/*
+	 * ABI 4: whether input reaches the dialog now. cordon drops key and button
+	 * presses for a grace period ([portal] dialog-grace-ms) after the dialog appears,
+	 * moves, changes size or gets the keyboard back, so that keys typed for another
+	 * window cannot answer it. Draw the action buttons disabled while false; the
+	 * plugin's input_ready() says when it changes.
+	 */
+	bool (*input_ready)(struct cordon_portal_ui_dialog *dialog);
+	/*
+	 * ABI 4: the dialog now asks something new (a confirmation): input waits for the
+	 * grace period again.
+	 */
+	void (*restart_grace)(struct cordon_portal_ui_dialog *dialog);
+	/*
+	 * ABI 4, SaveFiles: the user confirmed, for this file alone, writing
+	 * save_files[index] under its own name although it exists (replacing it) or is
+	 * hidden or a start-up file. Call before choose_at. False for an index out of range.
+	 */
+	bool (*replace_file)(struct cordon_portal_ui_dialog *dialog, size_t index);
 };
 
 struct cordon_portal_ui_plugin {
@@ -224,6 +257,8 @@ struct cordon_portal_ui_plugin {
 	 */
 	void (*preview_frame)(void *plugin, struct cordon_portal_ui_dialog *dialog,
 		const struct cordon_portal_ui_frame *frame);
+	/* ABI 4: host input_ready() changed for the dialog: redraw it. May be NULL. */
+	void (*input_ready)(void *plugin, struct cordon_portal_ui_dialog *dialog);
 };
 
 /* What a plugin exports. */

@@ -20,4 +20,11 @@ void cordon_file_chooser_create(struct cordon_portals *portals, struct wl_client
 int cordon_file_chooser_open_at(int dir_fd, const char *name, bool save, bool directory,
 	const char *token, const char **reason);
 
+/*
+ * Creates NAME in DIR_FD for a save the user did not confirm as a replacement: a new
+ * regular file or nothing (O_CREAT | O_EXCL, so never a file or link that exists).
+ * -1 with *exists true when the name is taken.
+ */
+int cordon_file_chooser_create_at(int dir_fd, const char *name, const char *token, bool *exists);
+
 #endif

@@ -109,6 +109,8 @@ struct cordon_portal_request_impl {
 	/* Optional (print): the user's choice of one setting; false with *reason when refused. */
 	bool (*set_setting)(struct cordon_portal_request *request, const char *key,
 		const char *value, const char **reason);
+	/* Optional (SaveFiles): the user confirmed writing file INDEX under its own name. */
+	bool (*replace_file)(struct cordon_portal_request *request, size_t index);
 };
 
 struct cordon_portal_request {

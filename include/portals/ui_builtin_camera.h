@@ -16,6 +16,8 @@ struct cordon_ui_camera *cordon_ui_camera_open(const struct cordon_portal_ui_hos
 	struct cordon_ui_font *font, struct cordon_portal_ui_dialog *dialog,
 	const struct cordon_portal_ui_request *request);
 void cordon_ui_camera_close(struct cordon_ui_camera *camera);
+/* Draws the dialog again: cordon's grace period began or ended (its buttons). */
+void cordon_ui_camera_redraw(struct cordon_ui_camera *camera);
 void cordon_ui_camera_key(struct cordon_ui_camera *camera, uint32_t keysym, bool pressed);
 void cordon_ui_camera_motion(struct cordon_ui_camera *camera, double x, double y);
 void cordon_ui_camera_button(struct cordon_ui_camera *camera, uint32_t button, bool pressed);

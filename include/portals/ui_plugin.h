@@ -41,7 +41,18 @@ void cordon_portal_dialog_close(struct cordon_portal_dialog *dialog);
 void cordon_portal_dialog_send_preview_frame(
 	struct cordon_portal_dialog *dialog, const struct cordon_portal_ui_frame *frame);
 
-/* Input for the shown dialog (portals/dialog_input.c translates it). */
+/*
+ * Whether the dialog has the keyboard and its grace period ([portal] dialog-grace-ms)
+ * is over: presses reach it (cordonctl portal-requests shows it as dialog_ready).
+ */
+bool cordon_portal_dialog_input_ready(const struct cordon_portal_dialog *dialog);
+/* Whether the dialog is shown and has the keyboard (in its grace period or not). */
+bool cordon_portal_dialog_has_keyboard(const struct cordon_portal_dialog *dialog);
+
+/*
+ * Input for the shown dialog (portals/dialog_input.c translates it). Presses within
+ * the grace period are dropped here, for every plugin.
+ */
 bool cordon_portal_ui_has_focus(struct cordon_portal_ui *ui);
 void cordon_portal_ui_send_key(struct cordon_portal_ui *ui, uint32_t keysym, uint32_t codepoint,
 	bool pressed, uint32_t modifiers);

@@ -16,6 +16,8 @@ struct cordon_ui_print *cordon_ui_print_open(const struct cordon_portal_ui_host 
 	const struct cordon_portal_ui_request *request);
 struct cordon_portal_ui_dialog *cordon_ui_print_dialog(const struct cordon_ui_print *print);
 void cordon_ui_print_close(struct cordon_ui_print *print);
+/* Draws the dialog again: cordon's grace period began or ended (its buttons). */
+void cordon_ui_print_redraw(struct cordon_ui_print *print);
 void cordon_ui_print_key(struct cordon_ui_print *print, uint32_t keysym, uint32_t codepoint,
 	bool pressed, uint32_t modifiers);
 void cordon_ui_print_motion(struct cordon_ui_print *print, double x, double y);

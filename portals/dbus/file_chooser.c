@@ -5,6 +5,12 @@
  * portal for a sandboxed app and hands the app the document URI (its register_document).
  * The chosen name is opened here as in the Wayland door (O_NOFOLLOW in the folder's fd,
  * a regular file or a folder) before its URI is given, so a symbolic link is refused.
+ *
+ * SaveFiles names files the user did not type: each is opened in the chosen folder's fd
+ * as SaveFile opens it, and one that exists, or is hidden or a start-up file, is
+ * written under its own name only when the dialog says the user confirmed that file
+ * (replace_file); otherwise it is created under a free name ("report (2).odt"), so no
+ * dialog, plugin or auto answer overwrites a file the user was not shown.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +28,7 @@
 #include "portals/file_chooser.h"
 #include "portals/portals.h"
 #include "portals/request.h"
+#include "portals/save_name.h"
 
 #define MAX_FILTERS 32
 #define MAX_PATTERNS 32
@@ -57,6 +64,7 @@ struct chooser {
 	size_t choice_count;
 	char *names[MAX_FILES]; /* SaveFiles: the files to save in the chosen folder */
 	size_t name_count;
+	bool replace[MAX_FILES]; /* SaveFiles: the user confirmed writing names[i] as it is */
 	char *uris[MAX_FILES + 1]; /* NULL after the last, for sd_bus_message_append_strv */
 	size_t uri_count;
 };
@@ -286,11 +294,121 @@ static bool add_uri(struct chooser *chooser, const char *dir, const char *name) 
 	return true;
 }
 
+static bool chooser_replace_file(struct cordon_portal_request *request, size_t index) {
+	struct chooser *chooser = request->data;
+	if (chooser->kind != SAVE_FILES || index >= chooser->name_count) {
+		return false;
+	}
+	chooser->replace[index] = true;
+	return true;
+}
+
+/* The path of FD as the kernel names it, into PATH; false when it has none. */
+static bool fd_path(int fd, char *path, size_t size) {
+	char link[64];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t len = readlink(link, path, size - 1);
+	if (len <= 0 || path[0] != '/') {
+		return false;
+	}
+	path[len] = '\0';
+	return true;
+}
+
+/*
+ * Opens file INDEX of a SaveFiles in FOLDER_FD: under its own name if the user
+ * confirmed it (opened as SaveFile opens, replacing what is there), else created new
+ * under a free name. Adds its URI. *created gets the name it created (to undo), or NULL.
+ */
+static bool save_one(struct chooser *chooser, int folder_fd, const char *folder_risk, size_t index,
+	char **created, const char **reason) {
+	const char *token = chooser->request->token;
+	const char *name = chooser->names[index];
+	*created = NULL;
+	int fd = -1;
+	char final[256];
+	if (chooser->replace[index]) {
+		fd = cordon_file_chooser_open_at(folder_fd, name, true, false, token, reason);
+	} else if (folder_risk) {
+		wlr_log(WLR_INFO, "Portal request %s: '%s' not confirmed in a folder where %s",
+			token, cordon_log_text(name), folder_risk);
+		*reason = "the folder needs the user's confirmation of each file";
+		return false;
+	} else {
+		bool exists = true;
+		for (int tries = 0; fd < 0 && exists && tries < 8; tries++) {
+			if (!cordon_save_name_alternative(folder_fd, name, final, sizeof(final))) {
+				break;
+			}
+			fd = cordon_file_chooser_create_at(folder_fd, final, token, &exists);
+		}
+		if (fd < 0) {
+			*reason = "no free name to save the file under";
+			return false;
+		}
+		*created = strdup(final);
+		if (strcmp(final, name) != 0) {
+			wlr_log(WLR_INFO, "Portal request %s: '%s' saved as '%s' (not confirmed)",
+				token, cordon_log_text(name), cordon_log_text(final));
+		}
+	}
+	if (fd < 0) {
+		return false;
+	}
+	char path[4096];
+	bool ok = fd_path(fd, path, sizeof(path));
+	close(fd);
+	if (!ok) {
+		*reason = "the saved file has no path";
+		return false;
+	}
+	if (!add_uri(chooser, path, NULL)) {
+		*reason = "out of memory";
+		return false;
+	}
+	return true;
+}
+
+static bool save_files(struct chooser *chooser, int dir_fd, const char *name, const char **reason) {
+	int folder_fd = cordon_file_chooser_open_at(
+		dir_fd, name, false, true, chooser->request->token, reason);
+	if (folder_fd < 0) {
+		return false;
+	}
+	char folder[4096];
+	const char *folder_risk =
+		fd_path(folder_fd, folder, sizeof(folder)) ? cordon_save_folder_risk(folder) : NULL;
+	char *created[MAX_FILES] = {0};
+	bool ok = true;
+	for (size_t i = 0; ok && i < chooser->name_count; i++) {
+		ok = save_one(chooser, folder_fd, folder_risk, i, &created[i], reason);
+	}
+	for (size_t i = 0; i < chooser->name_count; i++) {
+		/* A save that failed half way leaves none of the new files behind. */
+		if (!ok && created[i]) {
+			unlinkat(folder_fd, created[i], 0);
+		}
+		free(created[i]);
+	}
+	if (!ok) {
+		for (size_t i = 0; i < chooser->uri_count; i++) {
+			free(chooser->uris[i]);
+			chooser->uris[i] = NULL;
+		}
+		chooser->uri_count = 0;
+	}
+	close(folder_fd);
+	return ok;
+}
+
 static bool chooser_choose_at(
 	struct cordon_portal_request *request, int dir_fd, const char *name, const char **reason) {
 	struct chooser *chooser = request->data;
-	if (name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
-		strcmp(name, "..") == 0) {
+	/* SaveFiles may choose the folder it is in: "." in its own fd. */
+	bool here = chooser->kind == SAVE_FILES && strcmp(name, ".") == 0;
+	if (!here &&
+		(name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
+			strcmp(name, "..") == 0)) {
 		*reason = "a chosen name must be a single file name";
 		return false;
 	}
@@ -300,7 +418,10 @@ static bool chooser_choose_at(
 		*reason = "too many files chosen";
 		return false;
 	}
-	bool directory = chooser->directory || chooser->kind == SAVE_FILES;
+	if (chooser->kind == SAVE_FILES) {
+		return save_files(chooser, dir_fd, name, reason);
+	}
+	bool directory = chooser->directory;
 	int fd = cordon_file_chooser_open_at(
 		dir_fd, name, chooser->kind == SAVE_FILE, directory, request->token, reason);
 	if (fd < 0) {
@@ -316,14 +437,7 @@ static bool chooser_choose_at(
 		return false;
 	}
 	path[len] = '\0';
-	bool added = true;
-	if (chooser->kind == SAVE_FILES) {
-		for (size_t i = 0; added && i < chooser->name_count; i++) {
-			added = add_uri(chooser, path, chooser->names[i]);
-		}
-	} else {
-		added = add_uri(chooser, path, NULL);
-	}
+	bool added = add_uri(chooser, path, NULL);
 	if (!added) {
 		*reason = "out of memory";
 	}
@@ -411,6 +525,7 @@ static const struct cordon_portal_request_impl request_impl = {
 	.send_response = chooser_send_response,
 	.choose_at = chooser_choose_at,
 	.get_files = chooser_get_files,
+	.replace_file = chooser_replace_file,
 };
 
 /* The dialog's options from the chooser's, as the Wayland door gives them. */
@@ -435,12 +550,17 @@ static void submit(struct chooser *chooser) {
 	const char *fallback = chooser->kind == OPEN_FILE ? "Open a file"
 		: save                                    ? "Save a file"
 							  : "Choose a folder to save the files in";
+	/* SaveFiles shows the app's names; a plugin before ABI 4 gets a folder choice. */
+	enum cordon_portal_ui_portal portal = save ? CORDON_PORTAL_UI_FILE_SAVE
+		: chooser->kind == SAVE_FILES      ? CORDON_PORTAL_UI_FILE_SAVE_FILES
+						   : CORDON_PORTAL_UI_FILE_OPEN;
 	struct cordon_portal_ui_request options = {
-		/* SaveFiles asks for a folder: the names are the app's. */
-		.portal = save ? CORDON_PORTAL_UI_FILE_SAVE : CORDON_PORTAL_UI_FILE_OPEN,
+		.portal = portal,
 		.title = chooser->title && chooser->title[0] ? chooser->title : fallback,
 		.multiple = chooser->kind == OPEN_FILE && chooser->multiple,
-		.directory = chooser->directory || chooser->kind == SAVE_FILES,
+		.directory = chooser->directory,
+		.save_files = (const char *const *)chooser->names,
+		.save_file_count = chooser->kind == SAVE_FILES ? chooser->name_count : 0,
 		.current_folder = chooser->current_folder,
 		.current_name = save ? current_name : NULL,
 		.filters = filters,

@@ -37,6 +37,7 @@ chooser() {
 	shift
 	start_client "$name" "${in_sandbox[@]}" "$CORDON_PORTAL" "$@"
 	wait_for "the $name dialog" header_shown
+	dialog_ready
 }
 finished() {
 	wait_for "$1 to finish" not client_alive "$1"
@@ -83,19 +84,28 @@ assert_eq "\"$HOME/Documents\"" "$(ctl --json permissions list | jq -c \
 start_client save1 sh -c 'echo first | "$@"' sh "${in_sandbox[@]}" "$CORDON_PORTAL" save-file \
 	--name draft.txt
 wait_for "the save dialog" header_shown
+dialog_ready
 ctl key click Return >/dev/null
 finished save1
 assert_eq "first" "$(cat "$HOME/Documents/draft.txt")" "the saved file"
 
-# The same name again: Return asks, Escape goes back, Return asks again, Return replaces.
+# The same name again: Return asks (and the question has its own grace period), Escape
+# goes back, Return asks again, Return goes back too; only Alt+R replaces.
 start_client save2 sh -c 'echo second | "$@"' sh "${in_sandbox[@]}" "$CORDON_PORTAL" save-file \
 	--name draft.txt
 wait_for "the second save dialog" header_shown
-ctl key click Return Escape >/dev/null
+dialog_ready
+ctl key click Return >/dev/null
+dialog_ready
+ctl key click Escape >/dev/null
+ctl key click Return >/dev/null
+dialog_ready
 ctl key click Return >/dev/null
 assert "the save waits for the confirmation" pending 1
-assert_eq "first" "$(cat "$HOME/Documents/draft.txt")" "the file before the confirmation"
+assert_eq "first" "$(cat "$HOME/Documents/draft.txt")" "the file after Return in the confirmation"
 ctl key click Return >/dev/null
+dialog_ready
+ctl key click alt+r >/dev/null
 finished save2
 assert_eq "second" "$(cat "$HOME/Documents/draft.txt")" "the replaced file"
 
@@ -103,6 +113,7 @@ assert_eq "second" "$(cat "$HOME/Documents/draft.txt")" "the replaced file"
 start_client save3 sh -c 'echo typed | "$@"' sh "${in_sandbox[@]}" "$CORDON_PORTAL" save-file \
 	--name x
 wait_for "the third save dialog" header_shown
+dialog_ready
 ctl key click BackSpace >/dev/null
 type_text "typed-name.txt"
 ctl key click Return >/dev/null

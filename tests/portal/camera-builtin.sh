@@ -40,6 +40,7 @@ ask() {
 	shift
 	start_client "$name" "${in_sandbox[@]}" "$CORDON_PORTAL" "$@"
 	wait_for "the $name dialog" header_shown
+	dialog_ready
 }
 finished() {
 	wait_for "$1 to finish" not client_alive "$1"
@@ -74,6 +75,7 @@ preview_yellow() {
 	(($(png_probe "$TEST_TMP/preview.png" count-color 255 255 0 4 480 0 320 720) > 5000))
 }
 wait_for "the live preview" preview_yellow
+dialog_ready
 if [[ -n "${CORDON_PORTAL_SCREENSHOT_PREVIEW:-}" ]]; then
 	cp "$TEST_TMP/preview.png" "$CORDON_PORTAL_SCREENSHOT_PREVIEW"
 fi

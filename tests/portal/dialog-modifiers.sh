@@ -52,6 +52,7 @@ wait_for "the app to see Shift released" more_modifiers_than $((before + 1))
 # order, so whatever leaked arrives before what it is sent once the dialog is gone.
 start_client chooser1 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the first dialog" header_shown
+dialog_ready
 before=$(modifier_count)
 ctl key press Shift_L >/dev/null
 ctl key release Shift_L >/dev/null
@@ -66,6 +67,7 @@ assert_eq "$((before + 1))" "$(modifier_count)" "one modifiers event for the who
 # A dialog closed by its caller leaving: Shift, still held, is what the app is sent.
 start_client chooser2 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the second dialog" header_shown
+dialog_ready
 before=$(modifier_count)
 ctl key press Shift_L >/dev/null
 stop_client chooser2
@@ -91,6 +93,7 @@ ctl focus under >/dev/null
 wait_for_focus under
 start_client chooser3 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the third dialog" header_shown
+dialog_ready
 ctl key press Shift_L >/dev/null
 ctl key press a >/dev/null
 entered=$(grep -c '^keys-held ' "$TEST_TMP/other.log" || true)

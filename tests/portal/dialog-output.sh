@@ -32,6 +32,7 @@ ctl pointer move 400 300 >/dev/null
 kill -USR1 "$(client_pid win)"
 wait_for "the request to be pending" pending 1
 wait_for "the dialog on the parent window's output" header_on HEADLESS-2
+dialog_ready
 ! header_on HEADLESS-1 || fail "the dialog is also on the first output"
 echo "parent window on HEADLESS-2, pointer on HEADLESS-1: the dialog on HEADLESS-2"
 stop_client win
@@ -42,6 +43,7 @@ wait_for "no request left" pending 0
 ctl pointer move 1200 300 >/dev/null
 start_client open "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP"
 wait_for "the dialog on the pointer's output" header_on HEADLESS-2
+dialog_ready
 ! header_on HEADLESS-1 || fail "the parentless dialog is also on the first output"
 echo "no parent, pointer on HEADLESS-2: the dialog on HEADLESS-2"
 stop_client open
@@ -53,10 +55,12 @@ start_client win2 "${in_sandbox[@]}" "$CORDON_TEST_PORTAL_CLIENT" window
 wait_for_window portal-window
 start_client open2 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP"
 wait_for "the dialog on HEADLESS-2 again" header_on HEADLESS-2
+dialog_ready
 ctl output-remove HEADLESS-2 >/dev/null
 assert_eq '["HEADLESS-1"]' "$(ctl --json outputs | jq -c '[.[].name]')" "outputs after the unplug"
 ctl key click Down >/dev/null
 wait_for "the dialog on the output that is left" header_on HEADLESS-1
+dialog_ready
 window_json portal-window >/dev/null || fail "the window on the unplugged output is gone"
 ctl key click Escape >/dev/null
 wait_for "no request left" pending 0

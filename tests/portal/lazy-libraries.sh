@@ -41,6 +41,7 @@ mapped libcups.so.2 || fail "libcups is not mapped after a print request"
 
 start_client chooser "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP"
 wait_for "the built-in file chooser" header_shown
+dialog_ready
 mapped libfcft.so.4 || fail "fcft is not mapped while a dialog shows text"
 ctl key click Escape >/dev/null
 finished chooser

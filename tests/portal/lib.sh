@@ -59,3 +59,23 @@ camera_providers_init() {
 		printf '%s\n' "$@" >>"$providers/pattern.provider"
 	fi
 }
+
+# dialog_ready: waits until a pending request's dialog takes input. A dialog ignores
+# presses for its grace period ([portal] dialog-grace-ms, 750 ms by default) after it
+# appears, moves or gets the keyboard back; keys sent before are dropped, as a user's
+# stray keys are.
+_dialog_ready() {
+	ctl --json portal-requests | jq -e 'any(.[]; .dialog_ready)' >/dev/null
+}
+dialog_ready() {
+	wait_for "the dialog to take input after its grace period" _dialog_ready
+}
+
+# dialog_shown_now: returns as soon as a pending request's dialog is shown with the
+# keyboard (polled without pause: an attack test types into the grace period).
+dialog_shown_now() {
+	local deadline=$(($(date +%s%N) + CORDON_TEST_TIMEOUT * 1000000000))
+	until ctl --json portal-requests | jq -e 'any(.[]; .dialog_shown)' >/dev/null; do
+		(($(date +%s%N) < deadline)) || fail "timed out waiting for a dialog to show"
+	done
+}

@@ -22,7 +22,7 @@ pc=$(find "$prefix" -name cordon-portal-ui.pc)
 [[ -n "$pc" ]] || fail "no cordon-portal-ui.pc installed under $prefix"
 [[ -f "$prefix/include/cordon/portal-ui.h" ]] || fail "portal-ui.h not installed"
 [[ -f "$prefix/include/cordon/camera-frame.h" ]] || fail "camera-frame.h not installed"
-assert_eq 3 "$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=abi_version cordon-portal-ui)" \
+assert_eq 4 "$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=abi_version cordon-portal-ui)" \
 	"the ABI version in the .pc file"
 plugins="$TEST_TMP/plugin-build"
 PKG_CONFIG_PATH=$(dirname "$pc") meson setup "$plugins" \
@@ -43,7 +43,7 @@ config example-ui
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
 grep -q "Loaded the portal UI plugin 'example' from $plugins/example-ui.so" "$CORDON_LOG" ||
 	fail "the plugin was not loaded"
-grep -q "example plugin: ready, ABI 3" "$CORDON_LOG" || fail "the plugin did not start"
+grep -q "example plugin: ready, ABI 4" "$CORDON_LOG" || fail "the plugin did not start"
 
 # An app window that covers the middle of the screen, with the keyboard.
 start_client app "$CORDON_TEST_CLIENTS/key-client" --app-id under --width 1280 --height 720
@@ -67,6 +67,12 @@ wait_for "the app to get the press" grep -q "key sym=a .*state=pressed" "$TEST_T
 start_client chooser "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the request" pending 1
 wait_for "the dialog above the app" title_shown
+# A Return the moment the dialog shows is dropped by cordon (the grace period): the
+# plugin, which would choose on Return, never sees it.
+ctl key click Return >/dev/null
+assert "the plugin did not answer a Return typed within the grace" pending 1
+grep -q "ignored a key press within" "$CORDON_LOG" || fail "cordon did not drop the Return"
+dialog_ready
 # Its release still reaches the app, or the app would repeat the key forever.
 ctl key release a >/dev/null
 wait_for "the app to get the release" grep -q "key sym=a .*state=released" "$TEST_TMP/app.log"
@@ -89,6 +95,7 @@ wait_for "the app to get keys again" grep -q "key sym=y" "$TEST_TMP/app.log"
 rm -f "$TEST_TMP/out/file.txt"
 start_client chooser2 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the second dialog" title_shown
+dialog_ready
 ctl pointer move 640 424 >/dev/null
 ctl pointer button left click >/dev/null
 wait_for "cordon-portal to finish after the click" not client_alive chooser2
@@ -97,6 +104,7 @@ assert_eq "chosen by the plugin" "$(cat "$TEST_TMP/out/file.txt")" "the file cho
 # Escape cancels.
 start_client chooser3 "${in_sandbox[@]}" "$CORDON_PORTAL" open-file --output "$TEST_TMP/out"
 wait_for "the third dialog" title_shown
+dialog_ready
 ctl key click Escape >/dev/null
 wait_for "the cancel" grep -qx "cordon-portal: cancelled" "$TEST_TMP/chooser3.log"
 cordon_stop
@@ -104,7 +112,7 @@ cordon_stop
 # A plugin built for another ABI version is refused; so is a missing one.
 config wrong-abi
 cordon_start --verbose --config "$TEST_TMP/cordon.ini"
-grep -q "Portal UI plugin $plugins/wrong-abi.so has ABI version 999, cordon needs 1 to 3; keeping the built-in UI" \
+grep -q "Portal UI plugin $plugins/wrong-abi.so has ABI version 999, cordon needs 1 to 4; keeping the built-in UI" \
 	"$CORDON_LOG" || fail "the wrong ABI was not refused with a log line"
 ! grep -q "Loaded the portal UI plugin" "$CORDON_LOG" || fail "the wrong-ABI plugin was loaded"
 grep -q "Portal dialogs by the 'builtin' UI" "$CORDON_LOG" || fail "the built-in UI did not stay"

@@ -48,6 +48,7 @@ printing() {
 	shift
 	start_client "$name" "${in_sandbox[@]}" "$CORDON_PORTAL" "$@"
 	wait_for "the $name dialog" header_shown
+	dialog_ready
 }
 pdf_of() {
 	find "$CUPS_PDF_OUT" -name "*job_$1.pdf" -type f | head -1

@@ -607,6 +607,24 @@ static void test_print_max_size(void) {
 	}
 }
 
+/* [portal] dialog-grace-ms: 750 by default (never 0 unless set), 0 to 10000. */
+static void test_dialog_grace(void) {
+	clear_env();
+	struct cordon_config *config = LOAD_OK("[portal]\nui = auto\n");
+	CHECK(config->portal_dialog_grace_ms == 750);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[portal]\ndialog-grace-ms = 0\n");
+	CHECK(config->portal_dialog_grace_ms == 0);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[portal]\ndialog-grace-ms = 1500\n");
+	CHECK(config->portal_dialog_grace_ms == 1500);
+	cordon_config_destroy(config);
+	EXPECT_ERROR("[portal]\ndialog-grace-ms = 10001\n", 2,
+		"dialog-grace-ms must be a whole number from 0 to 10000, got '10001'");
+	EXPECT_ERROR("[portal]\ndialog-grace-ms = -1\n", 2,
+		"dialog-grace-ms must be a whole number from 0 to 10000, got '-1'");
+}
+
 static void test_explicit_path(void) {
 	clear_env();
 	char *path = tmp_path("does-not-exist.ini");
@@ -726,6 +744,7 @@ int main(void) {
 	test_freeze();
 	test_errors();
 	test_print_max_size();
+	test_dialog_grace();
 	test_explicit_path();
 	test_default_path();
 	test_example_file();
