@@ -60,6 +60,7 @@ assert_eq 0 "$(magenta)" "magenta pixels with the app's image overlapping the di
 ctl pointer move 100 600 >/dev/null
 shown=$(magenta 100 600 64 64)
 ((shown > 3500)) || fail "the app's cursor did not come back away from the dialog ($shown px)"
+dialog_ready
 ctl key click Escape >/dev/null
 wait_for "the dialog to close" not header_shown
 stop_client arrow

@@ -29,15 +29,21 @@ len=$(printf '%s' "$text" | wc -c)
 transfers_matching() {
 	ctl --json transfers | jq "[.[] | select($1)] | length"
 }
-# drag_to FROM_APP TO_APP: presses on FROM_APP and moves onto TO_APP (button still held).
+# drag_to FROM_APP TO_APP: presses on FROM_APP (the source), waits for its drag, and moves
+# onto TO_APP (button still held).
 drag_to() {
 	local from to
 	from=$(visible_point "$1")
 	to=$(visible_point "$2")
 	[[ -n "$from" && -n "$to" ]] || fail "no visible points: $(windows_json)"
 	# shellcheck disable=SC2086 # "X Y" is two arguments
+	local before
+	before=$(log_count source '^drag-started')
 	ctl pointer move $from
 	ctl pointer button left press
+	# Moving on before the source has asked for the drag would leave its surface first, and
+	# wlroots refuses a drag whose press serial is not the focused surface's.
+	wait_for "the source to start a drag" log_count_above source '^drag-started' "$before"
 	# shellcheck disable=SC2086
 	ctl pointer move $to
 }

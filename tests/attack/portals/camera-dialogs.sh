@@ -87,6 +87,8 @@ preview_yellow() {
 wait_for "the live picture" preview_yellow
 assert_eq 1 "$(provider_starts)" "providers started after one Preview"
 (($(providers_running) > 0)) || fail "no provider process for the preview"
+# The preview grew the dialog, which restarts its grace period.
+dialog_ready
 ctl key click Return >/dev/null
 wait_for "the host client's photo" not client_alive host
 rc=0

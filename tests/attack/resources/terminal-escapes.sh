@@ -30,6 +30,7 @@ wait_log host-source '^copied '
 id=$(windows_json | jq -r --arg a "$evil" 'first(.[] | select(.app_id == $a)).id')
 ctl focus "$id" >/dev/null
 wait_for_focus "$evil"
+wait_input_trusted "$evil"
 ctl key click a >/dev/null
 _type_logged() {
 	ctl --json transfers | jq -e --arg t "$evil_type" 'any(.[]; .mime_type == $t)' >/dev/null
