@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "portals/font_library.h"
 
 struct cordon_ui_font {
@@ -131,7 +132,11 @@ int cordon_ui_text(pixman_image_t *image, struct cordon_ui_font *font, uint32_t 
 	int baseline = y + font->font->ascent;
 	int ellipsis = glyph_advance(font, 0x2026);
 	int pen = x;
-	const char *s = text;
+	/* File names and app ids are drawn as cordonctl prints them: a control, bidi override
+	 * or line separator shows as its escape, never as an invisible glyph that makes one
+	 * name look like another. */
+	char escaped[1024];
+	const char *s = cordon_escape(escaped, sizeof(escaped), text, 0);
 	while (*s) {
 		const char *rest = s;
 		uint32_t cp = next_code_point(&rest);
