@@ -484,12 +484,16 @@ static bool switch_version(struct transaction *t, char **error) {
 		free(t->staging);
 		t->staging = NULL;
 	}
-	fault_point("before-switch");
-	ok = ok && set_link(dir, "current", m->version);
-	fault_point("after-switch");
+	/*
+	 * previous first, then current: killed between the two, current still names the old
+	 * version and the next run sets both again; killed after, both are right.
+	 */
 	if (ok && t->has_old && strcmp(t->old.version, m->version) != 0) {
 		ok = set_link(dir, "previous", t->old.version);
 	}
+	fault_point("before-switch");
+	ok = ok && set_link(dir, "current", m->version);
+	fault_point("after-switch");
 	if (ok) {
 		prune_versions(dir, m->version, t->has_old ? t->old.version : NULL);
 	} else {
@@ -504,13 +508,17 @@ int cordon_install_bundle(const char *path, const struct cordon_trusted_key *key
 	const struct cordon_install_options *o) {
 	struct transaction t = {0};
 	char *error = NULL;
+	const char *file = path;
+	if (o->label != NULL) {
+		path = o->label;
+	}
 	int lock = cordon_install_lock(&error);
 	if (lock < 0) {
 		return finish(&t, CORDON_APP_ERROR, error);
 	}
 	t.root = cordon_installed_root();
 	remove_leftovers(t.root);
-	t.bundle = cordon_bundle_open(path, &error);
+	t.bundle = cordon_bundle_open(file, &error);
 	if (t.bundle == NULL) {
 		close(lock);
 		return finish(&t, CORDON_APP_REFUSED_SIGNATURE, cordon_format("refused %s", error));
@@ -583,7 +591,7 @@ int cordon_install_rollback(const char *id, const struct cordon_install_options 
 	if (!cordon_installed_load(id, &inst, &error)) {
 		fprintf(stderr, "cordon-app: %s\n", error != NULL ? error : "not installed");
 		code = error != NULL ? CORDON_APP_ERROR : CORDON_APP_NOT_FOUND;
-	} else if (inst.previous == NULL) {
+	} else if (inst.previous == NULL || strcmp(inst.previous, inst.version) == 0) {
 		fprintf(stderr, "cordon-app: %s has no previous version to roll back to\n", id);
 		code = CORDON_APP_NOT_FOUND;
 	} else if (!set_link(inst.dir, "current", inst.previous) ||

@@ -70,29 +70,28 @@ static int install_entry(const struct cordon_store *store, const struct cordon_i
 	const struct cordon_remote_options *o) {
 	char *dir = cordon_user_data_path("installed");
 	char *tmp = dir != NULL ? cordon_format("%s/.download-XXXXXX", dir) : NULL;
-	int fd = tmp != NULL && cordon_mkdirs(dir, 0755) ? mkostemp(tmp, O_CLOEXEC) : -1;
+	int fd = tmp != NULL && cordon_mkdirs(dir, 0755) ? mkostemp(tmp, 0) : -1;
 	free(dir);
 	if (fd < 0) {
 		free(tmp);
 		return refuse(
 			CORDON_APP_ERROR, cordon_format("a temporary file: %s", strerror(errno)));
 	}
+	/* Unnamed at once: a kill -9 during the download leaves nothing on disk. */
+	unlink(tmp);
+	free(tmp);
 	printf("Downloading %s %s from store %s (%llu bytes)\n", e->id, e->version, store->name,
 		(unsigned long long)e->size);
 	char *error = NULL;
 	int last = -1;
 	bool ok =
 		cordon_fetch_to_fd(store->url, e->file, e->size, fd, show_download, &last, &error);
-	close(fd);
 	int code = CORDON_APP_ERROR;
 	if (ok) {
-		size_t len = 0;
-		/* The digest is computed over the file as downloaded, the size bounded above. */
-		char *bytes = cordon_read_file(tmp, (size_t)e->size, &len);
 		unsigned char digest[32];
-		ok = bytes != NULL && len == e->size && cordon_sha256(bytes, len, digest) &&
+		uint64_t len = 0;
+		ok = cordon_sha256_fd(fd, digest, &len) && len == e->size &&
 			memcmp(digest, e->sha256, 32) == 0;
-		free(bytes);
 		if (!ok) {
 			error = cordon_format(
 				"refused %s %s from store %s: the download does not match "
@@ -104,12 +103,18 @@ static int install_entry(const struct cordon_store *store, const struct cordon_i
 	if (ok) {
 		struct cordon_trusted_key key = {.store = store};
 		memcpy(key.key, store->key, CORDON_KEY_SIZE);
-		code = cordon_install_bundle(tmp, &key, 1, &o->install);
+		struct cordon_install_options install = o->install;
+		char *label = cordon_format("%s/%s", store->name, e->file);
+		char *path = cordon_format("/proc/self/fd/%d", fd);
+		install.label = label;
+		code = path != NULL ? cordon_install_bundle(path, &key, 1, &install)
+				    : CORDON_APP_ERROR;
+		free(label);
+		free(path);
 	} else {
 		refuse(code, error);
 	}
-	unlink(tmp);
-	free(tmp);
+	close(fd);
 	return code;
 }
 

@@ -2,10 +2,13 @@
  * Ed25519 and SHA-256 through OpenSSL 3's EVP interface. Keys travel as hex of their raw 32
  * bytes (the public key, and the private key's seed): no PEM or ASN.1 parsing of store data.
  */
+#include <errno.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apps/signature.h"
 
@@ -48,6 +51,31 @@ bool cordon_hex_decode(const char *hex, unsigned char *bytes, size_t len) {
 bool cordon_sha256(const void *data, size_t len, unsigned char out[32]) {
 	unsigned int out_len = 0;
 	return EVP_Digest(data, len, out, &out_len, EVP_sha256(), NULL) == 1 && out_len == 32;
+}
+
+bool cordon_sha256_fd(int fd, unsigned char out[32], uint64_t *len) {
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	size_t size = 1 << 20;
+	unsigned char *buf = malloc(size);
+	bool ok = ctx != NULL && buf != NULL && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1;
+	*len = 0;
+	while (ok) {
+		ssize_t n = pread(fd, buf, size, (off_t)*len);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n <= 0) {
+			ok = n == 0;
+			break;
+		}
+		ok = EVP_DigestUpdate(ctx, buf, (size_t)n) == 1;
+		*len += (uint64_t)n;
+	}
+	unsigned int out_len = 0;
+	ok = ok && EVP_DigestFinal_ex(ctx, out, &out_len) == 1 && out_len == 32;
+	EVP_MD_CTX_free(ctx);
+	free(buf);
+	return ok;
 }
 
 bool cordon_signature_verify(const unsigned char key[CORDON_KEY_SIZE], const void *message,

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apps/files.h"
 #include "apps/store.h"
 #include "common/format.h"
 #include "common/xdg.h"
@@ -198,6 +199,14 @@ static bool write_file_atomic(const char *path, const char *text, char **error) 
 }
 
 bool cordon_stores_save(const struct cordon_stores *stores, char **error) {
+	char *dir = strdup(stores->path);
+	bool made = dir != NULL && cordon_mkdirs(dirname(dir), 0755);
+	free(dir);
+	if (!made) {
+		*error = cordon_format(
+			"creating the folder of %s: %s", stores->path, strerror(errno));
+		return false;
+	}
 	json_object *root = json_object_new_object();
 	json_object *list = json_object_new_array();
 	json_object_object_add(root, "stores", list);

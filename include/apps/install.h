@@ -32,6 +32,7 @@ struct cordon_install_options {
 	bool allow_downgrade; /* an older version than the installed one */
 	bool replace_origin; /* another store's (or key's) app may be replaced */
 	const char *cordon_run; /* the launcher Exec= names */
+	const char *label; /* what messages call the bundle; NULL: its path */
 };
 
 /* What is installed of one app. */

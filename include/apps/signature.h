@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CORDON_KEY_SIZE 32
 #define CORDON_SIG_SIZE 64
@@ -16,6 +17,8 @@ void cordon_hex_encode(const unsigned char *bytes, size_t len, char *out);
 bool cordon_hex_decode(const char *hex, unsigned char *bytes, size_t len);
 
 bool cordon_sha256(const void *data, size_t len, unsigned char out[32]);
+/* The SHA-256 of a whole file from its start, and its length. */
+bool cordon_sha256_fd(int fd, unsigned char out[32], uint64_t *len);
 
 /* Whether sig is a valid Ed25519 signature of message by public key key. */
 bool cordon_signature_verify(const unsigned char key[CORDON_KEY_SIZE], const void *message,
