@@ -100,11 +100,16 @@ expect_refusal() {
 	grep -qF -- "$pattern" <<<"$out" || fail "expected '$pattern' from '$*', got: $out"
 }
 
-# disk_state: every installed file, link and policy line, to compare before and after.
+# disk_state: a digest of every installed file (path, type, link target, content) and of
+# policy.ini and the store list, to compare before and after. installed/ itself and its lock
+# file appear with the first command that takes the lock.
 disk_state() {
-	(cd "$TEST_TMP" && find data config -path '*/.lock' -prune -o -printf '%p %y %s %l\n' | sort
-		cat config/cordon/policy.ini 2>/dev/null
-		cat data/cordon/stores.json 2>/dev/null) | sha256sum
+	(
+		cd "$TEST_TMP"
+		local skip=(! -path data/cordon/installed ! -path data/cordon/installed/.lock)
+		find data config "${skip[@]}" -printf '%p %y %l\n' | sort
+		find data config "${skip[@]}" -type f -print0 | sort -z | xargs -0 -r sha256sum
+	) | sha256sum
 }
 
 # run_installed ID: what the installed app prints, started as its desktop entry says.
