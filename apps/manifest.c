@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 
 #include "apps/manifest.h"
+#include "common/escape.h"
 #include "common/format.h"
 #include "common/policy.h"
 #include "sandbox/app_id.h"
@@ -74,21 +75,19 @@ int cordon_version_compare(const char *a, const char *b) {
 }
 
 /*
- * Text shown in a desktop entry or a terminal: printable ASCII or UTF-8 continuation bytes,
- * no control character (newline, escape), no '%' (a desktop field code), no '\\'.
+ * Text shown in a desktop entry, a launcher or a terminal: nothing common/escape.c would escape
+ * (controls, C1 controls, bytes that are not UTF-8, bidirectional overrides, line separators,
+ * '\\'), and no '%' (a desktop entry field code). UTF-8 letters of any language pass.
  */
 static bool text_safe(const char *s, size_t max) {
 	size_t len = strlen(s);
-	if (len == 0 || len > max) {
+	if (len == 0 || len > max || strchr(s, '%') != NULL) {
 		return false;
 	}
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '%' || *p == '\\' ||
-			(*p >= 0x80 && *p < 0xa0)) {
-			return false;
-		}
-	}
-	return true;
+	char *escaped = cordon_escape_dup(s, 0);
+	bool same = escaped != NULL && strcmp(escaped, s) == 0;
+	free(escaped);
+	return same;
 }
 
 /* A word of the command or a permission value: a small set that needs no quoting anywhere. */
