@@ -346,6 +346,11 @@ static int cmd_store_add(int argc, char **argv, struct cli *c, struct cordon_sto
 			argv[0], old, new);
 		return CORDON_APP_REFUSED_POLICY;
 	}
+	/*
+	 * Re-adding a store (new URL or app list) keeps the highest serial seen, or a replay
+	 * would pass after it; a confirmed new key starts a new history of serials.
+	 */
+	uint64_t serial = s != NULL && memcmp(s->key, key, sizeof(key)) == 0 ? s->serial : 0;
 	if (s != NULL) {
 		cordon_stores_remove(stores, argv[0]);
 	}
@@ -354,6 +359,7 @@ static int cmd_store_add(int argc, char **argv, struct cli *c, struct cordon_sto
 		return CORDON_APP_ERROR;
 	}
 	memcpy(s->key, key, sizeof(key));
+	s->serial = serial;
 	char *list = strdup(c->apps);
 	for (char *save = NULL, *word = strtok_r(list, ",", &save); word != NULL;
 		word = strtok_r(NULL, ",", &save)) {
@@ -368,7 +374,6 @@ static int cmd_store_add(int argc, char **argv, struct cli *c, struct cordon_sto
 	char *error = NULL;
 	char fingerprint[32];
 	cordon_key_fingerprint(key, fingerprint);
-	/* A new key starts a new history of serials; the old one's highest may not apply. */
 	if (!cordon_stores_save(stores, &error)) {
 		fprintf(stderr, "cordon-app: %s\n", error);
 		free(error);

@@ -29,6 +29,10 @@ expect_refusal 3 "store alpha: the index (serial 1) is older than one already se
 	capp update --yes
 expect_refusal 3 "a replayed index is refused" capp install "alpha/$ID" --yes
 assert_eq "$before" "$(disk_state)" "the disk after a replayed index"
+# Adding the store again (same key, another URL spelling) does not forget the serial.
+capp store add alpha "$STORE_URL/" --key "$(pub alpha)" --apps "$ID" >/dev/null
+expect_refusal 3 "(serial 1) is older than one already seen (serial 2)" capp update --yes
+before=$(disk_state)
 assert_eq "1.1" "$(capp info "$ID" --json | jq -r .version)" "the version after the replay"
 # Accepting the old index still does not downgrade.
 capp update --yes --allow-older | grep -q "$ID 1.1 is up to date" || fail "--allow-older downgraded"
