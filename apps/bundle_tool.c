@@ -6,6 +6,7 @@
  *	cordon-bundle pubkey KEYFILE            prints the public key
  *	cordon-bundle build KEYFILE MANIFEST.json IMAGE ICON.png|- OUT
  *	cordon-bundle sign-index KEYFILE INDEX.json   writes INDEX.json.sig
+ *	cordon-bundle verify PUBKEY-HEX BUNDLE  checks a bundle as cordon-app install does
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -164,6 +165,31 @@ static int sign_index(const char *key_path, const char *index_path) {
 	return 0;
 }
 
+/* What cordon-app install checks, without installing: for store operators and the bench. */
+static int verify(const char *pub_hex, const char *path) {
+	unsigned char pub[CORDON_KEY_SIZE], digest[CORDON_DIGEST_SIZE];
+	unsigned char message[CORDON_BUNDLE_SIGNED_SIZE];
+	if (!cordon_hex_decode(pub_hex, pub, sizeof(pub))) {
+		return die(pub_hex, "not a public key (64 hex digits)");
+	}
+	char *error = NULL;
+	struct cordon_bundle *bundle = cordon_bundle_open(path, &error);
+	bool ok = bundle != NULL &&
+		cordon_bundle_stream_image(bundle, -1, digest, NULL, NULL, &error);
+	if (ok) {
+		cordon_bundle_signed_message(bundle, digest, message);
+		ok = cordon_signature_verify(pub, message, sizeof(message), bundle->signature);
+	}
+	cordon_bundle_close(bundle);
+	if (!ok) {
+		int rc = die(path, error != NULL ? error : "the signature does not verify");
+		free(error);
+		return rc;
+	}
+	printf("%s: good signature by %s\n", path, pub_hex);
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	if (argc == 3 && strcmp(argv[1], "keygen") == 0) {
 		return keygen(argv[2]);
@@ -175,6 +201,9 @@ int main(int argc, char **argv) {
 	}
 	if (argc == 7 && strcmp(argv[1], "build") == 0) {
 		return build(argv[2], argv[3], argv[4], argv[5], argv[6]);
+	}
+	if (argc == 4 && strcmp(argv[1], "verify") == 0) {
+		return verify(argv[2], argv[3]);
 	}
 	if (argc == 4 && strcmp(argv[1], "sign-index") == 0) {
 		return sign_index(argv[2], argv[3]);
