@@ -374,9 +374,12 @@ static int verify_into_staging(struct transaction *t, const struct cordon_truste
 		close(fd);
 	}
 	if (!ok) {
-		return finish(t, error != NULL ? CORDON_APP_REFUSED_SIGNATURE : CORDON_APP_ERROR,
-			error != NULL ? cordon_format("refused %s: %s", path, error)
-				      : cordon_format("unpacking %s: %s", path, strerror(errno)));
+		int code = error != NULL ? CORDON_APP_REFUSED_SIGNATURE : CORDON_APP_ERROR;
+		char *message = error != NULL
+			? cordon_format("refused %s: %s", path, error)
+			: cordon_format("unpacking %s: %s", path, strerror(errno));
+		free(error);
+		return finish(t, code, message);
 	}
 	unsigned char message[CORDON_BUNDLE_SIGNED_SIZE];
 	cordon_bundle_signed_message(t->bundle, digest, message);
@@ -521,7 +524,9 @@ int cordon_install_bundle(const char *path, const struct cordon_trusted_key *key
 	t.bundle = cordon_bundle_open(file, &error);
 	if (t.bundle == NULL) {
 		close(lock);
-		return finish(&t, CORDON_APP_REFUSED_SIGNATURE, cordon_format("refused %s", error));
+		char *message = cordon_format("refused %s", error);
+		free(error);
+		return finish(&t, CORDON_APP_REFUSED_SIGNATURE, message);
 	}
 	free(error);
 	error = NULL;
@@ -541,8 +546,9 @@ int cordon_install_bundle(const char *path, const struct cordon_trusted_key *key
 		cordon_manifest_parse(t.bundle->manifest, t.bundle->layout.manifest_len, &error);
 	if (t.manifest == NULL) {
 		close(lock);
-		return finish(&t, CORDON_APP_REFUSED_POLICY,
-			cordon_format("refused %s: %s", path, error));
+		char *message = cordon_format("refused %s: %s", path, error);
+		free(error);
+		return finish(&t, CORDON_APP_REFUSED_POLICY, message);
 	}
 	if ((code = check_policy(&t, o)) >= 0) {
 		close(lock);
@@ -589,7 +595,11 @@ int cordon_install_rollback(const char *id, const struct cordon_install_options 
 	struct cordon_installed inst, now;
 	int code = CORDON_APP_OK;
 	if (!cordon_installed_load(id, &inst, &error)) {
-		fprintf(stderr, "cordon-app: %s\n", error != NULL ? error : "not installed");
+		if (error != NULL) {
+			fprintf(stderr, "cordon-app: %s\n", error);
+		} else {
+			fprintf(stderr, "cordon-app: %s is not installed\n", cordon_log_text(id));
+		}
 		code = error != NULL ? CORDON_APP_ERROR : CORDON_APP_NOT_FOUND;
 	} else if (inst.previous == NULL || strcmp(inst.previous, inst.version) == 0) {
 		fprintf(stderr, "cordon-app: %s has no previous version to roll back to\n", id);
@@ -622,11 +632,15 @@ int cordon_install_remove(const char *id, bool delete_data) {
 	}
 	struct cordon_installed inst;
 	if (!cordon_installed_load(id, &inst, &error)) {
-		fprintf(stderr, "cordon-app: %s\n",
-			error != NULL ? error : "no such app is installed");
+		int code = error != NULL ? CORDON_APP_ERROR : CORDON_APP_NOT_FOUND;
+		if (error != NULL) {
+			fprintf(stderr, "cordon-app: %s\n", error);
+		} else {
+			fprintf(stderr, "cordon-app: %s is not installed\n", cordon_log_text(id));
+		}
 		free(error);
 		close(lock);
-		return CORDON_APP_NOT_FOUND;
+		return code;
 	}
 	/* The launcher entry first: nothing can start the app while its files go. */
 	cordon_desktop_remove(id);

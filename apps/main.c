@@ -253,10 +253,14 @@ static int load_app(const char *id, struct cordon_installed *inst) {
 		return usage_error("'%s' is not an app id", cordon_log_text(id));
 	}
 	if (!cordon_installed_load(id, inst, &error)) {
-		fprintf(stderr, "cordon-app: %s\n",
-			error != NULL ? error : "no such app is installed");
+		int code = error != NULL ? CORDON_APP_ERROR : CORDON_APP_NOT_FOUND;
+		if (error != NULL) {
+			fprintf(stderr, "cordon-app: %s\n", error);
+		} else {
+			fprintf(stderr, "cordon-app: %s is not installed\n", id);
+		}
 		free(error);
-		return error != NULL ? CORDON_APP_ERROR : CORDON_APP_NOT_FOUND;
+		return code;
 	}
 	return -1;
 }
@@ -365,8 +369,10 @@ static int cmd_store_add(int argc, char **argv, struct cli *c, struct cordon_sto
 		word = strtok_r(NULL, ",", &save)) {
 		if (cordon_store_pattern_problem(word) != NULL ||
 			s->app_count == CORDON_STORE_APPS_MAX) {
+			int code = usage_error("--apps: '%s' is not an app id or ID.* prefix",
+				cordon_log_text(word));
 			free(list);
-			return usage_error("--apps: '%s' is not an app id or ID.* prefix", word);
+			return code;
 		}
 		s->apps[s->app_count++] = strdup(word);
 	}
