@@ -218,6 +218,24 @@ static bool set_link(const char *dir, const char *name, const char *version) {
 	return ok;
 }
 
+/*
+ * current and previous trade places in one step (RENAME_EXCHANGE): a kill at any moment leaves
+ * both as they were or both swapped, never both naming one version. Where the file system
+ * cannot exchange, previous is set first, so current is never a version that is not complete.
+ */
+static bool swap_links(const char *dir, const char *previous, const char *current) {
+	char *a = cordon_format("%s/current", dir);
+	char *b = cordon_format("%s/previous", dir);
+	bool ok = a != NULL && b != NULL &&
+		renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0 && cordon_fsync_path(dir);
+	if (!ok && a != NULL && b != NULL && (errno == EINVAL || errno == ENOSYS)) {
+		ok = set_link(dir, "previous", current) && set_link(dir, "current", previous);
+	}
+	free(a);
+	free(b);
+	return ok;
+}
+
 /* Every v-* directory that is neither current nor previous goes. */
 static void prune_versions(const char *dir, const char *current, const char *previous) {
 	DIR *d = opendir(dir);
@@ -515,15 +533,10 @@ int cordon_install_bundle(const char *path, const struct cordon_trusted_key *key
 	if (o->label != NULL) {
 		path = o->label;
 	}
-	int lock = cordon_install_lock(&error);
-	if (lock < 0) {
-		return finish(&t, CORDON_APP_ERROR, error);
-	}
 	t.root = cordon_installed_root();
 	remove_leftovers(t.root);
 	t.bundle = cordon_bundle_open(file, &error);
 	if (t.bundle == NULL) {
-		close(lock);
 		char *message = cordon_format("refused %s", error);
 		free(error);
 		return finish(&t, CORDON_APP_REFUSED_SIGNATURE, message);
@@ -532,26 +545,22 @@ int cordon_install_bundle(const char *path, const struct cordon_trusted_key *key
 	error = NULL;
 	t.staging = cordon_format("%s/.staging-XXXXXX", t.root);
 	if (t.staging == NULL || mkdtemp(t.staging) == NULL) {
-		close(lock);
 		return finish(
 			&t, CORDON_APP_ERROR, cordon_format("%s: %s", t.root, strerror(errno)));
 	}
 	fault_point("staging");
 	int code = verify_into_staging(&t, keys, key_count, path);
 	if (code >= 0) {
-		close(lock);
 		return code;
 	}
 	t.manifest =
 		cordon_manifest_parse(t.bundle->manifest, t.bundle->layout.manifest_len, &error);
 	if (t.manifest == NULL) {
-		close(lock);
 		char *message = cordon_format("refused %s: %s", path, error);
 		free(error);
 		return finish(&t, CORDON_APP_REFUSED_POLICY, message);
 	}
 	if ((code = check_policy(&t, o)) >= 0) {
-		close(lock);
 		return code;
 	}
 	if (t.has_old && cordon_version_compare(t.manifest->version, t.old.version) == 0) {
@@ -559,16 +568,13 @@ int cordon_install_bundle(const char *path, const struct cordon_trusted_key *key
 		bool ok = integrate(&t.old, t.old.manifest, o, &error);
 		printf("%s %s is installed%s\n", t.manifest->id, t.manifest->version,
 			ok ? "" : " (its launcher entry could not be written)");
-		close(lock);
 		return finish(&t, ok ? CORDON_APP_OK : CORDON_APP_ERROR, error);
 	}
 	show_permissions(t.manifest, t.has_old ? &t.old : NULL);
 	if (!confirm(o, t.has_old ? "update" : "install")) {
-		close(lock);
 		return finish(&t, CORDON_APP_CANCELLED, cordon_format("nothing was installed"));
 	}
 	if (!write_parts(&t, &error) || !switch_version(&t, &error)) {
-		close(lock);
 		return finish(&t, CORDON_APP_ERROR, error);
 	}
 	struct cordon_installed now;
@@ -580,18 +586,11 @@ int cordon_install_bundle(const char *path, const struct cordon_trusted_key *key
 			now.origin_store != NULL ? now.origin_store : "");
 		cordon_installed_finish(&now);
 	}
-	close(lock);
 	return finish(&t, ok ? CORDON_APP_OK : CORDON_APP_ERROR, error);
 }
 
 int cordon_install_rollback(const char *id, const struct cordon_install_options *o) {
 	char *error = NULL;
-	int lock = cordon_install_lock(&error);
-	if (lock < 0) {
-		fprintf(stderr, "cordon-app: %s\n", error);
-		free(error);
-		return CORDON_APP_ERROR;
-	}
 	struct cordon_installed inst, now;
 	int code = CORDON_APP_OK;
 	if (!cordon_installed_load(id, &inst, &error)) {
@@ -604,8 +603,7 @@ int cordon_install_rollback(const char *id, const struct cordon_install_options 
 	} else if (inst.previous == NULL || strcmp(inst.previous, inst.version) == 0) {
 		fprintf(stderr, "cordon-app: %s has no previous version to roll back to\n", id);
 		code = CORDON_APP_NOT_FOUND;
-	} else if (!set_link(inst.dir, "current", inst.previous) ||
-		!set_link(inst.dir, "previous", inst.version)) {
+	} else if (!swap_links(inst.dir, inst.previous, inst.version)) {
 		fprintf(stderr, "cordon-app: rolling %s back: %s\n", id, strerror(errno));
 		code = CORDON_APP_ERROR;
 	} else if (!cordon_installed_load(id, &now, &error) ||
@@ -618,18 +616,11 @@ int cordon_install_rollback(const char *id, const struct cordon_install_options 
 	}
 	free(error);
 	cordon_installed_finish(&inst);
-	close(lock);
 	return code;
 }
 
 int cordon_install_remove(const char *id, bool delete_data) {
 	char *error = NULL;
-	int lock = cordon_install_lock(&error);
-	if (lock < 0) {
-		fprintf(stderr, "cordon-app: %s\n", error);
-		free(error);
-		return CORDON_APP_ERROR;
-	}
 	struct cordon_installed inst;
 	if (!cordon_installed_load(id, &inst, &error)) {
 		int code = error != NULL ? CORDON_APP_ERROR : CORDON_APP_NOT_FOUND;
@@ -639,7 +630,6 @@ int cordon_install_remove(const char *id, bool delete_data) {
 			fprintf(stderr, "cordon-app: %s is not installed\n", cordon_log_text(id));
 		}
 		free(error);
-		close(lock);
 		return code;
 	}
 	/* The launcher entry first: nothing can start the app while its files go. */
@@ -668,6 +658,5 @@ int cordon_install_remove(const char *id, bool delete_data) {
 	free(root);
 	free(gone);
 	cordon_installed_finish(&inst);
-	close(lock);
 	return ok ? CORDON_APP_OK : CORDON_APP_ERROR;
 }

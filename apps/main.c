@@ -518,7 +518,21 @@ int main(int argc, char **argv) {
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+	static const char *const changing[] = {"install", "update", "remove", "rollback", "store"};
+	int lock = -1;
+	for (size_t i = 0; i < sizeof(changing) / sizeof(changing[0]); i++) {
+		char *error = NULL;
+		if (strcmp(cmd, changing[i]) == 0 && (lock = cordon_install_lock(&error)) < 0) {
+			fprintf(stderr, "cordon-app: %s\n", error);
+			free(error);
+			free(words);
+			return CORDON_APP_ERROR;
+		}
+	}
 	int code = words != NULL ? dispatch(cmd, word_count, words, &c) : CORDON_APP_ERROR;
+	if (lock >= 0) {
+		close(lock);
+	}
 	curl_global_cleanup();
 	free(words);
 	return code;

@@ -48,7 +48,12 @@ struct cordon_installed {
 
 /* $XDG_DATA_HOME/cordon/installed, malloc'ed. */
 char *cordon_installed_root(void);
-/* Takes the lock every change holds (flock on installed/.lock); -1 with *error. */
+/*
+ * Takes the lock every change holds (flock on installed/.lock), for the whole command: the
+ * store list (its serials) and installed/ are read and written under it, so two cordon-app
+ * runs never undo each other's changes. The functions below that change anything expect the
+ * caller to hold it. -1 with *error.
+ */
 int cordon_install_lock(char **error);
 /* false when id is not installed (or unreadable: *error set then). */
 bool cordon_installed_load(const char *id, struct cordon_installed *out, char **error);
