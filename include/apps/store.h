@@ -66,10 +66,9 @@ struct cordon_index {
 #define CORDON_INDEX_SIGNED_PREFIX "cordon-app index 1\n"
 
 /*
- * Checks the index's detached signature (hex) against the store's key, then parses it. A bad
- * signature, an older serial than the store's (a replay, unless allow_older), an entry for an
- * app the store may not serve: each a refusal with *error. *refusal says whether it was one
- * (true) or the data was unreadable (false).
+ * Checks the index's detached signature (hex) against the store's key before parsing it, then
+ * the index: an older serial than the store's highest (a replay, unless allow_older) and an
+ * entry for an app the store may not serve refuse the whole index. false with *error.
  */
 bool cordon_index_load(const struct cordon_store *store, const char *text, size_t len,
 	const char *signature_hex, bool allow_older, struct cordon_index *index, char **error);
