@@ -89,3 +89,19 @@ done
 ((interrupted > 0)) || fail "no random kill landed before the switch: the loop tested nothing"
 capp install "$APPS_WORK/f-2.0.cordon" --yes >/dev/null || fail "the install after the kills"
 consistent 2.0
+
+# An update from a store, killed at each step: the download is an unnamed file, so nothing
+# of it is left; the app stays 2.0 or becomes 3.0.
+make_bundle "$APPS_WORK/f-3.0.cordon" alpha "$ID" 3.0
+publish "$APPS_WORK/store" alpha 1 "$APPS_WORK/f-3.0.cordon"
+for step in staging before-rename before-switch after-switch profile-written; do
+	rc=0
+	CORDON_APP_KILL_AT=$step capp update --yes >/dev/null 2>&1 || rc=$?
+	assert_eq 137 "$rc" "cordon-app update killed at $step"
+	consistent 2.0 3.0
+	[[ -z "$(find "$XDG_DATA_HOME/cordon" -name '.download-*')" ]] || fail "a download was left"
+	capp update --yes >/dev/null || fail "the update after a kill at $step"
+	consistent 3.0
+	capp rollback "$ID" >/dev/null
+	consistent 2.0
+done
