@@ -72,11 +72,11 @@ head -c $((40 << 20)) /dev/urandom >"$tree/blob"
 mksquashfs "$APPS_WORK/big" "$APPS_WORK/image-2.0.squashfs" -noappend -quiet -noI -noD >/dev/null
 make_bundle "$APPS_WORK/f-2.0.cordon" alpha "$ID" 2.0
 interrupted=0
-for i in $(seq 1 12); do
+for i in $(seq 1 20); do
 	"$CORDON_APP" install "$APPS_WORK/f-2.0.cordon" --yes >/dev/null 2>&1 &
 	pid=$!
 	# The fault's timing, not a wait for a condition: a random moment of the transaction.
-	sleep "0.$((RANDOM % 40))"
+	sleep "0.$(printf '%03d' $((RANDOM % 150)))"
 	kill -9 "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	consistent 1.0 1.1 2.0
@@ -87,6 +87,7 @@ for i in $(seq 1 12); do
 	fi
 done
 ((interrupted > 0)) || fail "no random kill landed before the switch: the loop tested nothing"
+_log "random kills: $interrupted of 20 landed before the switch"
 capp install "$APPS_WORK/f-2.0.cordon" --yes >/dev/null || fail "the install after the kills"
 consistent 2.0
 
