@@ -4,7 +4,6 @@
  * replace; its serial only goes up, so an older index replayed by a mirror is refused.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -171,33 +170,6 @@ bool cordon_stores_load(struct cordon_stores *stores, char **error) {
 	return ok;
 }
 
-static bool write_file_atomic(const char *path, const char *text, char **error) {
-	char *tmp = cordon_format("%s.tmp", path);
-	int fd = tmp != NULL ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
-	size_t len = strlen(text);
-	bool ok = fd >= 0 && write(fd, text, len) == (ssize_t)len && fsync(fd) == 0;
-	if (fd >= 0) {
-		ok = close(fd) == 0 && ok;
-	}
-	ok = ok && rename(tmp, path) == 0;
-	if (!ok) {
-		*error = cordon_format("writing %s: %s", path, strerror(errno));
-		if (tmp != NULL) {
-			unlink(tmp);
-		}
-	} else {
-		char *dir = strdup(path);
-		int dfd = dir != NULL ? open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
-		}
-		free(dir);
-	}
-	free(tmp);
-	return ok;
-}
-
 bool cordon_stores_save(const struct cordon_stores *stores, char **error) {
 	char *dir = strdup(stores->path);
 	bool made = dir != NULL && cordon_mkdirs(dirname(dir), 0755);
@@ -226,8 +198,8 @@ bool cordon_stores_save(const struct cordon_stores *stores, char **error) {
 		json_object_object_add(item, "serial", json_object_new_int64((int64_t)s->serial));
 		json_object_array_add(list, item);
 	}
-	bool ok = write_file_atomic(
-		stores->path, json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY), error);
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	bool ok = cordon_write_atomic(stores->path, text, strlen(text), 0600, error);
 	json_object_put(root);
 	return ok;
 }

@@ -108,3 +108,17 @@ capp remove "$HELLO" --delete-data | grep -q "Removed $HELLO 1.0 and its data" |
 rc=0
 capp gtk >/dev/null 2>&1 || rc=$?
 assert_eq 2 "$rc" "an unknown command"
+
+# Two cordon-app runs at once never undo each other's changes: eight stores added in parallel
+# are all there (each run reads and writes the store list under the lock).
+pids=()
+for i in 1 2 3 4 5 6 7 8; do
+	"$CORDON_APP" store add "s$i" "$APPS_WORK/s$i" --key "$(pub beta)" --apps "net.s$i.App" \
+		>/dev/null &
+	pids+=($!)
+done
+for pid in "${pids[@]}"; do
+	wait "$pid" || fail "a parallel store add failed"
+done
+assert_eq "alpha beta s1 s2 s3 s4 s5 s6 s7 s8" \
+	"$(capp store list --json | jq -r 'map(.name) | sort | join(" ")')" "stores added in parallel"

@@ -19,6 +19,15 @@ size=$(stat -c %s "$good")
 patch() {
 	printf '%b' "$(sed 's/../\\x&/g' <<<"$3")" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
+# flip FILE OFFSET: inverts the byte at OFFSET (a change whatever the byte was).
+flip() {
+	$PYTHON -c "
+import sys
+with open(sys.argv[1], 'r+b') as f:
+    f.seek(int(sys.argv[2])); b = f.read(1); f.seek(int(sys.argv[2])); f.write(bytes([b[0] ^ 0xff]))" "$1" "$2"
+	cmp -s "$1" "$good" && fail "flip changed nothing in $1"
+	true
+}
 variant() {
 	cp "$good" "$APPS_WORK/$1.cordon"
 	echo "$APPS_WORK/$1.cordon"
@@ -34,7 +43,7 @@ refused() {
 
 # The last byte of the image.
 f=$(variant image)
-patch "$f" $((size - 1)) ff
+flip "$f" $((size - 1))
 refused "its signature does not verify" "$f"
 # A byte inside the manifest (its version "1.0" becomes "9.0": same length, valid JSON).
 f=$(variant manifest)
@@ -44,12 +53,12 @@ grep -q '"9.0"' "$f" || fail "the manifest was not patched"
 refused "its signature does not verify" "$f"
 # The icon.
 f=$(variant icon)
-patch "$f" $((64 + manifest_len + 40)) 00
+flip "$f" $((64 + manifest_len + 40))
 refused "its signature does not verify" "$f"
 # The signature itself.
 f=$(variant signature)
 sig_off=$($PYTHON -c "import struct,sys; d=open(sys.argv[1],'rb').read(); m,i=struct.unpack('<II', d[12:20]); print(64+m+i)" "$f")
-patch "$f" "$sig_off" 00
+flip "$f" "$sig_off"
 refused "its signature does not verify" "$f"
 # Signed with a key no store has.
 make_bundle "$APPS_WORK/mallory.cordon" mallory "$ID" 1.0
