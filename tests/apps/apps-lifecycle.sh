@@ -109,6 +109,25 @@ rc=0
 capp gtk >/dev/null 2>&1 || rc=$?
 assert_eq 2 "$rc" "an unknown command"
 
+# A bundle from a file, signed by a key no store has: installed only with the user's one-time
+# trust (--trust-key); its image is erofs this time.
+command -v mkfs.erofs >/dev/null || skip "mkfs.erofs not found (Debian package erofs-utils)"
+make_key carol
+mkdir -p "$APPS_WORK/erofs-tree/bin"
+printf '#!/bin/sh\necho "hello erofs $*"\n' >"$APPS_WORK/erofs-tree/bin/hello"
+chmod 0755 "$APPS_WORK/erofs-tree/bin/hello"
+# make_bundle takes the image at image-VERSION.squashfs, whatever its filesystem.
+mkfs.erofs "$APPS_WORK/image-7.0.squashfs" "$APPS_WORK/erofs-tree" >/dev/null 2>&1 ||
+	fail "mkfs.erofs failed"
+make_bundle "$APPS_WORK/carol.cordon" carol org.example.Carol 7.0
+expect_refusal 3 "signature does not verify" capp install "$APPS_WORK/carol.cordon" --yes
+capp install "$APPS_WORK/carol.cordon" --yes --trust-key "$(pub carol)" | grep -q "from a file" ||
+	fail "the one-time trust"
+assert_eq "hello erofs " "$(run_installed org.example.Carol)" "the app from an erofs image"
+assert_eq "null $(pub carol)" "$(capp info org.example.Carol --json | jq -r '"\(.store) \(.key)"')" \
+	"the origin of a file install"
+capp remove org.example.Carol >/dev/null
+
 # Two cordon-app runs at once never undo each other's changes: eight stores added in parallel
 # are all there (each run reads and writes the store list under the lock).
 pids=()
