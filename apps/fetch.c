@@ -14,8 +14,17 @@
 #include "common/format.h"
 
 const char *cordon_fetch_url_problem(const char *url) {
+	if (strlen(url) > 1024) {
+		return "the URL is longer than 1024 bytes";
+	}
+	/* Printed in messages and listings: printable ASCII only, no quotes or spaces. */
+	for (const unsigned char *p = (const unsigned char *)url; *p != '\0'; p++) {
+		if (*p <= ' ' || *p >= 0x7f || strchr("\"'\\`", *p) != NULL) {
+			return "the URL has spaces, quotes or characters that are not printable ASCII";
+		}
+	}
 	if (strncmp(url, "http://", 7) == 0 || strncmp(url, "https://", 8) == 0 || url[0] == '/') {
-		return strpbrk(url, " \t\n\r\"'\\") == NULL ? NULL : "the URL has spaces or quotes";
+		return NULL;
 	}
 	return "a store URL begins with https://, http:// or / (a folder)";
 }

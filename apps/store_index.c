@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/bundle.h"
 #include "apps/manifest.h"
 #include "apps/store.h"
 #include "common/format.h"
@@ -48,7 +49,8 @@ static bool parse_entry(const struct cordon_store *store, json_object *item,
 		return false;
 	}
 	if (!cordon_app_id_valid(id) || !cordon_version_valid(version) || !file_name_ok(file) ||
-		!cordon_hex_decode(sha, e->sha256, 32) || json_object_get_int64(size) <= 0) {
+		!cordon_hex_decode(sha, e->sha256, 32) || json_object_get_int64(size) <= 0 ||
+		(uint64_t)json_object_get_int64(size) > CORDON_BUNDLE_IMAGE_MAX + (4u << 20)) {
 		*error = cordon_format("store %s: a malformed index entry", store->name);
 		return false;
 	}

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "apps/installed.h"
 #include "apps/manifest.h"
 #include "apps/signature.h"
 
@@ -35,19 +36,6 @@ struct cordon_install_options {
 	const char *label; /* what messages call the bundle; NULL: its path */
 };
 
-/* What is installed of one app. */
-struct cordon_installed {
-	char *id;
-	char *dir; /* .../installed/ID */
-	char *version; /* current */
-	char *previous; /* the version rollback returns to, or NULL */
-	char *origin_store; /* NULL: installed from a file */
-	char *origin_key; /* hex */
-	struct cordon_manifest *manifest;
-};
-
-/* $XDG_DATA_HOME/cordon/installed, malloc'ed. */
-char *cordon_installed_root(void);
 /*
  * Takes the lock every change holds (flock on installed/.lock), for the whole command: the
  * store list (its serials) and installed/ are read and written under it, so two cordon-app
@@ -55,12 +43,6 @@ char *cordon_installed_root(void);
  * caller to hold it. -1 with *error.
  */
 int cordon_install_lock(char **error);
-/* false when id is not installed (or unreadable: *error set then). */
-bool cordon_installed_load(const char *id, struct cordon_installed *out, char **error);
-void cordon_installed_finish(struct cordon_installed *inst);
-/* The installed app ids, sorted, NULL-terminated, malloc'ed. */
-char **cordon_installed_list(void);
-
 /* Verifies path against keys and installs it; prints progress; returns an exit code. */
 int cordon_install_bundle(const char *path, const struct cordon_trusted_key *keys, size_t key_count,
 	const struct cordon_install_options *options);
