@@ -44,3 +44,9 @@ assert_eq "$before" "$(disk_state)" "the disk after an older bundle"
 capp install "$APPS_WORK/r-1.0.cordon" --yes --allow-downgrade >/dev/null ||
 	fail "--allow-downgrade"
 assert_eq "1.0" "$(capp info "$ID" --json | jq -r .version)" "the version the user asked for"
+
+# A mirror that serves an endless index fills neither memory nor disk: 4 MiB is the cap.
+head -c $((5 << 20)) /dev/zero | tr '\0' ' ' >"$APPS_WORK/store/index.json"
+before=$(disk_state)
+expect_refusal 1 "index.json: larger than the 4194304 bytes expected" capp update --yes
+assert_eq "$before" "$(disk_state)" "the disk after an oversized index"
