@@ -47,7 +47,6 @@ grep -q "^Exec=$CORDON_RUN --app-id $SHM --image $XDG_DATA_HOME/cordon/installed
 	"$desktop" || fail "Exec does not go through cordon-run: $(grep Exec "$desktop")"
 [[ -f "$XDG_DATA_HOME/icons/hicolor/32x32/apps/$SHM.png" ]] || fail "no icon in the theme"
 grep -q "^\[app $SHM\]" "$XDG_CONFIG_HOME/cordon/policy.ini" || fail "no profile in policy.ini"
-gio info "$desktop" >/dev/null 2>&1 || true
 
 start_client launch gtk-launch "$SHM"
 wait_for "the window of $SHM started by gtk-launch" \
@@ -67,8 +66,20 @@ wait_for_window_gone org.freedesktop.weston.simple-shm
 # cordon-app run, and its profile applied by cordon-run.
 assert_eq "hello 1.0 a b" "$(capp run "$HELLO" -- a b)" "cordon-app run"
 
-# The user narrows the permissions: an update asking for the same keeps the narrowing.
+# The profile written at install is what cordon-run applies: the app that asked for the
+# network sees the host's interfaces, the one that did not only its own loopback.
+interfaces() {
+	"$CORDON_RUN" --no-wayland --app-id "$1" --image "$(capp info "$1" --json | jq -r .image)" \
+		-- sh -c 'tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " " | sort | tr "\n" " "'
+}
+host_interfaces=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " " | sort | tr "\n" " ")
+assert_eq "$host_interfaces" "$(interfaces "$SHM")" "the network of the app that asked for it"
+assert_eq "lo " "$(interfaces "$HELLO")" "the network of the app that did not ask"
+
+# The user narrows the permissions: cordon-run applies the narrowing, and an update asking
+# for the same permissions keeps it.
 sed -i "/^\[profile app-$SHM\]/,/^\[app/ s/^share = network/share =/" "$XDG_CONFIG_HOME/cordon/policy.ini"
+assert_eq "lo " "$(interfaces "$SHM")" "the network of the app after the user narrowed it"
 
 # Update: store alpha publishes 1.1 (serial 2).
 make_bundle "$APPS_WORK/shm-1.1.cordon" alpha "$SHM" 1.1 /app/bin/shm
