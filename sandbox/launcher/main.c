@@ -373,6 +373,7 @@ int main(int argc, char **argv) {
 	undo_host_state(&launch);
 	close_launch_fds(&launch);
 	free(launch.user_name);
+	free(launch.documents_host_path);
 	free(launch.options.setenv);
 	free(launch.options.dbus_talk);
 	free(launch.options.dbus_own);

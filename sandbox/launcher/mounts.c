@@ -352,6 +352,33 @@ static void setup_runtime_dir(const struct cordon_launch *launch) {
 	}
 }
 
+/*
+ * The portals name documents by the host's mount point (the document portal's
+ * GetMountPoint): where the host's runtime dir is not /run/user/UID (a test's private one),
+ * a link there to the app's own view lets those paths resolve inside. Only in the sandbox's
+ * own tmpfs dirs; a path that would shadow the layout is left alone.
+ */
+static void link_host_documents(const struct cordon_launch *launch) {
+	const char *host = launch->documents_host_path;
+	cleanup_free char *inside = cordon_strdup_printf("/run/user/%u/doc", launch->uid);
+	if (launch->documents_fd < 0 || host == NULL || strcmp(host, inside) == 0 ||
+		strncmp(host, "/tmp/", 5) != 0 || strstr(host, "/../") != NULL) {
+		return;
+	}
+	cleanup_free char *parent = strdup(host);
+	if (parent == NULL) {
+		return;
+	}
+	for (char *p = parent + 5; *p != '\0'; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			make_dir(parent, 0755);
+			*p = '/';
+		}
+	}
+	make_symlink(inside, host);
+}
+
 /* Turns the new root into / and drops the host's root from the namespace. */
 static void pivot(void) {
 	if (chdir(NEWROOT) < 0) {
@@ -423,6 +450,7 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	setup_proc();
 	setup_runtime_dir(launch);
 	setup_home(launch, home);
+	link_host_documents(launch);
 	if (launch->dbus_system_socket_fd >= 0) {
 		make_dir("/run/dbus", 0755);
 		make_file("/run/dbus/system_bus_socket");

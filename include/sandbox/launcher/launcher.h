@@ -49,6 +49,7 @@ struct cordon_launch {
 	int config_fd;
 	int cache_fd;
 	int documents_fd; /* documents.c: the document portal's view for this app, or -1 */
+	char *documents_host_path; /* documents.c: the portal's mount point on the host */
 	int image_mount_fd; /* image.c: the image as a detached mount (fsmount), or -1 */
 	char *image_path; /* the image's absolute path, for squashfuse */
 	bool image_fuse; /* the image is served by squashfuse */
