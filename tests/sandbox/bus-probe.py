@@ -111,6 +111,7 @@ def main():
         def on_message(conn, message, incoming):
             if incoming and message.get_interface() == args[0]:
                 heard.append(str(message.get_body()))
+                return None  # overheard, not ours to answer
             return message
 
         conn.add_filter(on_message)
@@ -120,10 +121,17 @@ def main():
             report("AddMatch " + rule, lambda: call(
                 conn, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                 "AddMatch", GLib.Variant("(s)", (rule,))).unpack())
+        # A monitor may not send, so it is a connection of its own.
+        monitor = Gio.DBusConnection.new_for_address_sync(
+            Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None),
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
+            Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+        monitor.set_exit_on_close(False)
+        monitor.add_filter(on_message)
         report("BecomeMonitor", lambda: call(
-            conn, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+            monitor, "org.freedesktop.DBus", "/org/freedesktop/DBus",
             "org.freedesktop.DBus.Monitoring", "BecomeMonitor",
-            GLib.Variant("(asu)", (rules, 0))).unpack())
+            GLib.Variant("(asu)", (rules[:1], 0))).unpack())
         print("listening", flush=True)
         sys.stdin.readline()
         # The bus keeps each connection's messages in order: anything overheard before the
