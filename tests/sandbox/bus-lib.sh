@@ -22,8 +22,13 @@ bus_start() {
 	export XDG_DATA_HOME="$TEST_TMP/data" XDG_CONFIG_HOME="$TEST_TMP/config"
 	mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME"
 	start_session_bus
-	portal_start "$@"
+	portal_start --verbose "$@"
 	wait_for "cordon to own its portal name" grep -q "D-Bus portal: serving as" "$CORDON_LOG"
+	# cordon starts the document portal; its FUSE mount is the host's from then on.
+	gdbus call --session --dest org.freedesktop.portal.Documents \
+		--object-path /org/freedesktop/portal/documents \
+		--method org.freedesktop.portal.Documents.GetMountPoint >/dev/null
+	wait_for "the document portal's mount" grep -qF " $XDG_RUNTIME_DIR/doc " /proc/self/mounts
 }
 
 # run_app [CORDON-RUN OPTIONS...] -- COMMAND...: COMMAND in a sandbox of $APP_ID with the

@@ -13,7 +13,7 @@ source "$CORDON_SOURCE_ROOT/tests/sandbox/bus-lib.sh"
 /usr/bin/python3 -c 'import gi; gi.require_version("Gtk", "4.0")' 2>/dev/null ||
 	skip "GTK 4's introspection data (gir1.2-gtk-4.0) is not installed"
 
-bus_start --verbose
+bus_start
 host="$TEST_TMP/host"
 mkdir -p "$host"
 echo "a plan for GTK $$" >"$host/in.txt"

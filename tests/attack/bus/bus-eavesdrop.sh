@@ -10,7 +10,7 @@ source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/bus-lib.sh"
 
-bus_start --verbose
+bus_start
 serve_fakes org.example.Vault
 
 # listen NAME CMD...: CMD (the probe's eavesdrop) with a fifo on its stdin; once it says

@@ -12,7 +12,7 @@ source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/bus-lib.sh"
 
-bus_start --verbose
+bus_start
 out=$(run_app -- sh -c '
 	id_before=$(cat /.flatpak-info)
 	echo "[Application]" >/.flatpak-info 2>/dev/null && echo "wrote"

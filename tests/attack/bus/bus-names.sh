@@ -13,7 +13,7 @@ source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/bus-lib.sh"
 
-bus_start --verbose
+bus_start
 serve_fakes org.freedesktop.systemd1 org.freedesktop.secrets org.example.NotGranted \
 	org.example.Granted
 policy="$TEST_TMP/policy.ini"

@@ -10,7 +10,7 @@ source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/lib.sh"
 source "$CORDON_SOURCE_ROOT/tests/sandbox/bus-lib.sh"
 
-bus_start --verbose
+bus_start
 abstract="cordon-test-bus-$$"
 conf="$TEST_TMP/abstract-bus.conf"
 sed "s|<listen>.*</listen>|<listen>unix:abstract=$abstract</listen>|" "$TEST_TMP/session-bus.conf" >"$conf"
