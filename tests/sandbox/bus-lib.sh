@@ -17,8 +17,9 @@ BUS_PROBE_DIR="$CORDON_SOURCE_ROOT/tests/sandbox"
 # bus_start [CORDON ARGS...]: the bus, cordon (auto UI) and per-app dirs in $TEST_TMP.
 bus_start() {
 	cordon_test_init
-	export XDG_CURRENT_DESKTOP=cordon
-	export XDG_DESKTOP_PORTAL_DIR="$CORDON_PORTAL_DESC_DIR"
+	# BUS_DESKTOP and BUS_PORTAL_DIR: another backend beside cordon (launcher-dbus-portals).
+	export XDG_CURRENT_DESKTOP="${BUS_DESKTOP:-cordon}"
+	export XDG_DESKTOP_PORTAL_DIR="${BUS_PORTAL_DIR:-$CORDON_PORTAL_DESC_DIR}"
 	export XDG_DATA_HOME="$TEST_TMP/data" XDG_CONFIG_HOME="$TEST_TMP/config"
 	mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME"
 	start_session_bus
