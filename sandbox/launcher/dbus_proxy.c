@@ -22,7 +22,8 @@
  * own its app id and the names below it, and see nothing else; the profile's dbus-talk,
  * dbus-own and dbus-see add names (common/policy.c checked them when it read the file). The
  * bus driver's own monitoring and eavesdropping calls never pass xdg-dbus-proxy's filter.
- * The system bus is proxied only when dbus-system-talk names something.
+ * The system bus is proxied only when dbus-system-talk names something; the accessibility
+ * bus (AT-SPI) when dbus-a11y is not false and the host's runs, with Flatpak's rules.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <systemd/sd-bus.h>
 #include <unistd.h>
 
 #include "sandbox/launcher/launcher.h"
@@ -45,6 +47,8 @@
 
 /* Where the proxy's root is built, inside its own mount namespace. */
 #define PROXY_ROOT "/tmp"
+/* The buses one proxy serves at most: session, system, accessibility. */
+#define PROXY_BUSES 3
 /* How long the proxy may take to listen before the launch fails. */
 #define PROXY_READY_MS 10000
 
@@ -157,6 +161,69 @@ static char *system_upstream(void) {
 	}
 	return strdup("unix:path=/run/dbus/system_bus_socket");
 }
+
+/*
+ * The host's accessibility bus, when its launcher already runs (org.a11y.Bus on the session
+ * bus): asking an absent one would start at-spi-bus-launcher and its own bus daemon for
+ * every launch. NULL when there is none or it does not answer within a second.
+ */
+static char *a11y_upstream(const char *session) {
+	sd_bus *bus = NULL;
+	sd_bus_message *reply = NULL;
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	char *address = NULL;
+	int has_owner = 0;
+	const char *text = NULL;
+	if (sd_bus_new(&bus) < 0 || sd_bus_set_address(bus, session) < 0 ||
+		sd_bus_set_bus_client(bus, 1) < 0 || sd_bus_start(bus) < 0) {
+		goto out;
+	}
+	sd_bus_set_method_call_timeout(bus, 1000 * 1000);
+	if (sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+		    "org.freedesktop.DBus", "NameHasOwner", &err, &reply, "s",
+		    "org.a11y.Bus") < 0 ||
+		sd_bus_message_read(reply, "b", &has_owner) < 0 || !has_owner) {
+		goto out;
+	}
+	reply = sd_bus_message_unref(reply);
+	if (sd_bus_call_method(bus, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress",
+		    &err, &reply, "") < 0 ||
+		sd_bus_message_read(reply, "s", &text) < 0) {
+		goto out;
+	}
+	address = first_address(text);
+out:
+	if (address == NULL) {
+		cordon_debug("no accessibility bus on the host%s%s", err.message ? ": " : "",
+			err.message ? err.message : "");
+	}
+	sd_bus_error_free(&err);
+	sd_bus_message_unref(reply);
+	sd_bus_flush_close_unref(bus);
+	return address;
+}
+
+/*
+ * What an app may do on the accessibility bus: register its tree with the registry and
+ * ask which events and keys are listened to, as Flatpak allows; nothing of other apps.
+ */
+static const char *const a11y_rules[] = {
+	"--sloppy-names",
+	"--call=org.a11y.atspi.Registry=org.a11y.atspi.Socket.Embed@/org/a11y/atspi/accessible/"
+	"root",
+	"--call=org.a11y.atspi.Registry=org.a11y.atspi.Socket.Unembed@/org/a11y/atspi/accessible/"
+	"root",
+	"--call=org.a11y.atspi.Registry=org.a11y.atspi.Registry.GetRegisteredEvents@/org/a11y/"
+	"atspi/registry",
+	"--call=org.a11y.atspi.Registry=org.a11y.atspi.DeviceEventController."
+	"GetKeystrokeListeners@/org/a11y/atspi/registry/deviceeventcontroller",
+	"--call=org.a11y.atspi.Registry=org.a11y.atspi.DeviceEventController."
+	"GetDeviceEventListeners@/org/a11y/atspi/registry/deviceeventcontroller",
+	"--call=org.a11y.atspi.Registry=org.a11y.atspi.DeviceEventController."
+	"NotifyListenersSync@/org/a11y/atspi/registry/deviceeventcontroller",
+	"--call=org.a11y.atspi.Registry=org.a11y.atspi.DeviceEventController."
+	"NotifyListenersAsync@/org/a11y/atspi/registry/deviceeventcontroller",
+};
 
 /* xdg-dbus-proxy from PATH; it must lie below /usr, the only program dir in its root. */
 static char *find_proxy(void) {
@@ -362,8 +429,8 @@ static __attribute__((noreturn)) void run_proxy(struct cordon_launch *launch, ch
 	cleanup_fd int usr = open_host("/usr", O_DIRECTORY);
 	cleanup_fd int etc = open_host("/etc", O_DIRECTORY);
 	cleanup_fd int dir = open_host(launch->dbus_dir, O_DIRECTORY | O_NOFOLLOW);
-	int upstream[3] = {-1, -1, -1};
-	for (size_t i = 0; i < 3 && upstream_paths[i] != NULL; i++) {
+	int upstream[PROXY_BUSES] = {-1, -1, -1};
+	for (size_t i = 0; i < PROXY_BUSES && upstream_paths[i] != NULL; i++) {
 		upstream[i] = open_host(upstream_paths[i], 0);
 	}
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -374,7 +441,7 @@ static __attribute__((noreturn)) void run_proxy(struct cordon_launch *launch, ch
 	proxy_top_level();
 	proxy_bind(etc, "/etc", true, true);
 	proxy_bind(dir, launch->dbus_dir, true, false);
-	for (size_t i = 0; i < 3 && upstream_paths[i] != NULL; i++) {
+	for (size_t i = 0; i < PROXY_BUSES && upstream_paths[i] != NULL; i++) {
 		proxy_bind(upstream[i], upstream_paths[i], false, false);
 	}
 	if (!cordon_write_file(PROXY_ROOT "/.flatpak-info", launch->dbus_identity,
@@ -452,6 +519,14 @@ void cordon_launch_dbus_proxy_start(struct cordon_launch *launch) {
 		}
 	}
 
+	cleanup_free char *a11y = o->dbus_a11y ? a11y_upstream(upstream) : NULL;
+	cleanup_free char *a11y_path = NULL;
+	if (a11y != NULL && !upstream_path(a11y, &a11y_path)) {
+		cordon_debug("the accessibility bus address '%.200s' cannot be proxied", a11y);
+		free(a11y);
+		a11y = NULL;
+	}
+
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
 	const char *base = runtime != NULL && runtime[0] == '/' ? runtime : "/tmp";
 	char *dir = cordon_strdup_printf("%s/cordon-run-bus-XXXXXX", base);
@@ -465,6 +540,9 @@ void cordon_launch_dbus_proxy_start(struct cordon_launch *launch) {
 	launch->dbus_socket = cordon_strdup_printf("%s/bus", dir);
 	if (want_system) {
 		launch->dbus_system_socket = cordon_strdup_printf("%s/system_bus_socket", dir);
+	}
+	if (a11y != NULL) {
+		launch->dbus_a11y_socket = cordon_strdup_printf("%s/a11y-bus", dir);
 	}
 	launch->dbus_identity = identity_file(launch);
 
@@ -488,6 +566,12 @@ void cordon_launch_dbus_proxy_start(struct cordon_launch *launch) {
 		add_bus(&args, system, launch->dbus_system_socket);
 		add_rules(&args, "talk", o->dbus_system_talk);
 	}
+	if (a11y != NULL) {
+		add_bus(&args, a11y, launch->dbus_a11y_socket);
+		for (size_t i = 0; i < sizeof(a11y_rules) / sizeof(a11y_rules[0]); i++) {
+			argv_add(&args, strdup(a11y_rules[i]));
+		}
+	}
 	for (size_t i = 0; i < args.len; i++) {
 		cordon_debug("bus proxy argv[%zu]: %s", i, args.items[i]);
 	}
@@ -496,10 +580,14 @@ void cordon_launch_dbus_proxy_start(struct cordon_launch *launch) {
 	if (pipe2(sync, O_CLOEXEC) < 0) {
 		cordon_die_errno("creating the bus proxy's sync pipe");
 	}
-	char *paths[3] = {session_path, system_path, NULL};
-	if (paths[0] == NULL) {
-		paths[0] = paths[1];
-		paths[1] = NULL;
+	/* The upstream sockets the proxy's root needs (abstract addresses need none). */
+	char *paths[PROXY_BUSES + 1] = {NULL};
+	size_t n_paths = 0;
+	char *all[] = {session_path, system_path, a11y_path};
+	for (size_t i = 0; i < PROXY_BUSES; i++) {
+		if (all[i] != NULL) {
+			paths[n_paths++] = all[i];
+		}
 	}
 	pid_t parent = getpid();
 	fflush(NULL);
@@ -541,8 +629,16 @@ void cordon_launch_dbus_proxy_start(struct cordon_launch *launch) {
 			cordon_die_errno("opening the app's system bus socket");
 		}
 	}
-	cordon_debug("session bus: xdg-dbus-proxy pid %d for %s at %s%s", (int)pid, upstream,
-		launch->dbus_socket, want_system ? ", with the system bus" : "");
+	if (a11y != NULL) {
+		launch->dbus_a11y_socket_fd =
+			open(launch->dbus_a11y_socket, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+		if (launch->dbus_a11y_socket_fd < 0) {
+			cordon_die_errno("opening the app's accessibility bus socket");
+		}
+	}
+	cordon_debug("session bus: xdg-dbus-proxy pid %d for %s at %s%s%s", (int)pid, upstream,
+		launch->dbus_socket, want_system ? ", with the system bus" : "",
+		a11y != NULL ? ", with the accessibility bus" : "");
 }
 
 void cordon_launch_dbus_proxy_finish(struct cordon_launch *launch) {
@@ -560,8 +656,9 @@ void cordon_launch_dbus_proxy_finish(struct cordon_launch *launch) {
 			*fds[i] = -1;
 		}
 	}
-	char **paths[] = {&launch->dbus_socket, &launch->dbus_system_socket};
-	for (size_t i = 0; i < 2; i++) {
+	char **paths[] = {
+		&launch->dbus_socket, &launch->dbus_system_socket, &launch->dbus_a11y_socket};
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		if (*paths[i] != NULL) {
 			unlink(*paths[i]);
 			free(*paths[i]);

@@ -75,6 +75,11 @@ char **cordon_launch_environment(const struct cordon_launch *launch) {
 		env_add(&env,
 			strdup("DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket"));
 	}
+	if (launch->dbus_a11y_socket != NULL) {
+		env_add(&env,
+			cordon_strdup_printf("AT_SPI_BUS_ADDRESS=unix:path=/run/user/%u/at-spi/bus",
+				launch->uid));
+	}
 	env_add(&env, strdup("GSETTINGS_BACKEND=keyfile"));
 	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++) {
 		const char *value = getenv(passed[i]);

@@ -326,6 +326,7 @@ int main(int argc, char **argv) {
 		.parent_alive_fd = -1,
 		.dbus_socket_fd = -1,
 		.dbus_system_socket_fd = -1,
+		.dbus_a11y_socket_fd = -1,
 		.dbus_sync_fd = -1,
 		.dbus_proxy_pid = -1,
 	};

@@ -344,6 +344,13 @@ static void setup_runtime_dir(const struct cordon_launch *launch) {
 		make_file(bus);
 		bind_fd(launch->dbus_socket_fd, bus, false);
 	}
+	if (launch->dbus_a11y_socket_fd >= 0) {
+		cleanup_free char *at_spi = cordon_strdup_printf("%s/at-spi", dir);
+		cleanup_free char *bus = cordon_strdup_printf("%s/at-spi/bus", dir);
+		make_dir(at_spi, 0700);
+		make_file(bus);
+		bind_fd(launch->dbus_a11y_socket_fd, bus, false);
+	}
 	if (launch->documents_fd >= 0) {
 		/* Writable (the portal checks each document's permissions), nosuid, nodev. */
 		cleanup_free char *doc = cordon_strdup_printf("%s/doc", dir);
@@ -411,6 +418,7 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	reopen_here(&launch->documents_fd, "the app's documents");
 	reopen_here(&launch->dbus_socket_fd, "the app's bus socket");
 	reopen_here(&launch->dbus_system_socket_fd, "the app's system bus socket");
+	reopen_here(&launch->dbus_a11y_socket_fd, "the app's accessibility bus socket");
 	if (mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") < 0) {
 		cordon_die_errno("mounting the sandbox's root tmpfs");
 	}

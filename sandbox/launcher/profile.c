@@ -47,6 +47,7 @@ void cordon_launch_apply_profile(struct cordon_launch_options *o) {
 			cordon_die_errno("copying %s", bus_keys[i]);
 		}
 	}
+	o->dbus_a11y = cordon_policy_get_bool(policy, id, profile, "dbus-a11y", true);
 	cordon_debug("profile %s: network %s, devel %s, dri %s, video %s", profile,
 		o->share_network ? "yes" : "no", o->allow_devel ? "yes" : "no",
 		o->device_dri ? "yes" : "no", o->device_video ? "yes" : "no");

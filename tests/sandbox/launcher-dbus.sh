@@ -93,3 +93,29 @@ host=$(GSETTINGS_BACKEND=keyfile gsettings get "$schema" color-scheme)
 assert_eq "'default'" "$host" "color-scheme of the host (its keyfile in $XDG_CONFIG_HOME)"
 [[ ! -e "$XDG_CONFIG_HOME/dconf" ]] || fail "something wrote the host's dconf: $(ls -R "$XDG_CONFIG_HOME/dconf")"
 echo "gsettings: set, restart, get: 'prefer-dark' for $APP_ID only, in $keyfile"
+
+# The accessibility bus: through the proxy when the host's runs (at-spi-bus-launcher,
+# started here as a desktop starts it), with only the registry's calls Flatpak allows.
+a11y=$(gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus \
+	--method org.a11y.Bus.GetAddress 2>/dev/null | sed -n "s/^('\(.*\)',)$/\1/p") || true
+[[ -n "$a11y" ]] || skip "at-spi-bus-launcher (at-spi2-core) did not start"
+host_id=$(gdbus call --address "$a11y" --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+	--method org.freedesktop.DBus.GetId)
+out=$(run_app -- sh -c 'echo "address $AT_SPI_BUS_ADDRESS"
+	gdbus call --address "$AT_SPI_BUS_ADDRESS" --dest org.freedesktop.DBus \
+		--object-path /org/freedesktop/DBus --method org.freedesktop.DBus.GetId
+	gdbus call --address "$AT_SPI_BUS_ADDRESS" --dest org.a11y.atspi.Registry \
+		--object-path /org/a11y/atspi/registry \
+		--method org.a11y.atspi.Registry.GetRegisteredEvents >/dev/null && echo "registry answered"
+	gdbus call --address "$AT_SPI_BUS_ADDRESS" --dest org.a11y.atspi.Registry \
+		--object-path /org/a11y/atspi/registry \
+		--method org.a11y.atspi.Registry.RegisterEvent "object:" "[]" "" 2>&1 | grep -o AccessDenied
+	true') || fail "the accessibility probe failed: $out"
+grep -qx "address unix:path=/run/user/$uid/at-spi/bus" <<<"$out" || fail "AT_SPI_BUS_ADDRESS: $out"
+grep -qxF "$host_id" <<<"$out" || fail "the app's accessibility bus is not the host's: $out"
+grep -qx "registry answered" <<<"$out" || fail "the registry's allowed call: $out"
+grep -qx "AccessDenied" <<<"$out" || fail "a call outside the rules was not refused: $out"
+printf '[app %s]\ndbus-a11y = false\n' "$APP_ID" >"$TEST_TMP/no-a11y.ini"
+out=$(run_app --policy "$TEST_TMP/no-a11y.ini" -- sh -c 'ls -A "$XDG_RUNTIME_DIR"; echo "a=${AT_SPI_BUS_ADDRESS:-}"')
+! grep -qx at-spi <<<"$out" && grep -qx "a=" <<<"$out" || fail "dbus-a11y = false: $out"
+echo "accessibility: the host's AT-SPI bus through the proxy, filtered; none with dbus-a11y = false"

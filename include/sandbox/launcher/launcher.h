@@ -24,6 +24,7 @@ struct cordon_launch_options {
 	char *dbus_own;
 	char *dbus_see;
 	char *dbus_system_talk; /* NULL or empty: no system bus inside */
+	bool dbus_a11y; /* dbus-a11y: the accessibility bus through the proxy (default true) */
 	const char *profile; /* --profile: NULL is the app's profile from policy.ini */
 	const char *policy_path; /* --policy: NULL is the default policy.ini */
 	bool device_dri; /* devices = dri: /dev/dri */
@@ -73,9 +74,11 @@ struct cordon_launch {
 	char *dbus_dir; /* private temp dir holding the proxy's sockets */
 	char *dbus_socket; /* the session bus socket the proxy listens on */
 	char *dbus_system_socket; /* the system bus one, or NULL */
+	char *dbus_a11y_socket; /* the accessibility bus one, or NULL */
 	char *dbus_identity; /* the .flatpak-info text, in the proxy's root and the app's */
 	int dbus_socket_fd; /* O_PATH fds of the sockets, the bind sources */
 	int dbus_system_socket_fd;
+	int dbus_a11y_socket_fd;
 	int dbus_sync_fd; /* read end of the proxy's --fd: closing it stops the proxy */
 	pid_t dbus_proxy_pid;
 
