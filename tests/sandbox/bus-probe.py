@@ -13,6 +13,7 @@
 #                            and reports what it overheard ("overheard ..." / "heard nothing")
 #   settings                 the Settings portal's color-scheme: "color-scheme N"
 #   open-uri URI             OpenURI: "response N"
+#   bench N                  N calls to the portal frontend: "round-trip-us MEAN"
 #   notify ID TITLE          the Notification portal: "answered notify ..."
 #   open-file                FileChooser.OpenFile: "response N", "uri U", "content LINE"
 #   save-file NAME TEXT      FileChooser.SaveFile, then writes TEXT through the document
@@ -182,6 +183,18 @@ def main():
                 with open(local, "w") as f:
                     f.write(args[1] + "\n")
                 print("wrote " + local, flush=True)
+    elif cmd == "bench":
+        # N round trips to the portal frontend (a property it answers itself), timed.
+        import time
+        n = int(args[0])
+        get = lambda: call(conn, PORTAL, PORTAL_PATH, "org.freedesktop.DBus.Properties", "Get",
+                           GLib.Variant("(ss)", ("org.freedesktop.portal.FileChooser", "version")))
+        for _ in range(20):
+            get()
+        start = time.monotonic()
+        for _ in range(n):
+            get()
+        print("round-trip-us %.1f" % ((time.monotonic() - start) * 1e6 / n), flush=True)
     elif cmd == "notify":
         report("notify", lambda: call(
             conn, PORTAL, PORTAL_PATH, "org.freedesktop.portal.Notification", "AddNotification",
