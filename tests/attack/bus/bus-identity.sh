@@ -16,9 +16,14 @@ bus_start
 out=$(run_app -- sh -c '
 	id_before=$(cat /.flatpak-info)
 	echo "[Application]" >/.flatpak-info 2>/dev/null && echo "wrote"
+	# Wherever the path leads: the file itself, made writable first if the app owns it.
+	target=$(readlink -f /.flatpak-info)
+	chmod u+w "$target" 2>/dev/null && echo "[Application]" >"$target" 2>/dev/null && echo "wrote"
 	printf "[Application]\nname=org.freedesktop.Evil\n" >/tmp/fake 2>/dev/null
 	mv /tmp/fake /.flatpak-info 2>/dev/null && echo "replaced"
+	cp /tmp/fake /tmp/fake2 && mv /tmp/fake2 "$target" 2>/dev/null && echo "replaced"
 	rm -f /.flatpak-info 2>/dev/null && echo "removed"
+	rm -f "$target" 2>/dev/null && echo "removed"
 	mount --bind /tmp/fake /.flatpak-info 2>/dev/null && echo "mounted"
 	ln -sf /tmp/fake /.flatpak-info 2>/dev/null && echo "linked"
 	for p in /proc/[0-9]*; do

@@ -34,6 +34,9 @@ connect("abstract", "\0" + sys.argv[2])
 print("runtime " + " ".join(sorted(os.listdir(os.environ["XDG_RUNTIME_DIR"]))))
 print("address " + os.environ["DBUS_SESSION_BUS_ADDRESS"])
 bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+names = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+    "ListNames", None, None, 0, 5000, None).unpack()[0]
+print("names " + " ".join(n for n in names if not n.startswith(":")))
 print("own bus " + bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus",
     "org.freedesktop.DBus", "GetId", None, None, 0, 5000, None).unpack()[0])
 PY
@@ -43,6 +46,12 @@ grep -qx "refused path 2" <<<"$out" || fail "the host's bus socket is reachable 
 grep -qx "refused abstract 1" <<<"$out" || fail "the abstract bus was not refused with EPERM: $out"
 grep -qx "address unix:path=/run/user/$uid/bus" <<<"$out" || fail "the bus address inside: $out"
 grep -q "^own bus [0-9a-f]\{32\}$" <<<"$out" || fail "the app did not reach its own bus: $out"
+# The bus it reaches is the filtered one: cordon's backend, on the real bus, is not listed.
+gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+	--method org.freedesktop.DBus.ListNames | grep -q "'org.freedesktop.impl.portal.desktop.cordon'" ||
+	fail "cordon's backend is not on the host's bus (the control)"
+grep -q "^names .*org.freedesktop.impl.portal.desktop.cordon" <<<"$out" &&
+	fail "the app's bus lists the real bus's names: $out"
 runtime=$(sed -n 's/^runtime //p' <<<"$out")
 for entry in $runtime; do
 	case "$entry" in bus | wayland-0 | doc | at-spi) ;; *) fail "unexpected $entry in the runtime dir: $runtime" ;; esac
