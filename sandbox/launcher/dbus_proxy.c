@@ -500,6 +500,15 @@ void cordon_launch_dbus_proxy_start(struct cordon_launch *launch) {
 			upstream);
 		return;
 	}
+	/*
+	 * A bus the user cannot reach (another user's runtime dir) is no bus, as the
+	 * document portal's view is no documents: not an error.
+	 */
+	if (session_path != NULL && access(session_path, R_OK | W_OK) < 0) {
+		cordon_debug("the session bus at %s is not ours to use (%s): the app has no D-Bus",
+			session_path, strerror(errno));
+		return;
+	}
 	cleanup_free char *proxy = find_proxy();
 	if (proxy == NULL) {
 		fprintf(stderr,
@@ -531,10 +540,12 @@ void cordon_launch_dbus_proxy_start(struct cordon_launch *launch) {
 	const char *base = runtime != NULL && runtime[0] == '/' ? runtime : "/tmp";
 	char *dir = cordon_strdup_printf("%s/cordon-run-bus-XXXXXX", base);
 	if (mkdtemp(dir) == NULL) {
-		int err = errno;
+		cordon_debug(
+			"cannot make a private dir in %s for the app's bus (%s): the app has no "
+			"D-Bus",
+			base, strerror(errno));
 		free(dir);
-		errno = err;
-		cordon_die_errno("creating a private dir in %s for the app's bus", base);
+		return;
 	}
 	launch->dbus_dir = dir;
 	launch->dbus_socket = cordon_strdup_printf("%s/bus", dir);
