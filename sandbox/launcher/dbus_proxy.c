@@ -25,6 +25,7 @@
  * The system bus is proxied only when dbus-system-talk names something; the accessibility
  * bus (AT-SPI) when dbus-a11y is not false and the host's runs, with Flatpak's rules.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -116,9 +117,10 @@ static bool upstream_path(const char *address, char **path) {
 	}
 	size_t o = 0;
 	for (size_t i = 0; i < len; i++) {
-		unsigned int byte;
-		if (in[i] == '%' && i + 2 < len + 1 && sscanf(in + i + 1, "%2x", &byte) == 1) {
-			out[o++] = (char)byte;
+		if (in[i] == '%' && i + 2 < len && isxdigit((unsigned char)in[i + 1]) &&
+			isxdigit((unsigned char)in[i + 2])) {
+			char hex[3] = {in[i + 1], in[i + 2], '\0'};
+			out[o++] = (char)strtoul(hex, NULL, 16);
 			i += 2;
 		} else {
 			out[o++] = in[i];
@@ -466,7 +468,8 @@ static __attribute__((noreturn)) void run_proxy(struct cordon_launch *launch, ch
 			dup2(null, 1);
 		}
 	}
-	if (dup2(sync_fd, 3) < 0) {
+	/* dup2 onto itself would keep close-on-exec: the proxy must inherit fd 3. */
+	if ((sync_fd == 3 ? fcntl(3, F_SETFD, 0) : dup2(sync_fd, 3)) < 0) {
 		cordon_die_errno("handing the bus proxy its sync fd");
 	}
 	close_range(4, ~0U, 0);
