@@ -78,6 +78,34 @@ assert_eq "('$(busctl --address="unix:abstract=$abstract" call org.freedesktop.D
 	"the bus id inside (the abstract bus's)"
 echo "an abstract upstream: proxied"
 
+# The system bus: absent by default, and with dbus-system-talk only the names it grants (a
+# private bus stands for the system's, at DBUS_SYSTEM_BUS_ADDRESS).
+system_sock="$TEST_TMP/system-bus"
+sed "s|<listen>.*</listen>|<listen>unix:path=$system_sock</listen>|" "$TEST_TMP/session-bus.conf" \
+	>"$TEST_TMP/system-bus.conf"
+start_client system-bus dbus-daemon --nofork --nopidfile --config-file="$TEST_TMP/system-bus.conf"
+wait_for "the private system bus" busctl --address="unix:path=$system_sock" status
+export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$system_sock"
+: >"$TEST_TMP/system-fakes.log"
+DBUS_SESSION_BUS_ADDRESS=$DBUS_SYSTEM_BUS_ADDRESS start_client system-fakes /usr/bin/python3 \
+	"$BUS_PROBE_DIR/bus-probe.py" serve "$TEST_TMP/system-fakes.log" org.example.SysGranted \
+	org.example.SysOther
+wait_for "the system bus fakes" grep -q "^serving$" "$TEST_TMP/system-fakes.log"
+system_calls='for name in org.example.SysGranted org.example.SysOther; do
+	gdbus call --system --dest $name --object-path /org/cordon/Test \
+		--method org.cordon.Test.Hit inside >/dev/null 2>&1 && echo "answered $name"
+	done; ls /run/dbus 2>/dev/null; echo "system=${DBUS_SYSTEM_BUS_ADDRESS:-}"'
+out=$(run_app -- sh -c "$system_calls")
+assert_eq "system=" "$out" "the system bus without dbus-system-talk"
+printf '[app %s]\ndbus-system-talk = org.example.SysGranted\n' "$APP_ID" >"$TEST_TMP/system.ini"
+out=$(run_app --policy "$TEST_TMP/system.ini" -- sh -c "$system_calls")
+assert_eq "answered org.example.SysGranted
+system_bus_socket
+system=unix:path=/run/dbus/system_bus_socket" "$out" "the system bus with dbus-system-talk"
+assert_eq 1 "$(grep -c inside "$TEST_TMP/system-fakes.log")" "calls the system fakes got"
+unset DBUS_SYSTEM_BUS_ADDRESS
+echo "system bus: none by default; with dbus-system-talk only the granted name answers"
+
 # GSettings: per app, persistent, in the app's config dir.
 schema=org.gnome.desktop.interface
 gsettings list-keys "$schema" 2>/dev/null | grep -qx color-scheme ||
