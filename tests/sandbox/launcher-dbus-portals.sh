@@ -13,7 +13,7 @@ cordon_test_init
 gtk_backend=/usr/libexec/xdg-desktop-portal-gtk
 [[ -x "$gtk_backend" ]] || skip "xdg-desktop-portal-gtk is not installed"
 command -v dunst >/dev/null || skip "dunst is not installed"
-gsettings list-keys org.gnome.desktop.interface 2>/dev/null | grep -qx color-scheme ||
+grep -qs '<key name="color-scheme"' /usr/share/glib-2.0/schemas/org.gnome.desktop.interface.gschema.xml ||
 	skip "gsettings-desktop-schemas (org.gnome.desktop.interface color-scheme) is not installed"
 
 BUS_PORTAL_DIR="$TEST_TMP/portals"

@@ -108,7 +108,7 @@ echo "system bus: none by default; with dbus-system-talk only the granted name a
 
 # GSettings: per app, persistent, in the app's config dir.
 schema=org.gnome.desktop.interface
-gsettings list-keys "$schema" 2>/dev/null | grep -qx color-scheme ||
+grep -qs '<key name="color-scheme"' "/usr/share/glib-2.0/schemas/$schema.gschema.xml" ||
 	skip "gsettings-desktop-schemas (org.gnome.desktop.interface color-scheme) is not installed"
 run_app -- gsettings set "$schema" color-scheme prefer-dark
 out=$(run_app -- gsettings get "$schema" color-scheme)
