@@ -19,6 +19,7 @@ enum policy_type {
 	POLICY_SIZE, /* bytes */
 	POLICY_WORD, /* one word, from words when given */
 	POLICY_LIST, /* comma-separated words, from words when given; may be empty */
+	POLICY_BUS_NAMES, /* comma-separated D-Bus well-known names, each may end in ".*" */
 };
 
 struct policy_key {
@@ -103,6 +104,16 @@ static const struct policy_key policy_keys[] = {
 	{"freeze", POLICY_BOOL, NULL, false},
 	{"freeze-delay", POLICY_DURATION, NULL, false},
 	{"boost-weight", POLICY_UINT, NULL, false},
+	/*
+	 * cordon-run's session bus proxy (docs/sandbox.md): names the app may talk to, own or
+	 * see beyond the portal frontend and its own id; the system bus is absent unless
+	 * dbus-system-talk names something; the accessibility bus on unless false.
+	 */
+	{"dbus-talk", POLICY_BUS_NAMES, NULL, false},
+	{"dbus-own", POLICY_BUS_NAMES, NULL, false},
+	{"dbus-see", POLICY_BUS_NAMES, NULL, false},
+	{"dbus-system-talk", POLICY_BUS_NAMES, NULL, false},
+	{"dbus-a11y", POLICY_BOOL, NULL, false},
 };
 
 /*
@@ -267,6 +278,67 @@ static bool check_list_word(const char *word, size_t len, void *data) {
 	return true;
 }
 
+/*
+ * A D-Bus well-known name as the bus daemon accepts it (two or more elements of letters,
+ * digits, '_' and '-', none starting with a digit, at most 255 bytes), optionally ending in
+ * ".*" (that name and every name below it, xdg-dbus-proxy's wildcard). A unique name
+ * (":1.42") names one connection of the moment, never a service: refused. Checked here so
+ * that a typo is an error with its line, not a name the proxy silently never matches.
+ */
+static const char *bus_name_problem(const char *name, size_t len) {
+	if (len >= 2 && name[len - 2] == '.' && name[len - 1] == '*') {
+		len -= 2;
+	}
+	if (len == 0) {
+		return "is empty";
+	}
+	if (name[0] == ':') {
+		return "is a unique connection name, not a service name";
+	}
+	if (len > 255) {
+		return "is longer than 255 bytes";
+	}
+	size_t elements = 1, element_len = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+		if (c == '.') {
+			if (element_len == 0) {
+				return "has an empty element";
+			}
+			elements++;
+			element_len = 0;
+			continue;
+		}
+		bool digit = c >= '0' && c <= '9';
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || digit || c == '_' ||
+			    c == '-')) {
+			return "may only hold letters, digits, '_', '-' and '.' (and end in .*)";
+		}
+		if (digit && element_len == 0) {
+			return "has an element starting with a digit";
+		}
+		element_len++;
+	}
+	if (element_len == 0) {
+		return "has an empty element";
+	}
+	if (elements < 2) {
+		return "needs at least two elements (org.example.Name)";
+	}
+	return NULL;
+}
+
+static bool check_bus_name(const char *word, size_t len, void *data) {
+	struct word_check *check = data;
+	const char *problem = is_word(word, len) ? bus_name_problem(word, len)
+						 : "needs a comma-separated list of names";
+	if (problem != NULL) {
+		return fail(check->reason, "'%.*s' in '%s' %s", (int)(len > 255 ? 255 : len), word,
+			check->key->name, problem);
+	}
+	return true;
+}
+
 static bool parse_bool(const char *text, bool *value) {
 	static const char *const yes[] = {"true", "yes", "on", "1"};
 	static const char *const no[] = {"false", "no", "off", "0"};
@@ -360,6 +432,10 @@ static bool check_value(const struct policy_key *key, const char *value, char **
 	case POLICY_LIST: {
 		struct word_check check = {key, reason};
 		return for_each_word(value, check_list_word, &check);
+	}
+	case POLICY_BUS_NAMES: {
+		struct word_check check = {key, reason};
+		return for_each_word(value, check_bus_name, &check);
 	}
 	}
 	return fail(reason, "'%s' has no type", key->name);

@@ -65,6 +65,8 @@ static pid_t spawn(const struct cordon_camera_provider *provider,
 		snprintf(app_id, sizeof(app_id), "cordon-camera.%s", provider->id);
 		argv[argc++] = (char *)options->launcher;
 		argv[argc++] = "--no-wayland";
+		/* A provider makes frames: it needs no session bus (docs/sandbox.md). */
+		argv[argc++] = "--no-dbus";
 		argv[argc++] = "--app-id";
 		argv[argc++] = app_id;
 		argv[argc++] = "--app";

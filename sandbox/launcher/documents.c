@@ -92,5 +92,6 @@ void cordon_launch_open_documents(struct cordon_launch *launch) {
 		return;
 	}
 	launch->documents_fd = fd;
+	launch->documents_host_path = strdup(doc);
 	cordon_debug("documents: %s/by-app/%s", doc, launch->options.app_id);
 }

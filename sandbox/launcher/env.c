@@ -62,6 +62,25 @@ char **cordon_launch_environment(const struct cordon_launch *launch) {
 	if (!launch->options.no_wayland) {
 		env_add(&env, strdup("WAYLAND_DISPLAY=wayland-0"));
 	}
+	/*
+	 * The proxy's socket (dbus_proxy.c) is the only bus inside. GSettings keep to the
+	 * keyfile backend in the app's own persistent config dir, never the host's dconf.
+	 */
+	if (launch->dbus_socket != NULL) {
+		env_add(&env,
+			cordon_strdup_printf("DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/%u/bus",
+				launch->uid));
+	}
+	if (launch->dbus_system_socket != NULL) {
+		env_add(&env,
+			strdup("DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket"));
+	}
+	if (launch->dbus_a11y_socket != NULL) {
+		env_add(&env,
+			cordon_strdup_printf("AT_SPI_BUS_ADDRESS=unix:path=/run/user/%u/at-spi/bus",
+				launch->uid));
+	}
+	env_add(&env, strdup("GSETTINGS_BACKEND=keyfile"));
 	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++) {
 		const char *value = getenv(passed[i]);
 		if (value != NULL) {

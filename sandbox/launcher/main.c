@@ -2,10 +2,10 @@
  * cordon-run [options] --app-id ID -- COMMAND [ARGS...]
  *
  * Reads the command line, then runs the launch in order: the host dirs as fds (appdirs.c),
- * the Wayland listener (wayland.c), the cgroup scope (cgroup.c), the sandbox itself
- * (namespaces.c, which goes on with mounts.c, capabilities.c and seccomp.c), and waits. On
- * every way out, normal or cordon_die, the host-side state is undone: nothing stays mounted,
- * listening or in the cgroup tree.
+ * the Wayland listener (wayland.c), the session bus proxy (dbus_proxy.c), the cgroup scope
+ * (cgroup.c), the sandbox itself (namespaces.c, which goes on with mounts.c, capabilities.c and
+ * seccomp.c), and waits. On every way out, normal or cordon_die, the host-side state is undone:
+ * nothing stays mounted, listening or in the cgroup tree.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -43,6 +43,7 @@ static const char usage[] =
 	"                       directory (default: beside the caller's own cgroup)\n"
 	"  --setenv VAR=VALUE   set VAR in the command's environment (repeatable)\n"
 	"  --no-wayland         no Wayland socket (default: ask the cordon at WAYLAND_DISPLAY)\n"
+	"  --no-dbus            no session bus (default: a filtered one through xdg-dbus-proxy)\n"
 	"  --profile NAME       the permissions of profile NAME from policy.ini (built in:\n"
 	"                       default, network-client, game, devel) instead of the app's own\n"
 	"  --policy FILE        read profiles and [app ID] sections from FILE (default:\n"
@@ -65,6 +66,7 @@ enum {
 	OPT_CGROUP_PARENT,
 	OPT_SETENV,
 	OPT_NO_WAYLAND,
+	OPT_NO_DBUS,
 	OPT_PROFILE,
 	OPT_POLICY,
 	OPT_VERSION,
@@ -81,6 +83,7 @@ static const struct option long_options[] = {
 	{"cgroup-parent", required_argument, NULL, OPT_CGROUP_PARENT},
 	{"setenv", required_argument, NULL, OPT_SETENV},
 	{"no-wayland", no_argument, NULL, OPT_NO_WAYLAND},
+	{"no-dbus", no_argument, NULL, OPT_NO_DBUS},
 	{"profile", required_argument, NULL, OPT_PROFILE},
 	{"policy", required_argument, NULL, OPT_POLICY},
 	{"verbose", no_argument, NULL, 'v'},
@@ -163,6 +166,9 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 		case OPT_NO_WAYLAND:
 			o->no_wayland = true;
 			break;
+		case OPT_NO_DBUS:
+			o->no_dbus = true;
+			break;
 		case OPT_PROFILE:
 			o->profile = optarg;
 			break;
@@ -235,6 +241,7 @@ static char *user_name(uid_t uid) {
 static void undo_host_state(void *data) {
 	struct cordon_launch *launch = data;
 	cordon_launch_wayland_finish(launch);
+	cordon_launch_dbus_proxy_finish(launch);
 	cordon_launch_finish_image(launch);
 	cordon_launch_remove_scope(launch);
 }
@@ -317,6 +324,11 @@ int main(int argc, char **argv) {
 		.wayland_socket_fd = -1,
 		.wayland_close_fd = -1,
 		.parent_alive_fd = -1,
+		.dbus_socket_fd = -1,
+		.dbus_system_socket_fd = -1,
+		.dbus_a11y_socket_fd = -1,
+		.dbus_sync_fd = -1,
+		.dbus_proxy_pid = -1,
 	};
 	parse_options(argc, argv, &launch.options);
 	cordon_set_verbose(launch.options.verbose);
@@ -343,6 +355,7 @@ int main(int argc, char **argv) {
 	cordon_launch_open_documents(&launch);
 	cordon_launch_mount_image(&launch);
 	cordon_launch_wayland_listen(&launch);
+	cordon_launch_dbus_proxy_start(&launch);
 	cordon_launch_create_scope(&launch);
 	pid_t pid = cordon_launch_spawn(&launch);
 	cordon_launch_release_scope_helper(&launch);
@@ -361,6 +374,11 @@ int main(int argc, char **argv) {
 	undo_host_state(&launch);
 	close_launch_fds(&launch);
 	free(launch.user_name);
+	free(launch.documents_host_path);
 	free(launch.options.setenv);
+	free(launch.options.dbus_talk);
+	free(launch.options.dbus_own);
+	free(launch.options.dbus_see);
+	free(launch.options.dbus_system_talk);
 	return status;
 }

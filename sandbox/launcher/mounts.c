@@ -338,12 +338,52 @@ static void setup_runtime_dir(const struct cordon_launch *launch) {
 		make_file(socket);
 		bind_fd(launch->wayland_socket_fd, socket, false);
 	}
+	if (launch->dbus_socket_fd >= 0) {
+		/* The proxy's socket (dbus_proxy.c): the only bus socket in the sandbox. */
+		cleanup_free char *bus = cordon_strdup_printf("%s/bus", dir);
+		make_file(bus);
+		bind_fd(launch->dbus_socket_fd, bus, false);
+	}
+	if (launch->dbus_a11y_socket_fd >= 0) {
+		cleanup_free char *at_spi = cordon_strdup_printf("%s/at-spi", dir);
+		cleanup_free char *bus = cordon_strdup_printf("%s/at-spi/bus", dir);
+		make_dir(at_spi, 0700);
+		make_file(bus);
+		bind_fd(launch->dbus_a11y_socket_fd, bus, false);
+	}
 	if (launch->documents_fd >= 0) {
 		/* Writable (the portal checks each document's permissions), nosuid, nodev. */
 		cleanup_free char *doc = cordon_strdup_printf("%s/doc", dir);
 		make_dir(doc, 0700);
 		bind_fd(launch->documents_fd, doc, false);
 	}
+}
+
+/*
+ * The portals name documents by the host's mount point (the document portal's
+ * GetMountPoint): where the host's runtime dir is not /run/user/UID (a test's private one),
+ * a link there to the app's own view lets those paths resolve inside. Only in the sandbox's
+ * own tmpfs dirs; a path that would shadow the layout is left alone.
+ */
+static void link_host_documents(const struct cordon_launch *launch) {
+	const char *host = launch->documents_host_path;
+	cleanup_free char *inside = cordon_strdup_printf("/run/user/%u/doc", launch->uid);
+	if (launch->documents_fd < 0 || host == NULL || strcmp(host, inside) == 0 ||
+		strncmp(host, "/tmp/", 5) != 0 || strstr(host, "/../") != NULL) {
+		return;
+	}
+	cleanup_free char *parent = strdup(host);
+	if (parent == NULL) {
+		return;
+	}
+	for (char *p = parent + 5; *p != '\0'; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			make_dir(parent, 0755);
+			*p = '/';
+		}
+	}
+	make_symlink(inside, host);
 }
 
 /* Turns the new root into / and drops the host's root from the namespace. */
@@ -376,6 +416,9 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	reopen_here(&launch->cache_fd, "the app's cache dir");
 	reopen_here(&launch->wayland_socket_fd, "the app's Wayland socket");
 	reopen_here(&launch->documents_fd, "the app's documents");
+	reopen_here(&launch->dbus_socket_fd, "the app's bus socket");
+	reopen_here(&launch->dbus_system_socket_fd, "the app's system bus socket");
+	reopen_here(&launch->dbus_a11y_socket_fd, "the app's accessibility bus socket");
 	if (mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") < 0) {
 		cordon_die_errno("mounting the sandbox's root tmpfs");
 	}
@@ -415,6 +458,23 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	setup_proc();
 	setup_runtime_dir(launch);
 	setup_home(launch, home);
+	link_host_documents(launch);
+	if (launch->dbus_system_socket_fd >= 0) {
+		make_dir("/run/dbus", 0755);
+		make_file("/run/dbus/system_bus_socket");
+		bind_fd(launch->dbus_system_socket_fd, "/run/dbus/system_bus_socket", false);
+	}
+	if (launch->dbus_identity != NULL) {
+		/*
+		 * The same identity the proxy's root holds: what GLib and GTK read to use the
+		 * portals. 0444 in a root made read-only below: the app cannot change it.
+		 */
+		cleanup_free char *p = at_root("/.flatpak-info");
+		if (!cordon_write_file(
+			    p, launch->dbus_identity, strlen(launch->dbus_identity), 0444)) {
+			cordon_die_errno("writing /.flatpak-info in the sandbox");
+		}
+	}
 
 	/* The root itself: read-only, so the app cannot add a /sys or anything else to it. */
 	if (mount(NULL, NEWROOT, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,

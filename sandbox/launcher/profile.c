@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/policy.h"
 #include "sandbox/launcher/launcher.h"
@@ -38,6 +39,15 @@ void cordon_launch_apply_profile(struct cordon_launch_options *o) {
 	}
 	o->device_dri = cordon_policy_list_contains(policy, id, profile, "devices", "dri");
 	o->device_video = cordon_policy_list_contains(policy, id, profile, "devices", "video");
+	const char *bus_keys[] = {"dbus-talk", "dbus-own", "dbus-see", "dbus-system-talk"};
+	char **bus_lists[] = {&o->dbus_talk, &o->dbus_own, &o->dbus_see, &o->dbus_system_talk};
+	for (size_t i = 0; i < sizeof(bus_keys) / sizeof(bus_keys[0]); i++) {
+		const char *value = cordon_policy_get(policy, id, profile, bus_keys[i]);
+		if (value != NULL && (*bus_lists[i] = strdup(value)) == NULL) {
+			cordon_die_errno("copying %s", bus_keys[i]);
+		}
+	}
+	o->dbus_a11y = cordon_policy_get_bool(policy, id, profile, "dbus-a11y", true);
 	cordon_debug("profile %s: network %s, devel %s, dri %s, video %s", profile,
 		o->share_network ? "yes" : "no", o->allow_devel ? "yes" : "no",
 		o->device_dri ? "yes" : "no", o->device_video ? "yes" : "no");

@@ -239,7 +239,7 @@ start_client spy "${in_sandbox[@]}" "$CORDON_PORTAL" take-photo --width 320 --he
 	--output "$photo"
 wait_for "the spy to start" grep -q "Camera provider spy started as pid" "$CORDON_LOG"
 run_pid=$(grep -o "Camera provider spy started as pid [0-9]*" "$CORDON_LOG" | grep -o "[0-9]*$")
-assert_eq "$CORDON_RUN --no-wayland --app-id cordon-camera.spy --app $bin --policy /dev/fd/3 --profile cordon-camera -- /app/spy --width=320 --height=240 --mime-type=image/png -- $app" \
+assert_eq "$CORDON_RUN --no-wayland --no-dbus --app-id cordon-camera.spy --app $bin --policy /dev/fd/3 --profile cordon-camera -- /app/spy --width=320 --height=240 --mime-type=image/png -- $app" \
 	"$(tr '\0' ' ' <"/proc/$run_pid/cmdline" | sed 's/ $//')" "cordon-run's arguments"
 # descendants PID: every process below PID.
 descendants() {

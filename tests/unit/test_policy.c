@@ -190,6 +190,41 @@ static void test_files(void) {
 	unlink(path);
 }
 
+/* Bus names (dbus-talk, dbus-own, dbus-see, dbus-system-talk): the bus's grammar, or ".*". */
+static void test_bus_names(void) {
+	check_error("[app a.b]\ndbus-talk = org.example.A, org.mpris.*, a_b.c-d.E9\n"
+		    "dbus-own = org.example.A.*\ndbus-see =\ndbus-a11y = false\n",
+		"(loaded)", __LINE__);
+	check_error("[app a.b]\ndbus-talk = org.example.A, 9x.y\n",
+		"p.ini:2: '9x.y' in 'dbus-talk' has an element starting with a digit", __LINE__);
+	check_error("[app a.b]\ndbus-own = :1.42\n",
+		"p.ini:2: ':1.42' in 'dbus-own' is a unique connection name, not a service name",
+		__LINE__);
+	check_error("[app a.b]\ndbus-see = org\n",
+		"p.ini:2: 'org' in 'dbus-see' needs at least two elements (org.example.Name)",
+		__LINE__);
+	check_error("[app a.b]\ndbus-talk = org.\n",
+		"p.ini:2: 'org.' in 'dbus-talk' has an empty element", __LINE__);
+	check_error(
+		"[app a.b]\ndbus-talk = .*\n", "p.ini:2: '.*' in 'dbus-talk' is empty", __LINE__);
+	check_error("[app a.b]\ndbus-system-talk = org.*.x\n",
+		"p.ini:2: 'org.*.x' in 'dbus-system-talk' may only hold letters, digits, '_', '-' "
+		"and '.' (and end in .*)",
+		__LINE__);
+	check_error("[app a.b]\ndbus-talk = org.example.A,,\n",
+		"p.ini:2: '' in 'dbus-talk' needs a comma-separated list of names", __LINE__);
+	char long_name[300];
+	memset(long_name, 'a', sizeof(long_name));
+	long_name[1] = '.';
+	long_name[sizeof(long_name) - 1] = '\0';
+	char text[400];
+	snprintf(text, sizeof(text), "[app a.b]\ndbus-talk = %s\n", long_name);
+	char want[400];
+	snprintf(want, sizeof(want), "p.ini:2: '%.255s' in 'dbus-talk' is longer than 255 bytes",
+		long_name);
+	check_error(text, want, __LINE__);
+}
+
 int main(void) {
 	test_builtin_profiles();
 	test_app_sections();
@@ -197,6 +232,7 @@ int main(void) {
 	test_word_lists();
 	test_typed_values();
 	test_errors();
+	test_bus_names();
 	test_files();
 	return check_result();
 }

@@ -18,6 +18,13 @@ struct cordon_launch_options {
 	bool share_network; /* --share=network */
 	bool allow_devel; /* --allow=devel: ptrace, kcmp, pidfd_getfd and /proc writes allowed */
 	bool no_wayland; /* --no-wayland */
+	bool no_dbus; /* --no-dbus: no session bus inside */
+	/* dbus_proxy.c: the profile's bus names (comma-separated, checked by common/policy.c) */
+	char *dbus_talk;
+	char *dbus_own;
+	char *dbus_see;
+	char *dbus_system_talk; /* NULL or empty: no system bus inside */
+	bool dbus_a11y; /* dbus-a11y: the accessibility bus through the proxy (default true) */
 	const char *profile; /* --profile: NULL is the app's profile from policy.ini */
 	const char *policy_path; /* --policy: NULL is the default policy.ini */
 	bool device_dri; /* devices = dri: /dev/dri */
@@ -43,6 +50,7 @@ struct cordon_launch {
 	int config_fd;
 	int cache_fd;
 	int documents_fd; /* documents.c: the document portal's view for this app, or -1 */
+	char *documents_host_path; /* documents.c: the portal's mount point on the host */
 	int image_mount_fd; /* image.c: the image as a detached mount (fsmount), or -1 */
 	char *image_path; /* the image's absolute path, for squashfuse */
 	bool image_fuse; /* the image is served by squashfuse */
@@ -61,6 +69,18 @@ struct cordon_launch {
 	char *wayland_socket_path;
 	int wayland_socket_fd; /* O_PATH fd of the socket file, the bind source */
 	int wayland_close_fd; /* our end of the close_fd pipe: closing it ends the listener */
+
+	/* dbus_proxy.c */
+	char *dbus_dir; /* private temp dir holding the proxy's sockets */
+	char *dbus_socket; /* the session bus socket the proxy listens on */
+	char *dbus_system_socket; /* the system bus one, or NULL */
+	char *dbus_a11y_socket; /* the accessibility bus one, or NULL */
+	char *dbus_identity; /* the .flatpak-info text, in the proxy's root and the app's */
+	int dbus_socket_fd; /* O_PATH fds of the sockets, the bind sources */
+	int dbus_system_socket_fd;
+	int dbus_a11y_socket_fd;
+	int dbus_sync_fd; /* read end of the proxy's --fd: closing it stops the proxy */
+	pid_t dbus_proxy_pid;
 
 	/* namespaces.c: the read end of a pipe whose write end only the launcher holds */
 	int parent_alive_fd;
@@ -92,6 +112,11 @@ void cordon_launch_mount_fuse_in_sandbox(struct cordon_launch *launch, const cha
 void cordon_launch_serve_image(struct cordon_launch *launch);
 /* image.c: stops squashfuse and closes what the image needed. */
 void cordon_launch_finish_image(struct cordon_launch *launch);
+
+/* dbus_proxy.c: xdg-dbus-proxy for the app's session bus, listening before the app starts. */
+void cordon_launch_dbus_proxy_start(struct cordon_launch *launch);
+/* dbus_proxy.c: kills and reaps the proxy, removes its sockets and dir. */
+void cordon_launch_dbus_proxy_finish(struct cordon_launch *launch);
 
 /* cgroup.c */
 void cordon_launch_create_scope(struct cordon_launch *launch);
