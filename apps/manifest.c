@@ -144,7 +144,7 @@ static bool permission_ok(const char *key, const char *value, char **error) {
 		*error = cordon_format("a permission's name is not a policy key");
 		return false;
 	}
-	if (value[0] != '\0' && !word_safe(value, "-_., ", 1024)) {
+	if (value[0] != '\0' && !word_safe(value, "-_., *", 1024)) {
 		*error = cordon_format("permission '%s': its value has characters a policy value "
 				       "may not have",
 			key);

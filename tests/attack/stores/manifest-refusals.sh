@@ -28,6 +28,7 @@ refused "permission 'sandboxed' is not a permission an app may ask for" "$ID" /a
 	'{"sandboxed": "false"}'
 refused "permission 'profile' is not a permission" "$ID" /app/bin/hello '{"profile": "devel"}'
 refused "'everything' is not a value of 'share'" "$ID" /app/bin/hello '{"share": "everything"}'
+refused "unknown or invalid permission" "$ID" /app/bin/hello '{"dbus-talk": "*"}'
 refused "its value has characters a policy value may not have" "$ID" /app/bin/hello \
 	'{"share": "network\n[app org.example.Victim]\nglobals = zwlr_screencopy_manager_v1"}'
 refused "'command' must name a program" "$ID" --help '{}'
@@ -68,7 +69,8 @@ assert_eq "$before" "$(disk_state)" "the disk after refusing a newer cordon's ap
 
 # The positive control: permissions the policy knows install, and land in policy.ini.
 make_bundle "$APPS_WORK/ok.cordon" alpha "$ID" 1.0 /app/bin/hello \
-	'{"share": "network", "portals": "file-chooser", "clipboard-size-limit": "64K"}'
+	'{"share": "network", "portals": "file-chooser", "clipboard-size-limit": "64K",
+	  "dbus-own": "org.mpris.MediaPlayer2.Greedy.*"}'
 capp install "$APPS_WORK/ok.cordon" --yes >/dev/null || fail "an honest manifest was refused"
 grep -q "^portals = file-chooser$" "$XDG_CONFIG_HOME/cordon/policy.ini" ||
 	fail "the permissions are not the app's profile"
