@@ -160,7 +160,7 @@ static bool app_shows_layer_surface(struct cordon_app_freeze *state) {
 		wl_list_for_each(layer, &output->layer_surfaces, link) {
 			/* The node, not wlr's mapped flag, which is still set during unmap. */
 			struct wlr_layer_surface_v1 *surface = layer->wlr_layer_surface;
-			if (layer->tree->node.state.enabled &&
+			if (layer->tree->node.enabled &&
 				cordon_app_has_client(
 					state->app, wl_resource_get_client(surface->resource))) {
 				return true;
@@ -516,30 +516,41 @@ bool cordon_freeze_client_is_frozen(struct cordon_server *server, struct wl_clie
 	return state && state->state != CORDON_THAWED;
 }
 
-/* As wlr_scene_output_send_frame_done in wlroots 0.15, skipping frozen clients. */
+/* As wlr_scene_output_send_frame_done, skipping frozen clients. */
 static void send_frame_done(struct cordon_server *server, struct wlr_scene_node *node,
-	struct wlr_scene_output *scene_output, struct timespec *now) {
-	if (!node->state.enabled) {
+	struct wlr_scene_frame_done_event *event) {
+	if (!node->enabled) {
 		return;
 	}
-	if (node->type == WLR_SCENE_NODE_SURFACE) {
-		struct wlr_scene_surface *scene_surface = wlr_scene_surface_from_node(node);
-		struct wlr_surface *surface = scene_surface->surface;
-		if (scene_surface->primary_output == scene_output->output &&
-			!cordon_freeze_client_is_frozen(
-				server, wl_resource_get_client(surface->resource))) {
-			wlr_surface_send_frame_done(surface, now);
+	if (node->type == WLR_SCENE_NODE_BUFFER) {
+		struct wlr_scene_buffer *scene_buffer = wlr_scene_buffer_from_node(node);
+		struct wlr_scene_surface *scene_surface =
+			wlr_scene_surface_try_from_buffer(scene_buffer);
+		if (scene_surface &&
+			cordon_freeze_client_is_frozen(
+				server, wl_resource_get_client(scene_surface->surface->resource))) {
+			return;
 		}
+		/* wlroots sends it to a surface whose primary output this is. */
+		wlr_scene_buffer_send_frame_done(scene_buffer, event);
+		return;
+	}
+	if (node->type != WLR_SCENE_NODE_TREE) {
+		return;
 	}
 	struct wlr_scene_node *child;
-	wl_list_for_each(child, &node->state.children, state.link) {
-		send_frame_done(server, child, scene_output, now);
+	wl_list_for_each(child, &wlr_scene_tree_from_node(node)->children, link) {
+		send_frame_done(server, child, event);
 	}
 }
 
 void cordon_freeze_send_frame_done(
 	struct cordon_server *server, struct wlr_scene_output *scene_output, struct timespec *now) {
-	send_frame_done(server, &scene_output->scene->node, scene_output, now);
+	struct wlr_scene_frame_done_event event = {
+		.output = scene_output,
+		.when = *now,
+	};
+	send_frame_done(server, &scene_output->scene->tree.node, &event);
 }
 
 /* Lifetimes */

@@ -98,11 +98,11 @@ static struct cordon_view *view_of_surface(
 	struct cordon_server *server, struct wlr_surface *surface) {
 	for (int depth = 0; surface && depth < 32; depth++) {
 		surface = wlr_surface_get_root_surface(surface);
-		if (!wlr_surface_is_xdg_surface(surface)) {
+		struct wlr_xdg_surface *xdg = wlr_xdg_surface_try_from_wlr_surface(surface);
+		if (!xdg) {
 			return NULL;
 		}
-		struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(surface);
-		if (!xdg || xdg->role != WLR_XDG_SURFACE_ROLE_POPUP) {
+		if (xdg->role != WLR_XDG_SURFACE_ROLE_POPUP || !xdg->popup) {
 			return cordon_view_from_surface(server, surface);
 		}
 		surface = xdg->popup->parent;
@@ -122,11 +122,13 @@ static bool view_drawn_at(struct cordon_view *view, double lx, double ly) {
 	double sx, sy;
 	/* The view's tree hangs from a layer at the layout's origin. */
 	struct wlr_scene_node *node = wlr_scene_node_at(&view->tree->node, lx, ly, &sx, &sy);
-	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
+	if (!node || node->type != WLR_SCENE_NODE_BUFFER) {
 		return false;
 	}
-	struct wlr_surface *surface = wlr_scene_surface_from_node(node)->surface;
-	return surface_alpha_at(surface, sx, sy) >= CORDON_CONSENT_ALPHA;
+	struct wlr_scene_surface *scene_surface =
+		wlr_scene_surface_try_from_buffer(wlr_scene_buffer_from_node(node));
+	return scene_surface &&
+		surface_alpha_at(scene_surface->surface, sx, sy) >= CORDON_CONSENT_ALPHA;
 }
 
 /*
@@ -236,14 +238,14 @@ static enum cordon_input_taker take_key_press(
 	}
 	/* A portal dialog has the keyboard while it is shown: no app may see what is typed. */
 	if (cordon_portals_handle_key(
-		    seat->server->portals, keyboard->device->keyboard, keycode, true)) {
+		    seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
 		return CORDON_INPUT_DIALOG;
 	}
 	return CORDON_INPUT_CLIENT;
 }
 
 void cordon_input_router_key(struct cordon_input_router *router, struct cordon_keyboard *keyboard,
-	const struct wlr_event_keyboard_key *event) {
+	const struct wlr_keyboard_key_event *event) {
 	struct cordon_seat *seat = router->seat;
 	bool pressed = event->state == WL_KEYBOARD_KEY_STATE_PRESSED;
 	if (pressed) {
@@ -261,7 +263,7 @@ void cordon_input_router_key(struct cordon_input_router *router, struct cordon_k
 		case CORDON_INPUT_DIALOG:
 			/* One pressed into a dialog is not the app's, even once the dialog is gone.
 			 */
-			cordon_portals_handle_key(seat->server->portals, keyboard->device->keyboard,
+			cordon_portals_handle_key(seat->server->portals, keyboard->wlr_keyboard,
 				event->keycode, false);
 			return;
 		case CORDON_INPUT_CLIENT:
@@ -269,7 +271,7 @@ void cordon_input_router_key(struct cordon_input_router *router, struct cordon_k
 		}
 	}
 
-	wlr_seat_set_keyboard(seat->wlr_seat, keyboard->device);
+	wlr_seat_set_keyboard(seat->wlr_seat, keyboard->wlr_keyboard);
 	struct wlr_seat_client *focused = seat->wlr_seat->keyboard_state.focused_client;
 	struct cordon_input_event input = {
 		.client = focused ? focused->client : NULL,
@@ -329,10 +331,8 @@ static bool start_modifier_grab(
 
 /* Clicking a layer surface that takes keyboard input focuses it. */
 static void focus_layer_surface_at(struct cordon_seat *seat, struct wlr_surface *surface) {
-	if (!surface || !wlr_surface_is_layer_surface(surface)) {
-		return;
-	}
-	struct wlr_layer_surface_v1 *layer = wlr_layer_surface_v1_from_wlr_surface(surface);
+	struct wlr_layer_surface_v1 *layer =
+		surface ? wlr_layer_surface_v1_try_from_wlr_surface(surface) : NULL;
 	if (layer && layer->current.keyboard_interactive) {
 		cordon_seat_focus_surface(seat, surface);
 	}
@@ -353,7 +353,7 @@ static struct cordon_input_event pointer_event(struct cordon_seat *seat, bool pr
 }
 
 static void deliver_button(struct cordon_input_router *router,
-	const struct wlr_event_pointer_button *event, bool pressed) {
+	const struct wlr_pointer_button_event *event, bool pressed) {
 	struct cordon_seat *seat = router->seat;
 	struct cordon_input_event input = pointer_event(seat, pressed);
 	if (pressed) {
@@ -371,9 +371,9 @@ static void deliver_button(struct cordon_input_router *router,
 }
 
 void cordon_input_router_button(
-	struct cordon_input_router *router, const struct wlr_event_pointer_button *event) {
+	struct cordon_input_router *router, const struct wlr_pointer_button_event *event) {
 	struct cordon_seat *seat = router->seat;
-	bool pressed = event->state == WLR_BUTTON_PRESSED;
+	bool pressed = event->state == WL_POINTER_BUTTON_STATE_PRESSED;
 	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH &&
 		cordon_portals_handle_button(seat->server->portals, seat->cursor->x,
 			seat->cursor->y, event->button, pressed)) {

@@ -68,7 +68,7 @@ void cordon_mediation_notice_show(struct cordon_mediation_notice *notice, const 
 	wlr_log(WLR_INFO, "Paste across: the clipboard is offered to %s",
 		cordon_log_text(app_name));
 	hide(notice);
-	notice->tree = wlr_scene_tree_create(&server->layers[CORDON_LAYER_OVERLAY]->node);
+	notice->tree = wlr_scene_tree_create(server->layers[CORDON_LAYER_OVERLAY]);
 	if (!notice->tree) {
 		return;
 	}
@@ -77,7 +77,7 @@ void cordon_mediation_notice_show(struct cordon_mediation_notice *notice, const 
 		struct wlr_box box;
 		cordon_output_get_box(output, &box);
 		struct wlr_scene_rect *rect = wlr_scene_rect_create(
-			&notice->tree->node, box.width, NOTICE_HEIGHT, notice_color);
+			notice->tree, box.width, NOTICE_HEIGHT, notice_color);
 		if (rect) {
 			wlr_scene_node_set_position(&rect->node, box.x, box.y);
 		}

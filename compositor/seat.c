@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <time.h>
 #include <wlr/backend.h>
-#include <wlr/backend/headless.h>
 #include <wlr/backend/session.h>
 #include <wlr/interfaces/wlr_keyboard.h>
+#include <wlr/interfaces/wlr_pointer.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_input_device.h>
@@ -34,6 +34,7 @@
 #include "compositor/freeze.h"
 #include "compositor/globals.h"
 #include "compositor/input_router.h"
+#include "compositor/seat_protocols.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -58,10 +59,25 @@ static bool surface_is_frozen(struct cordon_seat *seat, struct wlr_surface *surf
 	return cordon_freeze_client_is_frozen(seat->server, client);
 }
 
-/* While a lock screen holds the input inhibitor, only it gets input. */
+/* While the session is locked, only the locker gets input (none while it has no locker). */
 bool cordon_seat_surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface) {
-	struct wl_client *allowed = cordon_globals_input_inhibitor(seat->server->globals);
-	return !allowed || !surface || wl_resource_get_client(surface->resource) == allowed;
+	return !seat->lock.locked || !surface ||
+		(seat->lock.locker && wl_resource_get_client(surface->resource) == seat->lock.locker);
+}
+
+void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_client *locker) {
+	bool was_locked = seat->lock.locked;
+	seat->lock.locked = locked;
+	seat->lock.locker = locked ? locker : NULL;
+	if (locked && !was_locked) {
+		/* The lock screen takes over: nobody else keeps focus. */
+		cordon_input_router_focus_will_change(seat->router, NULL);
+		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
+		wlr_seat_pointer_clear_focus(seat->wlr_seat);
+	} else if (!locked && was_locked && seat->focused_view) {
+		cordon_seat_focus_surface(seat, seat->focused_view->xdg_surface->surface);
+	}
+	cordon_seat_update_pointer_focus(seat, 0);
 }
 
 /* Bindings */
@@ -134,7 +150,7 @@ static bool handle_vt_switch(struct cordon_seat *seat, xkb_keysym_t keysym) {
 	if (keysym < XKB_KEY_XF86Switch_VT_1 || keysym > XKB_KEY_XF86Switch_VT_12) {
 		return false;
 	}
-	struct wlr_session *session = wlr_backend_get_session(seat->server->backend);
+	struct wlr_session *session = seat->server->session;
 	if (session) {
 		wlr_session_change_vt(session, keysym - XKB_KEY_XF86Switch_VT_1 + 1);
 	}
@@ -145,7 +161,7 @@ static bool handle_vt_switch(struct cordon_seat *seat, xkb_keysym_t keysym) {
 
 bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode) {
 	struct cordon_seat *seat = keyboard->seat;
-	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
+	struct wlr_keyboard *wlr_keyboard = keyboard->wlr_keyboard;
 	xkb_keycode_t xkb_code = keycode + 8;
 
 	/* VT switching uses the translated keysyms (Ctrl+Alt+F1 gives XF86Switch_VT_1). */
@@ -186,63 +202,59 @@ static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) 
 	if (cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
 		return;
 	}
-	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->device);
+	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->wlr_keyboard);
 	wlr_seat_keyboard_notify_modifiers(
-		keyboard->seat->wlr_seat, &keyboard->device->keyboard->modifiers);
+		keyboard->seat->wlr_seat, &keyboard->wlr_keyboard->modifiers);
 }
 
 static void handle_keyboard_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
-	struct cordon_seat *seat = keyboard->seat;
 	wl_list_remove(&keyboard->key.link);
 	wl_list_remove(&keyboard->modifiers.link);
 	wl_list_remove(&keyboard->destroy.link);
 	wl_list_remove(&keyboard->link);
-	if (keyboard->device == seat->virtual_keyboard) {
-		seat->virtual_keyboard = NULL;
-	}
 	free(keyboard);
 }
 
 static void add_keyboard(
-	struct cordon_seat *seat, struct wlr_input_device *device, bool own_keymap) {
+	struct cordon_seat *seat, struct wlr_keyboard *wlr_keyboard, bool own_keymap) {
 	struct cordon_keyboard *keyboard = calloc(1, sizeof(*keyboard));
 	if (!keyboard) {
 		return;
 	}
 	keyboard->seat = seat;
-	keyboard->device = device;
+	keyboard->wlr_keyboard = wlr_keyboard;
 	if (!own_keymap) {
-		wlr_keyboard_set_keymap(device->keyboard, seat->keymap);
+		wlr_keyboard_set_keymap(wlr_keyboard, seat->keymap);
 	}
 	const struct cordon_config *config = seat->server->config;
-	wlr_keyboard_set_repeat_info(device->keyboard, config->repeat_rate, config->repeat_delay);
+	wlr_keyboard_set_repeat_info(wlr_keyboard, config->repeat_rate, config->repeat_delay);
 
 	keyboard->key.notify = handle_keyboard_key;
-	wl_signal_add(&device->keyboard->events.key, &keyboard->key);
+	wl_signal_add(&wlr_keyboard->events.key, &keyboard->key);
 	keyboard->modifiers.notify = handle_keyboard_modifiers;
-	wl_signal_add(&device->keyboard->events.modifiers, &keyboard->modifiers);
+	wl_signal_add(&wlr_keyboard->events.modifiers, &keyboard->modifiers);
 	keyboard->destroy.notify = handle_keyboard_destroy;
-	wl_signal_add(&device->events.destroy, &keyboard->destroy);
+	wl_signal_add(&wlr_keyboard->base.events.destroy, &keyboard->destroy);
 	wl_list_insert(&seat->keyboards, &keyboard->link);
-	wlr_seat_set_keyboard(seat->wlr_seat, device);
+	wlr_seat_set_keyboard(seat->wlr_seat, wlr_keyboard);
 }
 
-void cordon_seat_add_client_keyboard(struct cordon_seat *seat, struct wlr_input_device *device) {
-	add_keyboard(seat, device, true);
+void cordon_seat_add_client_keyboard(struct cordon_seat *seat, struct wlr_keyboard *keyboard) {
+	add_keyboard(seat, keyboard, true);
 }
 
-void cordon_seat_add_pointer(struct cordon_seat *seat, struct wlr_input_device *device) {
-	wlr_cursor_attach_input_device(seat->cursor, device);
+void cordon_seat_add_pointer(struct cordon_seat *seat, struct wlr_pointer *pointer) {
+	wlr_cursor_attach_input_device(seat->cursor, &pointer->base);
 }
 
 void cordon_seat_add_device(struct cordon_seat *seat, struct wlr_input_device *device) {
 	switch (device->type) {
 	case WLR_INPUT_DEVICE_KEYBOARD:
-		add_keyboard(seat, device, false);
+		add_keyboard(seat, wlr_keyboard_from_input_device(device), false);
 		break;
 	case WLR_INPUT_DEVICE_POINTER:
-		cordon_seat_add_pointer(seat, device);
+		cordon_seat_add_pointer(seat, wlr_pointer_from_input_device(device));
 		break;
 	default:
 		wlr_log(WLR_DEBUG, "Ignoring input device %s of type %d", device->name,
@@ -251,12 +263,43 @@ void cordon_seat_add_device(struct cordon_seat *seat, struct wlr_input_device *d
 	}
 }
 
+static const struct wlr_keyboard_impl virtual_keyboard_impl = {
+	.name = "cordon-virtual-keyboard",
+};
+
+static const struct wlr_pointer_impl virtual_pointer_impl = {
+	.name = "cordon-virtual-pointer",
+};
+
 bool cordon_seat_add_virtual_devices(struct cordon_seat *seat) {
-	struct wlr_backend *backend = seat->server->input_backend;
-	/* new_input fires synchronously and adds them through cordon_seat_add_device. */
-	seat->virtual_keyboard = wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_KEYBOARD);
-	seat->virtual_pointer = wlr_headless_add_input_device(backend, WLR_INPUT_DEVICE_POINTER);
-	return seat->virtual_keyboard && seat->virtual_pointer;
+	seat->virtual_keyboard = calloc(1, sizeof(*seat->virtual_keyboard));
+	seat->virtual_pointer = calloc(1, sizeof(*seat->virtual_pointer));
+	if (!seat->virtual_keyboard || !seat->virtual_pointer) {
+		free(seat->virtual_keyboard);
+		free(seat->virtual_pointer);
+		seat->virtual_keyboard = NULL;
+		seat->virtual_pointer = NULL;
+		return false;
+	}
+	wlr_keyboard_init(seat->virtual_keyboard, &virtual_keyboard_impl, virtual_keyboard_impl.name);
+	add_keyboard(seat, seat->virtual_keyboard, false);
+	wlr_pointer_init(seat->virtual_pointer, &virtual_pointer_impl, virtual_pointer_impl.name);
+	cordon_seat_add_pointer(seat, seat->virtual_pointer);
+	return true;
+}
+
+/* The virtual devices go first: their destroy signal takes them off the seat and cursor. */
+static void destroy_virtual_devices(struct cordon_seat *seat) {
+	if (seat->virtual_keyboard) {
+		wlr_keyboard_finish(seat->virtual_keyboard);
+		free(seat->virtual_keyboard);
+		seat->virtual_keyboard = NULL;
+	}
+	if (seat->virtual_pointer) {
+		wlr_pointer_finish(seat->virtual_pointer);
+		free(seat->virtual_pointer);
+		seat->virtual_pointer = NULL;
+	}
 }
 
 /* Focus */
@@ -294,11 +337,14 @@ void cordon_seat_send_modifiers(struct cordon_seat *seat) {
 
 static struct wlr_surface *surface_at(
 	struct cordon_seat *seat, double lx, double ly, double *sx, double *sy) {
-	struct wlr_scene_node *node = wlr_scene_node_at(&seat->server->scene->node, lx, ly, sx, sy);
-	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
+	struct wlr_scene_node *node =
+		wlr_scene_node_at(&seat->server->scene->tree.node, lx, ly, sx, sy);
+	if (!node || node->type != WLR_SCENE_NODE_BUFFER) {
 		return NULL;
 	}
-	return wlr_scene_surface_from_node(node)->surface;
+	struct wlr_scene_surface *scene_surface =
+		wlr_scene_surface_try_from_buffer(wlr_scene_buffer_from_node(node));
+	return scene_surface ? scene_surface->surface : NULL;
 }
 
 /*
@@ -312,7 +358,7 @@ static void set_cursor_image(struct cordon_seat *seat, const char *name) {
 		wlr_log(WLR_ERROR, "Cannot load the cursor theme");
 		return;
 	}
-	wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, name, seat->cursor);
+	wlr_cursor_set_xcursor(seat->cursor, seat->xcursor_manager, name);
 }
 
 void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec) {
@@ -363,7 +409,7 @@ static void begin_grab(struct cordon_seat *seat, struct cordon_view *view,
 	/* The client must not see the drag as its own pointer motion. */
 	wlr_seat_pointer_clear_focus(seat->wlr_seat);
 	if (mode == CORDON_CURSOR_RESIZE) {
-		wlr_xdg_toplevel_set_resizing(view->xdg_surface, true);
+		wlr_xdg_toplevel_set_resizing(view->xdg_toplevel, true);
 	}
 }
 
@@ -383,7 +429,7 @@ void cordon_seat_end_grab(struct cordon_seat *seat, struct cordon_view *view) {
 	}
 	struct cordon_view *grabbed = seat->grabbed_view;
 	if (seat->cursor_mode == CORDON_CURSOR_RESIZE && grabbed) {
-		wlr_xdg_toplevel_set_resizing(grabbed->xdg_surface, false);
+		wlr_xdg_toplevel_set_resizing(grabbed->xdg_toplevel, false);
 	}
 	seat->cursor_mode = CORDON_CURSOR_PASSTHROUGH;
 	seat->grabbed_view = NULL;
@@ -412,7 +458,7 @@ static void process_resize(struct cordon_seat *seat) {
 		height += dy;
 	}
 	/* Respect the client's limits; the commit handler keeps the fixed edges still. */
-	struct wlr_xdg_toplevel_state *current = &view->xdg_surface->toplevel->current;
+	struct wlr_xdg_toplevel_state *current = &view->xdg_toplevel->current;
 	int min_width = current->min_width > 0 ? current->min_width : 1;
 	int min_height = current->min_height > 0 ? current->min_height : 1;
 	width = width < min_width ? min_width : width;
@@ -423,13 +469,13 @@ static void process_resize(struct cordon_seat *seat) {
 	if (current->max_height > 0 && height > (int)current->max_height) {
 		height = current->max_height;
 	}
-	wlr_xdg_toplevel_set_size(view->xdg_surface, width, height);
+	wlr_xdg_toplevel_set_size(view->xdg_toplevel, width, height);
 }
 
 static void update_drag_icon(struct cordon_seat *seat) {
 	if (seat->drag_icon) {
 		wlr_scene_node_set_position(
-			seat->drag_icon, (int)seat->cursor->x, (int)seat->cursor->y);
+			&seat->drag_icon->node, (int)seat->cursor->x, (int)seat->cursor->y);
 	}
 }
 
@@ -459,15 +505,16 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 
 static void handle_cursor_motion(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_motion);
-	struct wlr_event_pointer_motion *event = data;
-	wlr_cursor_move(seat->cursor, event->device, event->delta_x, event->delta_y);
+	struct wlr_pointer_motion_event *event = data;
+	cordon_seat_protocols_relative_motion(seat->protocols, event);
+	wlr_cursor_move(seat->cursor, &event->pointer->base, event->delta_x, event->delta_y);
 	process_motion(seat, event->time_msec);
 }
 
 static void handle_cursor_motion_absolute(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_motion_absolute);
-	struct wlr_event_pointer_motion_absolute *event = data;
-	wlr_cursor_warp_absolute(seat->cursor, event->device, event->x, event->y);
+	struct wlr_pointer_motion_absolute_event *event = data;
+	wlr_cursor_warp_absolute(seat->cursor, &event->pointer->base, event->x, event->y);
 	process_motion(seat, event->time_msec);
 }
 
@@ -480,10 +527,10 @@ static void handle_cursor_button(struct wl_listener *listener, void *data) {
 
 static void handle_cursor_axis(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_axis);
-	struct wlr_event_pointer_axis *event = data;
+	struct wlr_pointer_axis_event *event = data;
 	cordon_globals_notify_activity(seat->server->globals);
 	wlr_seat_pointer_notify_axis(seat->wlr_seat, event->time_msec, event->orientation,
-		event->delta, event->delta_discrete, event->source);
+		event->delta, event->delta_discrete, event->source, event->relative_direction);
 }
 
 static void handle_cursor_frame(struct wl_listener *listener, void *data) {
@@ -501,6 +548,7 @@ static void forget_client_cursor(struct cordon_seat *seat) {
 	wl_list_remove(&seat->client_cursor_destroy.link);
 	wl_list_init(&seat->client_cursor_destroy.link);
 	seat->client_cursor.surface = NULL;
+	seat->client_cursor.shape = NULL;
 	seat->client_cursor.set = false;
 	seat->client_cursor.shown = false;
 }
@@ -523,15 +571,38 @@ static const char *client_cursor_fault(struct cordon_seat *seat) {
 	return NULL;
 }
 
-/* Whether the client's image, drawn where it would be, covers a dialog or the indicator. */
-static bool client_cursor_over_trusted_ui(struct cordon_seat *seat) {
-	struct wlr_surface *surface = seat->client_cursor.surface;
+/*
+ * The box the client's image covers, drawn where it would be. A shape is an image of
+ * cordon's theme: bounded, its hotspot true, but still the app's choice of what the
+ * pointer says (a "wait" or "not-allowed" drawn over a dialog would lie as well).
+ */
+static struct wlr_box client_cursor_box(struct cordon_seat *seat) {
 	struct wlr_box box = {
 		.x = (int)seat->cursor->x - seat->client_cursor.hotspot_x,
 		.y = (int)seat->cursor->y - seat->client_cursor.hotspot_y,
-		.width = surface ? surface->current.width : 0,
-		.height = surface ? surface->current.height : 0,
 	};
+	struct wlr_surface *surface = seat->client_cursor.surface;
+	if (surface) {
+		box.width = surface->current.width;
+		box.height = surface->current.height;
+		return box;
+	}
+	struct wlr_xcursor *xcursor = seat->client_cursor.shape
+		? wlr_xcursor_manager_get_xcursor(seat->xcursor_manager, seat->client_cursor.shape, 1)
+		: NULL;
+	if (xcursor && xcursor->image_count > 0) {
+		struct wlr_xcursor_image *image = xcursor->images[0];
+		box.x = (int)seat->cursor->x - (int)image->hotspot_x;
+		box.y = (int)seat->cursor->y - (int)image->hotspot_y;
+		box.width = (int)image->width;
+		box.height = (int)image->height;
+	}
+	return box;
+}
+
+/* Whether the client's image, drawn where it would be, covers a dialog or the indicator. */
+static bool client_cursor_over_trusted_ui(struct cordon_seat *seat) {
+	struct wlr_box box = client_cursor_box(seat);
 	/* The hotspot pixel itself counts: over a dialog the pointer is cordon's. */
 	struct wlr_box hotspot = {(int)seat->cursor->x, (int)seat->cursor->y, 1, 1};
 	return cordon_portals_overlaps_trusted_ui(seat->server->portals, &box) ||
@@ -567,8 +638,12 @@ static void apply_cursor(struct cordon_seat *seat, bool force) {
 	}
 	bool allowed = !fault && !client_cursor_over_trusted_ui(seat);
 	if (allowed && (force || !seat->client_cursor.shown)) {
-		wlr_cursor_set_surface(seat->cursor, seat->client_cursor.surface,
-			seat->client_cursor.hotspot_x, seat->client_cursor.hotspot_y);
+		if (seat->client_cursor.shape) {
+			set_cursor_image(seat, seat->client_cursor.shape);
+		} else {
+			wlr_cursor_set_surface(seat->cursor, seat->client_cursor.surface,
+				seat->client_cursor.hotspot_x, seat->client_cursor.hotspot_y);
+		}
 		seat->client_cursor.shown = true;
 	} else if (!allowed && (force || seat->client_cursor.shown)) {
 		set_cursor_image(seat, "left_ptr");
@@ -637,6 +712,14 @@ static void handle_request_set_cursor(struct wl_listener *listener, void *data) 
 	apply_cursor(seat, true);
 }
 
+void cordon_seat_set_client_cursor_shape(struct cordon_seat *seat, const char *shape) {
+	forget_client_cursor(seat);
+	seat->client_cursor.set = true;
+	seat->client_cursor.shape = shape;
+	seat->client_cursor.refusal_logged = false;
+	apply_cursor(seat, true);
+}
+
 static void handle_request_set_selection(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, request_set_selection);
 	cordon_selection_request_set(seat->selection, data);
@@ -668,8 +751,9 @@ static void handle_start_drag(struct wl_listener *listener, void *data) {
 	if (!drag->icon) {
 		return;
 	}
-	seat->drag_icon = wlr_scene_subsurface_tree_create(
-		&seat->server->layers[CORDON_LAYER_OVERLAY]->node, drag->icon->surface);
+	/* The scene's drag icon follows the icon surface's offset and goes with the icon. */
+	seat->drag_icon =
+		wlr_scene_drag_icon_create(seat->server->layers[CORDON_LAYER_OVERLAY], drag->icon);
 	if (!seat->drag_icon) {
 		return;
 	}
@@ -685,61 +769,75 @@ void cordon_seat_inject_key(struct cordon_seat *seat, uint32_t keycode, bool pre
 	if (!seat->virtual_keyboard) {
 		return;
 	}
-	struct wlr_event_keyboard_key event = {
+	struct wlr_keyboard_key_event event = {
 		.time_msec = now_msec(),
 		.keycode = keycode,
 		.update_state = true,
 		.state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED,
 	};
-	wlr_keyboard_notify_key(seat->virtual_keyboard->keyboard, &event);
+	wlr_keyboard_notify_key(seat->virtual_keyboard, &event);
 }
 
 void cordon_seat_inject_pointer_warp(struct cordon_seat *seat, double lx, double ly) {
-	wlr_cursor_warp_closest(seat->cursor, seat->virtual_pointer, lx, ly);
+	if (!seat->virtual_pointer) {
+		return;
+	}
+	wlr_cursor_warp_closest(seat->cursor, &seat->virtual_pointer->base, lx, ly);
 	process_motion(seat, now_msec());
 	wlr_seat_pointer_notify_frame(seat->wlr_seat);
 }
 
 void cordon_seat_inject_pointer_motion(struct cordon_seat *seat, double dx, double dy) {
-	struct wlr_event_pointer_motion event = {
-		.device = seat->virtual_pointer,
+	struct wlr_pointer *pointer = seat->virtual_pointer;
+	if (!pointer) {
+		return;
+	}
+	struct wlr_pointer_motion_event event = {
+		.pointer = pointer,
 		.time_msec = now_msec(),
 		.delta_x = dx,
 		.delta_y = dy,
 		.unaccel_dx = dx,
 		.unaccel_dy = dy,
 	};
-	wl_signal_emit(&seat->virtual_pointer->pointer->events.motion, &event);
-	wl_signal_emit(
-		&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+	wl_signal_emit_mutable(&pointer->events.motion, &event);
+	wl_signal_emit_mutable(&pointer->events.frame, pointer);
 }
 
 void cordon_seat_inject_button(struct cordon_seat *seat, uint32_t button, bool pressed) {
-	struct wlr_event_pointer_button event = {
-		.device = seat->virtual_pointer,
+	struct wlr_pointer *pointer = seat->virtual_pointer;
+	if (!pointer) {
+		return;
+	}
+	struct wlr_pointer_button_event event = {
+		.pointer = pointer,
 		.time_msec = now_msec(),
 		.button = button,
-		.state = pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED,
+		.state = pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED,
 	};
-	wl_signal_emit(&seat->virtual_pointer->pointer->events.button, &event);
-	wl_signal_emit(
-		&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+	/* Through wlroots' own path: the pointer keeps its set of held buttons. */
+	wlr_pointer_notify_button(pointer, &event);
+	wl_signal_emit_mutable(&pointer->events.frame, pointer);
 }
 
 void cordon_seat_inject_axis(struct cordon_seat *seat, bool horizontal, double value) {
-	struct wlr_event_pointer_axis event = {
-		.device = seat->virtual_pointer,
+	struct wlr_pointer *pointer = seat->virtual_pointer;
+	if (!pointer) {
+		return;
+	}
+	struct wlr_pointer_axis_event event = {
+		.pointer = pointer,
 		.time_msec = now_msec(),
-		.source = WLR_AXIS_SOURCE_WHEEL,
-		.orientation = horizontal ? WLR_AXIS_ORIENTATION_HORIZONTAL
-					  : WLR_AXIS_ORIENTATION_VERTICAL,
+		.source = WL_POINTER_AXIS_SOURCE_WHEEL,
+		.orientation = horizontal ? WL_POINTER_AXIS_HORIZONTAL_SCROLL
+					  : WL_POINTER_AXIS_VERTICAL_SCROLL,
+		.relative_direction = WL_POINTER_AXIS_RELATIVE_DIRECTION_IDENTICAL,
 		.delta = value,
-		/* One wheel click is 15 units of motion. */
-		.delta_discrete = (int32_t)(value / 15.0),
+		/* One wheel click is 15 units of motion, and WLR_POINTER_AXIS_DISCRETE_STEP. */
+		.delta_discrete = (int32_t)(value / 15.0 * WLR_POINTER_AXIS_DISCRETE_STEP),
 	};
-	wl_signal_emit(&seat->virtual_pointer->pointer->events.axis, &event);
-	wl_signal_emit(
-		&seat->virtual_pointer->pointer->events.frame, seat->virtual_pointer->pointer);
+	wl_signal_emit_mutable(&pointer->events.axis, &event);
+	wl_signal_emit_mutable(&pointer->events.frame, pointer);
 }
 
 /* Life cycle */
@@ -806,6 +904,12 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 		cordon_seat_destroy(seat);
 		return NULL;
 	}
+	seat->protocols = cordon_seat_protocols_create(seat);
+	if (!seat->protocols) {
+		wlr_log(WLR_ERROR, "Cannot create the seat's protocols");
+		cordon_seat_destroy(seat);
+		return NULL;
+	}
 	wlr_cursor_attach_output_layout(seat->cursor, server->output_layout);
 	/* The virtual devices make both capabilities permanent. */
 	wlr_seat_set_capabilities(
@@ -858,6 +962,8 @@ void cordon_seat_destroy(struct cordon_seat *seat) {
 	wl_list_remove(&seat->drag_icon_destroy.link);
 	wl_list_remove(&seat->pointer_focus_change.link);
 	forget_client_cursor(seat);
+	destroy_virtual_devices(seat);
+	cordon_seat_protocols_destroy(seat->protocols);
 	/* Keyboards still listed belong to devices that outlive us (none normally). */
 	struct cordon_keyboard *keyboard, *tmp;
 	wl_list_for_each_safe(keyboard, tmp, &seat->keyboards, link) {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_primary_selection.h>
 #include <wlr/types/wlr_seat.h>
@@ -864,9 +865,11 @@ static void interpose_drag_source(struct cordon_selection *selection, struct wlr
 	drag->drag_drop.notify = handle_wlr_drag_drop;
 	wl_signal_add(&wlr_drag->events.drop, &drag->drag_drop);
 	drag_set_types(drag, owner);
-	/* The drag follows cordon's source from now on, its end included. */
-	wl_list_remove(&wlr_drag->source_destroy.link);
-	wl_signal_add(&drag->base.events.destroy, &wlr_drag->source_destroy);
+	/*
+	 * The seat and the targets see cordon's source from now on. wlroots' drag still ends
+	 * with the client's source; the two go together (each one's end destroys the other),
+	 * so the drag ends with either, as it did with the client's alone.
+	 */
 	wlr_drag->source = &drag->base;
 	selection->drag = drag;
 }

@@ -11,8 +11,8 @@
 struct cordon_keyboard;
 struct cordon_seat;
 struct cordon_view;
-struct wlr_event_keyboard_key;
-struct wlr_event_pointer_button;
+struct wlr_keyboard_key_event;
+struct wlr_pointer_button_event;
 struct wlr_surface;
 struct wlr_xdg_activation_token_v1;
 
@@ -81,10 +81,10 @@ void cordon_input_router_destroy(struct cordon_input_router *router);
 
 /* A key of KEYBOARD: bindings, then a dialog with the keyboard, then the focused client. */
 void cordon_input_router_key(struct cordon_input_router *router, struct cordon_keyboard *keyboard,
-	const struct wlr_event_keyboard_key *event);
+	const struct wlr_keyboard_key_event *event);
 /* A button: a dialog under the pointer, then compositor grabs, then the client (click focus). */
 void cordon_input_router_button(
-	struct cordon_input_router *router, const struct wlr_event_pointer_button *event);
+	struct cordon_input_router *router, const struct wlr_pointer_button_event *event);
 /* Keyboard focus is about to move (seat.c calls this before every enter or clear). */
 void cordon_input_router_focus_will_change(
 	struct cordon_input_router *router, struct wlr_surface *surface);

@@ -10,9 +10,12 @@
 
 struct cordon_input_router;
 struct cordon_selection;
+struct cordon_seat_protocols;
 struct cordon_server;
 struct cordon_view;
 struct wlr_input_device;
+struct wlr_keyboard;
+struct wlr_pointer;
 struct wlr_surface;
 
 enum cordon_cursor_mode {
@@ -23,7 +26,7 @@ enum cordon_cursor_mode {
 
 struct cordon_keyboard {
 	struct cordon_seat *seat;
-	struct wlr_input_device *device;
+	struct wlr_keyboard *wlr_keyboard;
 	struct wl_list link; /* cordon_seat.keyboards */
 
 	struct wl_listener modifiers;
@@ -40,20 +43,27 @@ struct cordon_seat {
 	struct xkb_keymap *keymap; /* shared by every physical and virtual keyboard */
 	struct cordon_view *focused_view; /* the view with keyboard focus */
 	struct cordon_selection *selection; /* clipboard and drag mediation (selection.c) */
-	struct wlr_scene_node *drag_icon; /* NULL unless a drag shows an icon */
+	struct wlr_scene_tree *drag_icon; /* NULL unless a drag shows an icon */
 	/* Which input apps see and what counts as the user's action (input_router.c). */
 	struct cordon_input_router *router;
+	/* A session lock: while locked, only the locker's surfaces get input. */
+	struct {
+		bool locked;
+		struct wl_client *locker; /* compared only; NULL: locked with no locker (it died) */
+	} lock;
 	/* Set when a compositor grab consumed a button press. */
 	bool swallow_button_release;
 	/* No cursor image is shown before the first motion. */
 	bool pointer_moved;
 	/*
-	 * The image the pointer-focused client asked for (wl_pointer.set_cursor). It is
-	 * client content: shown only while bounded and away from trusted UI (seat.c).
+	 * The image the pointer-focused client asked for (wl_pointer.set_cursor, or a
+	 * cursor-shape name). It is the client's choice: shown only while bounded and away
+	 * from trusted UI (seat.c).
 	 */
 	struct {
-		struct wlr_surface *surface; /* NULL: none asked, or hidden by the client */
-		bool set; /* the client asked (a NULL surface hides the cursor) */
+		struct wlr_surface *surface; /* NULL: none asked, a shape, or hidden by the client */
+		const char *shape; /* a cursor-shape name from cordon's theme, or NULL */
+		bool set; /* the client asked (a NULL surface and no shape hides the cursor) */
 		int32_t hotspot_x, hotspot_y;
 		bool shown; /* on screen now, rather than cordon's own image */
 		bool refusal_logged;
@@ -62,9 +72,14 @@ struct cordon_seat {
 	struct wl_listener client_cursor_destroy;
 	struct wl_listener pointer_focus_change;
 
-	/* The virtual devices cordonctl drives; always present. */
-	struct wlr_input_device *virtual_keyboard;
-	struct wlr_input_device *virtual_pointer;
+	/*
+	 * The virtual devices cordonctl drives, cordon's own (no backend has them): always
+	 * present once cordon_seat_add_virtual_devices ran.
+	 */
+	struct wlr_keyboard *virtual_keyboard;
+	struct wlr_pointer *virtual_pointer;
+	/* The protocols that extend the seat (seat_protocols.c). */
+	struct cordon_seat_protocols *protocols;
 
 	enum cordon_cursor_mode cursor_mode;
 	struct cordon_view *grabbed_view;
@@ -87,7 +102,7 @@ struct cordon_seat {
 
 struct cordon_seat *cordon_seat_create(struct cordon_server *server);
 void cordon_seat_destroy(struct cordon_seat *seat);
-/* Creates the virtual keyboard and pointer on the server's input backend. */
+/* Creates the virtual keyboard and pointer cordonctl drives. */
 bool cordon_seat_add_virtual_devices(struct cordon_seat *seat);
 void cordon_seat_add_device(struct cordon_seat *seat, struct wlr_input_device *device);
 
@@ -116,15 +131,22 @@ void cordon_seat_inject_button(struct cordon_seat *seat, uint32_t button, bool p
 void cordon_seat_inject_axis(struct cordon_seat *seat, bool horizontal, double value);
 
 /* Adds a keyboard that brings its own keymap (virtual-keyboard protocol). */
-void cordon_seat_add_client_keyboard(struct cordon_seat *seat, struct wlr_input_device *device);
+void cordon_seat_add_client_keyboard(struct cordon_seat *seat, struct wlr_keyboard *keyboard);
 /* Attaches a pointer device (also virtual-pointer protocol ones) to the cursor. */
-void cordon_seat_add_pointer(struct cordon_seat *seat, struct wlr_input_device *device);
+void cordon_seat_add_pointer(struct cordon_seat *seat, struct wlr_pointer *pointer);
+/* Shows the cursor-shape SHAPE the pointer-focused client asked for, under the same rules. */
+void cordon_seat_set_client_cursor_shape(struct cordon_seat *seat, const char *shape);
 
 /* Runs the binding for this combination; true when one matched. */
 bool cordon_seat_handle_binding(struct cordon_seat *seat, uint32_t modifiers, uint32_t keysym);
 /* Runs the binding (or VT switch) a press of KEYCODE on KEYBOARD makes; true when one did. */
 bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode);
-/* False while a lock screen holds the input inhibitor and SURFACE is not its. */
+/* False while the session is locked and SURFACE is not the locker's. */
 bool cordon_seat_surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface);
+/*
+ * Locks the seat for LOCKER's surfaces (the session-lock protocol's locker; NULL keeps it
+ * locked for nobody, as when a locker dies), or unlocks it and gives the focus back.
+ */
+void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_client *locker);
 
 #endif
