@@ -18,12 +18,16 @@ static void apply_mode(struct cordon_decoration *decoration) {
 	struct wlr_xdg_toplevel_decoration_v1 *wlr_decoration = decoration->wlr_decoration;
 	bool client_side =
 		wlr_decoration->requested_mode == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
-	wlr_xdg_toplevel_decoration_v1_set_mode(wlr_decoration,
-		client_side ? WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
-			    : WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 	if (decoration->view) {
 		cordon_view_set_ssd(decoration->view, !client_side);
 	}
+	/* The mode goes out with a configure: not before the initial commit asked for one. */
+	if (!wlr_decoration->toplevel->base->initialized) {
+		return;
+	}
+	wlr_xdg_toplevel_decoration_v1_set_mode(wlr_decoration,
+		client_side ? WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
+			    : WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 }
 
 static void handle_request_mode(struct wl_listener *listener, void *data) {
@@ -53,8 +57,8 @@ static void handle_new_toplevel_decoration(struct wl_listener *listener, void *d
 		return;
 	}
 	decoration->wlr_decoration = wlr_decoration;
-	decoration->view =
-		cordon_view_from_surface(decorations->server, wlr_decoration->surface->surface);
+	decoration->view = cordon_view_from_surface(
+		decorations->server, wlr_decoration->toplevel->base->surface);
 	if (decoration->view) {
 		decoration->view->decoration = decoration;
 	}
@@ -66,16 +70,9 @@ static void handle_new_toplevel_decoration(struct wl_listener *listener, void *d
 	apply_mode(decoration);
 }
 
-void cordon_decoration_view_created(struct cordon_view *view) {
-	struct cordon_decorations *decorations = view->server->globals->decorations;
-	struct cordon_decoration *decoration;
-	wl_list_for_each(decoration, &decorations->decorations, link) {
-		if (decoration->wlr_decoration->surface == view->xdg_surface) {
-			decoration->view = view;
-			view->decoration = decoration;
-			apply_mode(decoration);
-			return;
-		}
+void cordon_decoration_view_initial_commit(struct cordon_view *view) {
+	if (view->decoration) {
+		apply_mode(view->decoration);
 	}
 }
 

@@ -9,10 +9,10 @@
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>
+#include <wlr/types/wlr_ext_data_control_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
-#include <wlr/types/wlr_idle.h>
-#include <wlr/types/wlr_input_inhibitor.h>
+#include <wlr/types/wlr_idle_notify_v1.h>
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_primary_selection_v1.h>
 #include <wlr/types/wlr_scene.h>
@@ -36,16 +36,20 @@
 #include "compositor/server.h"
 #include "compositor/view.h"
 
+/* The newest versions wlroots 0.20 implements. */
+#define PRESENTATION_VERSION 2
+#define EXT_DATA_CONTROL_VERSION 1
+
 static void handle_new_virtual_keyboard(struct wl_listener *listener, void *data) {
 	struct cordon_globals *globals = wl_container_of(listener, globals, new_virtual_keyboard);
 	struct wlr_virtual_keyboard_v1 *keyboard = data;
-	cordon_seat_add_client_keyboard(globals->server->seat, &keyboard->input_device);
+	cordon_seat_add_client_keyboard(globals->server->seat, &keyboard->keyboard);
 }
 
 static void handle_new_virtual_pointer(struct wl_listener *listener, void *data) {
 	struct cordon_globals *globals = wl_container_of(listener, globals, new_virtual_pointer);
 	struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
-	cordon_seat_add_pointer(globals->server->seat, &event->new_pointer->input_device);
+	cordon_seat_add_pointer(globals->server->seat, &event->new_pointer->pointer);
 }
 
 static void handle_request_activate(struct wl_listener *listener, void *data) {
@@ -75,34 +79,10 @@ static void handle_request_activate(struct wl_listener *listener, void *data) {
 	cordon_view_focus(view);
 }
 
-static void handle_inhibit_activate(struct wl_listener *listener, void *data) {
-	struct cordon_globals *globals = wl_container_of(listener, globals, inhibit_activate);
-	struct cordon_seat *seat = globals->server->seat;
-	/* The lock screen takes over: nobody else keeps focus. */
-	wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
-	wlr_seat_pointer_clear_focus(seat->wlr_seat);
-	cordon_seat_update_pointer_focus(seat, 0);
-}
-
-static void handle_inhibit_deactivate(struct wl_listener *listener, void *data) {
-	struct cordon_globals *globals = wl_container_of(listener, globals, inhibit_deactivate);
-	struct cordon_seat *seat = globals->server->seat;
-	if (seat->focused_view) {
-		cordon_seat_focus_surface(seat, seat->focused_view->xdg_surface->surface);
-	}
-	cordon_seat_update_pointer_focus(seat, 0);
-}
-
-struct wl_client *cordon_globals_input_inhibitor(struct cordon_globals *globals) {
-	if (!globals || !globals->input_inhibit) {
-		return NULL;
-	}
-	return globals->input_inhibit->active_client;
-}
-
 void cordon_globals_notify_activity(struct cordon_globals *globals) {
-	if (globals && globals->idle) {
-		wlr_idle_notify_activity(globals->idle, globals->server->seat->wlr_seat);
+	if (globals && globals->idle_notifier) {
+		wlr_idle_notifier_v1_notify_activity(
+			globals->idle_notifier, globals->server->seat->wlr_seat);
 	}
 }
 
@@ -114,6 +94,7 @@ static bool create_plain_globals(struct wl_display *display, struct cordon_serve
 		wlr_viewporter_create(display) && wlr_screencopy_manager_v1_create(display) &&
 		wlr_export_dmabuf_manager_v1_create(display) &&
 		wlr_data_control_manager_v1_create(display) &&
+		wlr_ext_data_control_manager_v1_create(display, EXT_DATA_CONTROL_VERSION) &&
 		wlr_gamma_control_manager_v1_create(display);
 }
 
@@ -127,31 +108,28 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	wl_list_init(&globals->new_virtual_keyboard.link);
 	wl_list_init(&globals->new_virtual_pointer.link);
 	wl_list_init(&globals->request_activate.link);
-	wl_list_init(&globals->inhibit_activate.link);
-	wl_list_init(&globals->inhibit_deactivate.link);
 
 	if (!create_plain_globals(display, server)) {
 		goto error;
 	}
-	globals->presentation = wlr_presentation_create(display, server->backend);
+	/* The scene reports presentation feedback for the surfaces it draws. */
+	globals->presentation = wlr_presentation_create(display, server->backend, PRESENTATION_VERSION);
 	globals->foreign_toplevel_manager = wlr_foreign_toplevel_manager_v1_create(display);
 	globals->xdg_activation = wlr_xdg_activation_v1_create(display);
 	globals->virtual_keyboard_manager = wlr_virtual_keyboard_manager_v1_create(display);
 	globals->virtual_pointer_manager = wlr_virtual_pointer_manager_v1_create(display);
-	globals->idle = wlr_idle_create(display);
+	globals->idle_notifier = wlr_idle_notifier_v1_create(display);
 	globals->idle_inhibit = cordon_idle_inhibit_create(server);
-	globals->input_inhibit = wlr_input_inhibit_manager_create(display);
 	globals->output_management = cordon_output_management_create(server);
 	globals->layer_shell = cordon_layer_shell_create(server);
 	globals->decorations = cordon_decorations_create(server);
 	if (!globals->presentation || !globals->foreign_toplevel_manager ||
 		!globals->xdg_activation || !globals->virtual_keyboard_manager ||
-		!globals->virtual_pointer_manager || !globals->idle || !globals->idle_inhibit ||
-		!globals->input_inhibit || !globals->output_management || !globals->layer_shell ||
+		!globals->virtual_pointer_manager || !globals->idle_notifier ||
+		!globals->idle_inhibit || !globals->output_management || !globals->layer_shell ||
 		!globals->decorations) {
 		goto error;
 	}
-	wlr_scene_set_presentation(server->scene, globals->presentation);
 	/* A token proves a recent press: it lives no longer than the press counts. */
 	globals->xdg_activation->token_timeout_msec = CORDON_ACTIVATION_MAX_AGE_MS;
 
@@ -164,10 +142,6 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	globals->request_activate.notify = handle_request_activate;
 	wl_signal_add(
 		&globals->xdg_activation->events.request_activate, &globals->request_activate);
-	globals->inhibit_activate.notify = handle_inhibit_activate;
-	wl_signal_add(&globals->input_inhibit->events.activate, &globals->inhibit_activate);
-	globals->inhibit_deactivate.notify = handle_inhibit_deactivate;
-	wl_signal_add(&globals->input_inhibit->events.deactivate, &globals->inhibit_deactivate);
 	return globals;
 
 error:
@@ -182,8 +156,6 @@ void cordon_globals_destroy(struct cordon_globals *globals) {
 	wl_list_remove(&globals->new_virtual_keyboard.link);
 	wl_list_remove(&globals->new_virtual_pointer.link);
 	wl_list_remove(&globals->request_activate.link);
-	wl_list_remove(&globals->inhibit_activate.link);
-	wl_list_remove(&globals->inhibit_deactivate.link);
 	cordon_decorations_destroy(globals->decorations);
 	cordon_idle_inhibit_destroy(globals->idle_inhibit);
 	cordon_layer_shell_destroy(globals->layer_shell);

@@ -7,23 +7,20 @@
  * those would let any app (a sandboxed one too) keep screen lockers and blanking
  * from ever firing, and keep itself from being frozen (freeze.c asks here).
  *
- * So an inhibitor counts only while its surface is in the scene with every node
- * up to the root enabled (view.c disables minimized and unmapped views,
- * occlusion.c views that opaque content covers entirely), has a buffer, and
- * meets an enabled output. That is decided again after each output frame (the
- * scene as just drawn, occlusion included), when the output layout changes and
- * when an inhibitor comes or goes.
+ * So an inhibitor counts only while the scene shows some of its surface on an
+ * enabled output: the surface's buffer has a primary output, which wlroots' scene
+ * gives only to a buffer with a visible part (every node up to the root enabled,
+ * so not minimized or unmapped, not covered entirely by opaque content above)
+ * that lies on an enabled output. That is decided again after each output frame,
+ * when the output layout changes and when an inhibitor comes or goes.
  */
 #include "compositor/idle_inhibit.h"
 
 #include <stdlib.h>
-#include <wlr/types/wlr_idle.h>
-#include <wlr/types/wlr_idle_inhibit_v1.h>
-#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_idle_notify_v1.h>
 #include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_scene.h>
-#include <wlr/types/wlr_surface.h>
-#include <wlr/util/box.h>
 #include <wlr/util/log.h>
 
 #include "compositor/globals.h"
@@ -31,46 +28,17 @@
 #include "compositor/seat.h"
 #include "compositor/server.h"
 
-/* Whether the surface, drawn at lx, ly, meets an enabled output of the layout. */
-static bool on_enabled_output(
-	struct cordon_server *server, struct wlr_surface *surface, int lx, int ly) {
-	struct wlr_box box = {lx, ly, surface->current.width, surface->current.height};
-	if (box.width <= 0 || box.height <= 0 || !wlr_surface_has_buffer(surface)) {
-		return false;
+/* Marks the inhibitors of a surface the scene shows on an output. */
+static void mark_shown(struct wlr_scene_buffer *buffer, int sx, int sy, void *data) {
+	struct cordon_idle_inhibit *idle_inhibit = data;
+	struct wlr_scene_surface *scene_surface = wlr_scene_surface_try_from_buffer(buffer);
+	if (!scene_surface || !buffer->primary_output) {
+		return;
 	}
-	struct cordon_output *output;
-	wl_list_for_each(output, &server->outputs, link) {
-		if (!output->wlr_output->enabled) {
-			continue;
-		}
-		struct wlr_box *output_box =
-			wlr_output_layout_get_box(server->output_layout, output->wlr_output);
-		struct wlr_box meet;
-		if (output_box && wlr_box_intersection(&meet, &box, output_box)) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Marks the inhibitors of every shown surface under node (itself enabled, at lx, ly). */
-static void mark_shown(
-	struct cordon_idle_inhibit *idle_inhibit, struct wlr_scene_node *node, int lx, int ly) {
-	if (node->type == WLR_SCENE_NODE_SURFACE) {
-		struct wlr_surface *surface = wlr_scene_surface_from_node(node)->surface;
-		struct cordon_idle_inhibitor *inhibitor;
-		wl_list_for_each(inhibitor, &idle_inhibit->inhibitors, link) {
-			if (!inhibitor->visible && inhibitor->wlr_inhibitor->surface == surface &&
-				on_enabled_output(idle_inhibit->server, surface, lx, ly)) {
-				inhibitor->visible = true;
-			}
-		}
-	}
-	struct wlr_scene_node *child;
-	wl_list_for_each(child, &node->state.children, state.link) {
-		/* A disabled node hides everything below it. */
-		if (child->state.enabled) {
-			mark_shown(idle_inhibit, child, lx + child->state.x, ly + child->state.y);
+	struct cordon_idle_inhibitor *inhibitor;
+	wl_list_for_each(inhibitor, &idle_inhibit->inhibitors, link) {
+		if (inhibitor->wlr_inhibitor->surface == scene_surface->surface) {
+			inhibitor->visible = true;
 		}
 	}
 }
@@ -87,9 +55,9 @@ void cordon_idle_inhibit_update(struct cordon_idle_inhibit *idle_inhibit) {
 		inhibitor->was_visible = inhibitor->visible;
 		inhibitor->visible = false;
 	}
-	struct wlr_scene_node *root = &server->scene->node;
-	if (!wl_list_empty(&idle_inhibit->inhibitors) && root->state.enabled) {
-		mark_shown(idle_inhibit, root, root->state.x, root->state.y);
+	if (!wl_list_empty(&idle_inhibit->inhibitors)) {
+		/* Disabled subtrees are skipped, and their buffers have no primary output. */
+		wlr_scene_node_for_each_buffer(&server->scene->tree.node, mark_shown, idle_inhibit);
 	}
 	bool changed = false;
 	wl_list_for_each(inhibitor, &idle_inhibit->inhibitors, link) {
@@ -102,16 +70,8 @@ void cordon_idle_inhibit_update(struct cordon_idle_inhibit *idle_inhibit) {
 		wlr_log(WLR_INFO, "Idle %s: %zu of %d inhibitors on shown surfaces",
 			inhibited ? "inhibited" : "allowed", after,
 			wl_list_length(&idle_inhibit->inhibitors));
-		/*
-		 * wlroots 0.15 keeps a timer's idle state while it is disabled and ignores
-		 * activity then: a seat already idle when an inhibitor appears would stay idle
-		 * (no resumed event) and never be reported idle again once it goes. So a shown
-		 * inhibitor counts as activity first, as a video that starts playing would.
-		 */
-		if (inhibited) {
-			wlr_idle_notify_activity(server->globals->idle, server->seat->wlr_seat);
-		}
-		wlr_idle_set_enabled(server->globals->idle, server->seat->wlr_seat, !inhibited);
+		/* ext-idle-notify: an inhibited notifier reports the seat as resumed. */
+		wlr_idle_notifier_v1_set_inhibited(server->globals->idle_notifier, inhibited);
 	}
 	if (changed || before != after) {
 		wl_signal_emit(&idle_inhibit->events.change, idle_inhibit);

@@ -13,6 +13,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/edges.h>
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
@@ -22,6 +23,9 @@
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include "compositor/xdg_shell.h"
+
+/* Version 5: the client may pick the edge of its exclusive zone (set_exclusive_edge). */
+#define LAYER_SHELL_VERSION 5
 
 #define ANCHOR_TOP ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP
 #define ANCHOR_BOTTOM ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM
@@ -64,28 +68,32 @@ static bool place_axis(bool anchor_start, bool anchor_end, uint32_t desired, int
 	return *size > 0;
 }
 
-static void apply_exclusive_zone(
-	const struct wlr_layer_surface_v1_state *state, struct wlr_box *usable) {
-	if (state->exclusive_zone <= 0) {
-		return;
-	}
-	/* A zone belongs to one edge: anchored to it alone, or spanning along it. */
-	const uint32_t horizontal = ANCHOR_LEFT | ANCHOR_RIGHT;
-	const uint32_t vertical = ANCHOR_TOP | ANCHOR_BOTTOM;
-	uint32_t anchor = state->anchor;
+static void apply_exclusive_zone(struct wlr_layer_surface_v1 *layer, struct wlr_box *usable) {
+	const struct wlr_layer_surface_v1_state *state = &layer->current;
 	int zone = state->exclusive_zone;
-	if (anchor == ANCHOR_TOP || anchor == (ANCHOR_TOP | horizontal)) {
+	/*
+	 * A zone belongs to one edge: anchored to it alone, spanning along it, or (layer-shell
+	 * v5) the edge the client chose among its anchors. wlroots says which, or none.
+	 */
+	switch (wlr_layer_surface_v1_get_exclusive_edge(layer)) {
+	case WLR_EDGE_TOP:
 		zone += (int)state->margin.top;
 		usable->y += zone;
 		usable->height -= zone;
-	} else if (anchor == ANCHOR_BOTTOM || anchor == (ANCHOR_BOTTOM | horizontal)) {
+		break;
+	case WLR_EDGE_BOTTOM:
 		usable->height -= zone + (int)state->margin.bottom;
-	} else if (anchor == ANCHOR_LEFT || anchor == (ANCHOR_LEFT | vertical)) {
+		break;
+	case WLR_EDGE_LEFT:
 		zone += (int)state->margin.left;
 		usable->x += zone;
 		usable->width -= zone;
-	} else if (anchor == ANCHOR_RIGHT || anchor == (ANCHOR_RIGHT | vertical)) {
+		break;
+	case WLR_EDGE_RIGHT:
 		usable->width -= zone + (int)state->margin.right;
+		break;
+	default:
+		break;
 	}
 }
 
@@ -109,7 +117,7 @@ static void arrange_surface(
 	}
 	wlr_scene_node_set_position(&surface->tree->node, box.x, box.y);
 	wlr_layer_surface_v1_configure(layer, (uint32_t)box.width, (uint32_t)box.height);
-	apply_exclusive_zone(state, usable);
+	apply_exclusive_zone(layer, usable);
 }
 
 void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_output *output) {
@@ -121,7 +129,7 @@ void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_outp
 	for (int pass = 0; pass < 2; pass++) {
 		wl_list_for_each_safe(surface, tmp, &output->layer_surfaces, link) {
 			bool exclusive = surface->wlr_layer_surface->current.exclusive_zone > 0;
-			if (exclusive == (pass == 0) && surface->wlr_layer_surface->added) {
+			if (exclusive == (pass == 0) && surface->wlr_layer_surface->initialized) {
 				arrange_surface(surface, &full, &usable);
 			}
 		}
@@ -172,40 +180,20 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	cordon_freeze_update(surface->server);
 }
 
-/*
- * A size of 0 asks cordon to choose it, which the protocol allows only
- * between two opposite anchors; anything else is the client's error
- * (wlroots 0.15 does not check it).
- */
-static bool size_is_valid(struct wlr_layer_surface_v1 *layer) {
-	const struct wlr_layer_surface_v1_state *state = &layer->current;
-	const uint32_t horizontal = ANCHOR_LEFT | ANCHOR_RIGHT;
-	const uint32_t vertical = ANCHOR_TOP | ANCHOR_BOTTOM;
-	if (state->desired_width == 0 && (state->anchor & horizontal) != horizontal) {
-		wl_resource_post_error(layer->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
-			"width 0 requested without setting left and right anchors");
-		return false;
-	}
-	if (state->desired_height == 0 && (state->anchor & vertical) != vertical) {
-		wl_resource_post_error(layer->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
-			"height 0 requested without setting top and bottom anchors");
-		return false;
-	}
-	return true;
-}
-
+/* Sizes of 0 without both opposite anchors are refused by wlroots before this is called. */
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, commit);
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
-	if (!surface->output || !size_is_valid(layer)) {
+	if (!surface->output || !layer->initialized) {
 		return;
 	}
 	uint32_t committed = layer->current.committed;
 	if (committed & WLR_LAYER_SURFACE_V1_STATE_LAYER) {
-		wlr_scene_node_reparent(&surface->tree->node,
-			&scene_layer_for(surface->server, layer->current.layer)->node);
+		wlr_scene_node_reparent(
+			&surface->tree->node, scene_layer_for(surface->server, layer->current.layer));
 	}
-	if (committed || !layer->configured) {
+	/* The initial commit waits for a configure with the size arranged. */
+	if (committed || layer->initial_commit) {
 		cordon_layer_shell_arrange(surface->server, surface->output);
 	}
 }
@@ -260,11 +248,10 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	surface->server = server;
 	surface->wlr_layer_surface = layer;
 	surface->output = output;
-	surface->tree = wlr_scene_tree_create(&scene_layer_for(server, layer->pending.layer)->node);
-	struct wlr_scene_node *surface_node = surface->tree
-		? wlr_scene_subsurface_tree_create(&surface->tree->node, layer->surface)
-		: NULL;
-	if (!surface_node) {
+	surface->tree = wlr_scene_tree_create(scene_layer_for(server, layer->pending.layer));
+	struct wlr_scene_tree *surface_tree =
+		surface->tree ? wlr_scene_subsurface_tree_create(surface->tree, layer->surface) : NULL;
+	if (!surface_tree) {
 		if (surface->tree) {
 			wlr_scene_node_destroy(&surface->tree->node);
 		}
@@ -274,12 +261,12 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	}
 	wlr_scene_node_set_enabled(&surface->tree->node, false);
 	/* Popups hang below the tree (see xdg_shell.c). */
-	layer->data = &surface->tree->node;
+	layer->data = surface->tree;
 
 	surface->map.notify = handle_map;
-	wl_signal_add(&layer->events.map, &surface->map);
+	wl_signal_add(&layer->surface->events.map, &surface->map);
 	surface->unmap.notify = handle_unmap;
-	wl_signal_add(&layer->events.unmap, &surface->unmap);
+	wl_signal_add(&layer->surface->events.unmap, &surface->unmap);
 	surface->destroy.notify = handle_destroy;
 	wl_signal_add(&layer->events.destroy, &surface->destroy);
 	surface->commit.notify = handle_commit;
@@ -308,7 +295,7 @@ struct cordon_layer_shell *cordon_layer_shell_create(struct cordon_server *serve
 		return NULL;
 	}
 	shell->server = server;
-	shell->wlr_layer_shell = wlr_layer_shell_v1_create(server->display);
+	shell->wlr_layer_shell = wlr_layer_shell_v1_create(server->display, LAYER_SHELL_VERSION);
 	if (!shell->wlr_layer_shell) {
 		free(shell);
 		return NULL;

@@ -1,7 +1,9 @@
 /*
  * Outputs: each wlr_output gets a mode, a place in the layout and a scene
  * output; its frame event is when the scene is rendered and clients are told
- * that their last frame was shown.
+ * that their last frame was shown. On the headless backend too, a frame event
+ * comes only after a commit or when something asks for one (wlroots 0.16 and
+ * later): an idle cordon does not wake up.
  */
 #include "compositor/output.h"
 
@@ -15,7 +17,6 @@
 
 #include "compositor/freeze.h"
 #include "compositor/globals.h"
-#include "compositor/headless_pacing.h"
 #include "compositor/idle_inhibit.h"
 #include "compositor/layer_shell.h"
 #include "compositor/occlusion.h"
@@ -25,11 +26,14 @@
 
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct cordon_output *output = wl_container_of(listener, output, frame);
+	if (!output->scene_output) {
+		return; /* disabled, out of the layout */
+	}
 	/* The scene draws everything enabled: hide what is covered first. */
 	cordon_occlusion_update(output->server);
 	/* A dialog may have appeared under an app's cursor image: only cordon's is shown there. */
 	cordon_seat_check_cursor(output->server->seat);
-	wlr_scene_output_commit(output->scene_output);
+	wlr_scene_output_commit(output->scene_output, NULL);
 	/* What is shown has just been decided: only inhibitors on shown surfaces count. */
 	cordon_idle_inhibit_update(output->server->globals->idle_inhibit);
 
@@ -41,8 +45,8 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_output *output = wl_container_of(listener, output, destroy);
 	struct cordon_server *server = output->server;
-	cordon_headless_pacing_destroy(output->headless_pacing);
 	wl_list_remove(&output->frame.link);
+	wl_list_remove(&output->request_state.link);
 	wl_list_remove(&output->destroy.link);
 	wl_list_remove(&output->link);
 	cordon_layer_shell_output_destroyed(server, output);
@@ -52,19 +56,34 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	cordon_view_focus_top(server);
 }
 
-static bool enable_output(struct wlr_output *wlr_output) {
-	wlr_output_enable(wlr_output, true);
-	struct wlr_output_mode *mode = wlr_output_preferred_mode(wlr_output);
+/* A nested backend's window was resized or closed: it asks for a new state. */
+static void handle_request_state(struct wl_listener *listener, void *data) {
+	struct cordon_output *output = wl_container_of(listener, output, request_state);
+	const struct wlr_output_event_request_state *event = data;
+	wlr_output_commit_state(output->wlr_output, event->state);
+}
+
+static bool commit_enabled(struct wlr_output *wlr_output, struct wlr_output_mode *mode) {
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_enabled(&state, true);
 	if (mode) {
-		wlr_output_set_mode(wlr_output, mode);
+		wlr_output_state_set_mode(&state, mode);
 	}
-	if (wlr_output_commit(wlr_output)) {
+	bool ok = wlr_output_commit_state(wlr_output, &state);
+	wlr_output_state_finish(&state);
+	return ok;
+}
+
+static bool enable_output(struct wlr_output *wlr_output) {
+	struct wlr_output_mode *preferred = wlr_output_preferred_mode(wlr_output);
+	if (commit_enabled(wlr_output, preferred)) {
 		return true;
 	}
 	/* Some outputs reject their preferred mode; try the others. */
+	struct wlr_output_mode *mode;
 	wl_list_for_each(mode, &wlr_output->modes, link) {
-		wlr_output_set_mode(wlr_output, mode);
-		if (wlr_output_commit(wlr_output)) {
+		if (mode != preferred && commit_enabled(wlr_output, mode)) {
 			return true;
 		}
 	}
@@ -96,30 +115,66 @@ void cordon_output_handle_new(struct cordon_server *server, struct wlr_output *w
 	 */
 	output->destroy.notify = handle_destroy;
 	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
-	/* The scene mirrors the layout: adding the output creates its scene output. */
-	wlr_output_layout_add_auto(server->output_layout, wlr_output);
-	output->scene_output = wlr_scene_get_scene_output(server->scene, wlr_output);
-	if (!output->scene_output) {
-		wlr_log(WLR_ERROR, "No scene output for %s", wlr_output->name);
+	output->scene_output = wlr_scene_output_create(server->scene, wlr_output);
+	if (!output->scene_output || !cordon_output_place(output, 0, 0, true)) {
+		wlr_log(WLR_ERROR, "Cannot add %s to the layout and scene", wlr_output->name);
+		if (output->scene_output) {
+			wlr_scene_output_destroy(output->scene_output);
+		}
 		wl_list_remove(&output->destroy.link);
-		wlr_output_layout_remove(server->output_layout, wlr_output);
 		wlr_output->data = NULL;
 		free(output);
 		return;
 	}
 	output->frame.notify = handle_frame;
 	wl_signal_add(&wlr_output->events.frame, &output->frame);
-	output->headless_pacing = cordon_headless_pacing_create(wlr_output, server->event_loop);
+	output->request_state.notify = handle_request_state;
+	wl_signal_add(&wlr_output->events.request_state, &output->request_state);
 	wl_list_insert(server->outputs.prev, &output->link);
 	cordon_output_get_box(output, &output->usable_area);
 	wlr_log(WLR_INFO, "Output %s: %dx%d", wlr_output->name, wlr_output->width,
 		wlr_output->height);
 }
 
+bool cordon_output_place(struct cordon_output *output, int x, int y, bool automatic) {
+	struct cordon_server *server = output->server;
+	bool was_placed = wlr_output_layout_get(server->output_layout, output->wlr_output) != NULL;
+	struct wlr_output_layout_output *layout_output = automatic
+		? wlr_output_layout_add_auto(server->output_layout, output->wlr_output)
+		: wlr_output_layout_add(server->output_layout, output->wlr_output, x, y);
+	if (!layout_output) {
+		return false;
+	}
+	if (was_placed) {
+		return true; /* moved: its scene output follows already */
+	}
+	if (!output->scene_output) {
+		output->scene_output = wlr_scene_output_create(server->scene, output->wlr_output);
+		if (!output->scene_output) {
+			wlr_output_layout_remove(server->output_layout, output->wlr_output);
+			return false;
+		}
+	}
+	/* From here on the scene output follows the layout, and goes when it leaves it. */
+	wlr_scene_output_layout_add_output(server->scene_layout, layout_output, output->scene_output);
+	return true;
+}
+
+void cordon_output_unplace(struct cordon_output *output) {
+	struct wlr_output_layout *layout = output->server->output_layout;
+	if (wlr_output_layout_get(layout, output->wlr_output)) {
+		/* The scene layout destroys the scene output with the layout output. */
+		wlr_output_layout_remove(layout, output->wlr_output);
+	} else if (output->scene_output) {
+		/* Made for a frame before an enable that did not happen. */
+		wlr_scene_output_destroy(output->scene_output);
+	}
+	output->scene_output = NULL;
+}
+
 void cordon_output_get_box(struct cordon_output *output, struct wlr_box *box) {
-	struct wlr_box *layout_box =
-		wlr_output_layout_get_box(output->server->output_layout, output->wlr_output);
-	*box = layout_box ? *layout_box : (struct wlr_box){0};
+	/* An empty box for an output outside the layout. */
+	wlr_output_layout_get_box(output->server->output_layout, output->wlr_output, box);
 }
 
 struct cordon_output *cordon_output_at(struct cordon_server *server, double lx, double ly) {

@@ -6,60 +6,102 @@
 #include "compositor/output_management.h"
 
 #include <stdlib.h>
+#include <wlr/backend.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_output_management_v1.h>
+#include <wlr/types/wlr_output_swapchain_manager.h>
+#include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
 #include "compositor/layer_shell.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 
-static void stage_head(struct wlr_output_configuration_head_v1 *head) {
-	struct wlr_output *output = head->state.output;
-	wlr_output_enable(output, head->state.enabled);
-	if (!head->state.enabled) {
-		return;
+/*
+ * An output being enabled gets its first frame drawn into a swapchain of the new mode before
+ * the commit, as a display needs a buffer to light up; it needs a scene output for that.
+ */
+static bool render_head(struct wlr_backend_output_state *state,
+	struct wlr_output_swapchain_manager *swapchains, struct wlr_scene *scene,
+	const struct wlr_output_head_v1_state *head) {
+	struct cordon_output *output = state->output->data;
+	if (!output || !head->enabled) {
+		return true;
 	}
-	if (head->state.mode) {
-		wlr_output_set_mode(output, head->state.mode);
-	} else {
-		wlr_output_set_custom_mode(output, head->state.custom_mode.width,
-			head->state.custom_mode.height, head->state.custom_mode.refresh);
+	if (!output->scene_output) {
+		output->scene_output = wlr_scene_output_create(scene, state->output);
+		if (!output->scene_output) {
+			return false;
+		}
+		wlr_scene_output_set_position(output->scene_output, head->x, head->y);
 	}
-	wlr_output_set_transform(output, head->state.transform);
-	wlr_output_set_scale(output, head->state.scale);
+	struct wlr_scene_output_state_options options = {
+		.swapchain = wlr_output_swapchain_manager_get_swapchain(swapchains, state->output),
+	};
+	return wlr_scene_output_build_state(output->scene_output, &state->base, &options);
 }
 
-/* Tests every head; with commit, applies them all, rolling back on failure. */
+static const struct wlr_output_head_v1_state *head_state_of(
+	struct wlr_output_configuration_v1 *config, struct wlr_output *output) {
+	struct wlr_output_configuration_head_v1 *head;
+	wl_list_for_each(head, &config->heads, link) {
+		if (head->state.output == output) {
+			return &head->state;
+		}
+	}
+	return NULL;
+}
+
+/* Places enabled outputs and takes disabled ones out; a failed enable loses its scene output. */
+static void update_layout(struct wlr_output_configuration_v1 *config, bool applied) {
+	struct wlr_output_configuration_head_v1 *head;
+	wl_list_for_each(head, &config->heads, link) {
+		struct cordon_output *output = head->state.output->data;
+		if (!output) {
+			continue;
+		}
+		bool in_layout = applied ? head->state.enabled : output->wlr_output->enabled;
+		if (!in_layout) {
+			cordon_output_unplace(output);
+		} else if (applied && !cordon_output_place(output, head->state.x, head->state.y, false)) {
+			wlr_log(WLR_ERROR, "Cannot place output %s", output->wlr_output->name);
+		}
+	}
+}
+
+/* Tests every head together; with commit, applies them all at once or none. */
 static bool apply_configuration(struct cordon_output_management *management,
 	struct wlr_output_configuration_v1 *config, bool commit) {
-	struct wlr_output_configuration_head_v1 *head;
-	bool ok = true;
-	wl_list_for_each(head, &config->heads, link) {
-		stage_head(head);
-		ok = ok && wlr_output_test(head->state.output);
+	struct cordon_server *server = management->server;
+	size_t len = 0;
+	struct wlr_backend_output_state *states =
+		wlr_output_configuration_v1_build_state(config, &len);
+	if (!states) {
+		return false;
 	}
-	wl_list_for_each(head, &config->heads, link) {
-		if (ok && commit) {
-			ok = wlr_output_commit(head->state.output);
-		} else {
-			wlr_output_rollback(head->state.output);
-		}
+	struct wlr_output_swapchain_manager swapchains;
+	wlr_output_swapchain_manager_init(&swapchains, server->backend);
+	bool ok = wlr_output_swapchain_manager_prepare(&swapchains, states, len);
+	for (size_t i = 0; ok && i < len; i++) {
+		const struct wlr_output_head_v1_state *head = head_state_of(config, states[i].output);
+		ok = head && render_head(&states[i], &swapchains, server->scene, head);
 	}
-	if (!ok || !commit) {
-		return ok;
+	if (ok) {
+		ok = commit ? wlr_backend_commit(server->backend, states, len)
+			    : wlr_backend_test(server->backend, states, len);
 	}
-	struct wlr_output_layout *layout = management->server->output_layout;
-	wl_list_for_each(head, &config->heads, link) {
-		struct wlr_output *output = head->state.output;
-		if (head->state.enabled) {
-			wlr_output_layout_add(layout, output, head->state.x, head->state.y);
-		} else {
-			wlr_output_layout_remove(layout, output);
-		}
+	if (ok && commit) {
+		wlr_output_swapchain_manager_apply(&swapchains);
 	}
-	return true;
+	wlr_output_swapchain_manager_finish(&swapchains);
+	for (size_t i = 0; i < len; i++) {
+		wlr_output_state_finish(&states[i].base);
+	}
+	free(states);
+	/* Scene outputs made for a test, or for a commit that failed, go again. */
+	update_layout(config, ok && commit);
+	return ok;
 }
 
 static void handle_apply(struct wl_listener *listener, void *data) {

@@ -7,6 +7,14 @@
  *
  * Only an unsandboxed client may make a listener: the tag it sets is trusted, so a sandboxed
  * app must not be able to give itself (or a helper) a different one.
+ *
+ * wlroots 0.20 has an implementation (wlr_security_context_manager_v1); cordon keeps its own
+ * because wlroots' does not hold what cordon promises: it records a client's tag only after
+ * wl_client_create returns, so the client-created signal (where cordon identifies and charges
+ * every client, client.c) cannot see it; at the open-file limit its accept fails and the
+ * still-readable listener wakes the loop again at once (a spin, which
+ * tests/integration/security-context-emfile.sh catches); and it has no cap on listeners per
+ * client and does not check the metadata (length, printable ASCII) before it is logged and shown.
  */
 #include "compositor/security_context.h"
 

@@ -15,12 +15,12 @@
 #include <wlr/backend/headless.h>
 #include <wlr/backend/multi.h>
 #include <wlr/render/allocator.h>
-#include <wlr/render/pixman.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_subcompositor.h>
 #include <wlr/types/wlr_xdg_shell.h>
 
 #include "common/policy.h"
@@ -39,6 +39,10 @@
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
 
+/* The newest versions cordon implements all of (wlroots has them all). */
+#define COMPOSITOR_VERSION 6
+#define XDG_SHELL_VERSION 6
+
 static void handle_new_output(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = wl_container_of(listener, server, new_output);
 	cordon_output_handle_new(server, data);
@@ -49,9 +53,14 @@ static void handle_new_input(struct wl_listener *listener, void *data) {
 	cordon_seat_add_device(server->seat, data);
 }
 
-static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
-	struct cordon_server *server = wl_container_of(listener, server, new_xdg_surface);
-	cordon_xdg_shell_handle_new_surface(server, data);
+static void handle_new_xdg_toplevel(struct wl_listener *listener, void *data) {
+	struct cordon_server *server = wl_container_of(listener, server, new_xdg_toplevel);
+	cordon_xdg_shell_handle_new_toplevel(server, data);
+}
+
+static void handle_new_xdg_popup(struct wl_listener *listener, void *data) {
+	struct cordon_server *server = wl_container_of(listener, server, new_xdg_popup);
+	cordon_xdg_shell_handle_new_popup(server, data);
 }
 
 static int handle_terminate_signal(int signal, void *data) {
@@ -63,7 +72,7 @@ static int handle_terminate_signal(int signal, void *data) {
 
 static bool create_backend(struct cordon_server *server, const struct cordon_options *options) {
 	if (!options->headless) {
-		server->backend = wlr_backend_autocreate(server->display);
+		server->backend = wlr_backend_autocreate(server->event_loop, &server->session);
 		return server->backend != NULL;
 	}
 
@@ -71,8 +80,8 @@ static bool create_backend(struct cordon_server *server, const struct cordon_opt
 	 * Headless with outputs of chosen sizes: autocreate would only give
 	 * WLR_HEADLESS_OUTPUTS outputs of a fixed size.
 	 */
-	server->backend = wlr_multi_backend_create(server->display);
-	struct wlr_backend *headless = wlr_headless_backend_create(server->display);
+	server->backend = wlr_multi_backend_create(server->event_loop);
+	struct wlr_backend *headless = wlr_headless_backend_create(server->event_loop);
 	if (!server->backend || !headless) {
 		return false;
 	}
@@ -89,20 +98,12 @@ static bool create_backend(struct cordon_server *server, const struct cordon_opt
 	return true;
 }
 
-static bool create_renderer(struct cordon_server *server, bool headless) {
+static bool create_renderer(struct cordon_server *server) {
 	/*
-	 * Asked for pixman, or headless on a machine without render nodes:
-	 * autocreate would only fail noisily on DRM first, so go there directly.
+	 * wlroots picks the GPU of the backend, or a render node, or pixman where there is no
+	 * GPU at all (WLR_RENDERER chooses by hand): software rendering still gives a desktop.
 	 */
-	const char *choice = getenv("WLR_RENDERER");
-	bool pixman_only = (choice && strcmp(choice, "pixman") == 0) ||
-		(headless && !choice && access("/dev/dri", F_OK) != 0);
-	server->renderer = pixman_only ? NULL : wlr_renderer_autocreate(server->backend);
-	if (!server->renderer) {
-		/* No GPU (or none usable): software rendering still gives a desktop. */
-		wlr_log(WLR_INFO, "No hardware renderer, falling back to pixman");
-		server->renderer = wlr_pixman_renderer_create();
-	}
+	server->renderer = wlr_renderer_autocreate(server->backend);
 	if (!server->renderer) {
 		return false;
 	}
@@ -114,18 +115,20 @@ static bool create_renderer(struct cordon_server *server, bool headless) {
 }
 
 static bool create_scene(struct cordon_server *server) {
-	server->output_layout = wlr_output_layout_create();
+	server->output_layout = wlr_output_layout_create(server->display);
 	server->scene = wlr_scene_create();
 	if (!server->output_layout || !server->scene) {
 		return false;
 	}
 	for (int i = 0; i < CORDON_LAYER_COUNT; i++) {
-		server->layers[i] = wlr_scene_tree_create(&server->scene->node);
+		server->layers[i] = wlr_scene_tree_create(&server->scene->tree);
 		if (!server->layers[i]) {
 			return false;
 		}
 	}
-	return wlr_scene_attach_output_layout(server->scene, server->output_layout);
+	server->scene_layout =
+		wlr_scene_attach_output_layout(server->scene, server->output_layout);
+	return server->scene_layout != NULL;
 }
 
 static bool add_socket(struct cordon_server *server, const char *name) {
@@ -171,7 +174,8 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	wl_list_init(&server->views);
 	wl_list_init(&server->new_output.link);
 	wl_list_init(&server->new_input.link);
-	wl_list_init(&server->new_xdg_surface.link);
+	wl_list_init(&server->new_xdg_toplevel.link);
+	wl_list_init(&server->new_xdg_popup.link);
 	wl_list_init(&server->client_created.link);
 	server->next_view_id = 1;
 	raise_nofile_limit(server);
@@ -206,20 +210,8 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_log(WLR_ERROR, "Cannot create a backend");
 		goto error;
 	}
-	if (!create_renderer(server, options->headless)) {
+	if (!create_renderer(server)) {
 		wlr_log(WLR_ERROR, "Cannot create a renderer and allocator");
-		goto error;
-	}
-
-	/*
-	 * The virtual keyboard and pointer live on a headless backend of their
-	 * own, added after the renderer so that it cannot pick the renderer's
-	 * DRM device.
-	 */
-	server->input_backend = wlr_headless_backend_create(server->display);
-	if (!server->input_backend ||
-		!wlr_multi_backend_add(server->backend, server->input_backend)) {
-		wlr_log(WLR_ERROR, "Cannot create the virtual input backend");
 		goto error;
 	}
 
@@ -228,9 +220,11 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		goto error;
 	}
 
-	server->compositor = wlr_compositor_create(server->display, server->renderer);
-	server->xdg_shell = wlr_xdg_shell_create(server->display);
-	if (!server->compositor || !server->xdg_shell) {
+	server->compositor =
+		wlr_compositor_create(server->display, COMPOSITOR_VERSION, server->renderer);
+	server->subcompositor = wlr_subcompositor_create(server->display);
+	server->xdg_shell = wlr_xdg_shell_create(server->display, XDG_SHELL_VERSION);
+	if (!server->compositor || !server->subcompositor || !server->xdg_shell) {
 		goto error;
 	}
 
@@ -273,8 +267,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	wl_signal_add(&server->backend->events.new_output, &server->new_output);
 	server->new_input.notify = handle_new_input;
 	wl_signal_add(&server->backend->events.new_input, &server->new_input);
-	server->new_xdg_surface.notify = handle_new_xdg_surface;
-	wl_signal_add(&server->xdg_shell->events.new_surface, &server->new_xdg_surface);
+	server->new_xdg_toplevel.notify = handle_new_xdg_toplevel;
+	wl_signal_add(&server->xdg_shell->events.new_toplevel, &server->new_xdg_toplevel);
+	server->new_xdg_popup.notify = handle_new_xdg_popup;
+	wl_signal_add(&server->xdg_shell->events.new_popup, &server->new_xdg_popup);
 
 	if (!cordon_seat_add_virtual_devices(server->seat)) {
 		wlr_log(WLR_ERROR, "Cannot create the virtual keyboard and pointer");
@@ -371,7 +367,8 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_session_bus_destroy(server->session_bus);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);
-	wl_list_remove(&server->new_xdg_surface.link);
+	wl_list_remove(&server->new_xdg_toplevel.link);
+	wl_list_remove(&server->new_xdg_popup.link);
 	/* Destroying the backend destroys outputs and input devices, whose
 	 * handlers still need the seat. */
 	if (server->backend) {
@@ -384,7 +381,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 		wlr_output_layout_destroy(server->output_layout);
 	}
 	if (server->scene) {
-		wlr_scene_node_destroy(&server->scene->node);
+		wlr_scene_node_destroy(&server->scene->tree.node);
 	}
 	if (server->display) {
 		wl_display_destroy(server->display);

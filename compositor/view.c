@@ -31,21 +31,19 @@ static const float border_focused[4] = {0.25f, 0.45f, 0.75f, 1.0f};
 static const float border_unfocused[4] = {0.3f, 0.3f, 0.3f, 1.0f};
 
 void cordon_view_get_box(struct cordon_view *view, struct wlr_box *box) {
-	struct wlr_box geometry;
-	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
 	box->x = view->x;
 	box->y = view->y;
-	box->width = geometry.width;
-	box->height = geometry.height;
+	box->width = view->xdg_surface->geometry.width;
+	box->height = view->xdg_surface->geometry.height;
 }
 
 const char *cordon_view_get_app_id(struct cordon_view *view) {
-	const char *app_id = view->xdg_surface->toplevel->app_id;
+	const char *app_id = view->xdg_toplevel->app_id;
 	return app_id ? app_id : "";
 }
 
 const char *cordon_view_get_title(struct cordon_view *view) {
-	const char *title = view->xdg_surface->toplevel->title;
+	const char *title = view->xdg_toplevel->title;
 	return title ? title : "";
 }
 
@@ -58,9 +56,8 @@ pid_t cordon_view_get_pid(struct cordon_view *view) {
 
 static void update_borders(struct cordon_view *view) {
 	/* The tree is at the geometry's origin; client-side shadows sit outside it. */
-	struct wlr_box geometry;
-	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
-	wlr_scene_node_set_position(view->surface_node, -geometry.x, -geometry.y);
+	const struct wlr_box *geometry = &view->xdg_surface->geometry;
+	wlr_scene_node_set_position(&view->surface_tree->node, -geometry->x, -geometry->y);
 
 	bool visible = view->ssd && !view->fullscreen;
 	struct wlr_box box;
@@ -104,8 +101,7 @@ void cordon_view_update_enabled(struct cordon_view *view) {
 	if (!cordon_view_is_visible(view)) {
 		view->occluded = false;
 	}
-	wlr_scene_node_set_enabled(
-		&view->tree->node, cordon_view_is_visible(view) && !view->occluded);
+	wlr_scene_node_set_enabled(&view->tree->node, cordon_view_is_visible(view));
 }
 
 static bool view_is_sandboxed(struct cordon_view *view) {
@@ -122,7 +118,7 @@ struct cordon_view *cordon_view_focused(struct cordon_server *server) {
 }
 
 static void set_activated(struct cordon_view *view, bool activated) {
-	wlr_xdg_toplevel_set_activated(view->xdg_surface, activated);
+	wlr_xdg_toplevel_set_activated(view->xdg_toplevel, activated);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_activated(view->foreign_toplevel, activated);
 	}
@@ -218,7 +214,7 @@ void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
 }
 
 void cordon_view_close(struct cordon_view *view) {
-	wlr_xdg_toplevel_send_close(view->xdg_surface);
+	wlr_xdg_toplevel_send_close(view->xdg_toplevel);
 }
 
 void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
@@ -254,7 +250,7 @@ static struct cordon_output *view_output(struct cordon_view *view) {
 static void fit_to_area(struct cordon_view *view, const struct wlr_box *area) {
 	int b = view->ssd ? BORDER_WIDTH : 0;
 	cordon_view_move_to(view, area->x + b, area->y + b);
-	wlr_xdg_toplevel_set_size(view->xdg_surface, area->width - 2 * b, area->height - 2 * b);
+	wlr_xdg_toplevel_set_size(view->xdg_toplevel, area->width - 2 * b, area->height - 2 * b);
 }
 
 void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
@@ -271,9 +267,9 @@ void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
 		fit_to_area(view, &output->usable_area);
 	} else {
 		cordon_view_move_to(view, view->saved.x, view->saved.y);
-		wlr_xdg_toplevel_set_size(view->xdg_surface, view->saved.width, view->saved.height);
+		wlr_xdg_toplevel_set_size(view->xdg_toplevel, view->saved.width, view->saved.height);
 	}
-	wlr_xdg_toplevel_set_maximized(view->xdg_surface, maximized);
+	wlr_xdg_toplevel_set_maximized(view->xdg_toplevel, maximized);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_maximized(view->foreign_toplevel, maximized);
 	}
@@ -304,13 +300,11 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 		struct wlr_box box;
 		cordon_output_get_box(output, &box);
 		cordon_view_move_to(view, box.x, box.y);
-		wlr_xdg_toplevel_set_size(view->xdg_surface, box.width, box.height);
+		wlr_xdg_toplevel_set_size(view->xdg_toplevel, box.width, box.height);
 		/* Fullscreen covers the panels: lift the view above the top layer. */
-		wlr_scene_node_reparent(
-			&view->tree->node, &view->server->layers[CORDON_LAYER_TOP]->node);
+		wlr_scene_node_reparent(&view->tree->node, view->server->layers[CORDON_LAYER_TOP]);
 	} else {
-		wlr_scene_node_reparent(
-			&view->tree->node, &view->server->layers[CORDON_LAYER_VIEWS]->node);
+		wlr_scene_node_reparent(&view->tree->node, view->server->layers[CORDON_LAYER_VIEWS]);
 		if (view->maximized) {
 			/* Back to maximized; the saved box still holds the normal geometry. */
 			struct cordon_output *restore = view_output(view);
@@ -320,10 +314,10 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 		} else {
 			cordon_view_move_to(view, view->saved.x, view->saved.y);
 			wlr_xdg_toplevel_set_size(
-				view->xdg_surface, view->saved.width, view->saved.height);
+				view->xdg_toplevel, view->saved.width, view->saved.height);
 		}
 	}
-	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, fullscreen);
+	wlr_xdg_toplevel_set_fullscreen(view->xdg_toplevel, fullscreen);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_fullscreen(view->foreign_toplevel, fullscreen);
 	}
@@ -333,15 +327,20 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 struct cordon_view *cordon_view_at(struct cordon_server *server, double lx, double ly,
 	struct wlr_surface **surface, double *sx, double *sy) {
 	*surface = NULL;
-	struct wlr_scene_node *node = wlr_scene_node_at(&server->scene->node, lx, ly, sx, sy);
-	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
+	struct wlr_scene_node *node = wlr_scene_node_at(&server->scene->tree.node, lx, ly, sx, sy);
+	if (!node || node->type != WLR_SCENE_NODE_BUFFER) {
 		return NULL;
 	}
-	*surface = wlr_scene_surface_from_node(node)->surface;
+	struct wlr_scene_surface *scene_surface =
+		wlr_scene_surface_try_from_buffer(wlr_scene_buffer_from_node(node));
+	if (!scene_surface) {
+		return NULL;
+	}
+	*surface = scene_surface->surface;
 	/* Views tag their tree's node; layer surfaces and drag icons do not. */
-	for (; node; node = node->parent) {
-		if (node->data) {
-			return node->data;
+	for (struct wlr_scene_tree *tree = node->parent; tree; tree = tree->node.parent) {
+		if (tree->node.data) {
+			return tree->node.data;
 		}
 	}
 	return NULL;
@@ -383,9 +382,9 @@ static void place_new_view(struct cordon_view *view) {
 
 	/* Centre on the output, or on the parent for dialogs. */
 	struct wlr_box parent_box = area;
-	struct wlr_xdg_surface *parent = view->xdg_surface->toplevel->parent;
+	struct wlr_xdg_toplevel *parent = view->xdg_toplevel->parent;
 	struct cordon_view *parent_view =
-		parent ? cordon_view_from_surface(server, parent->surface) : NULL;
+		parent ? cordon_view_from_surface(server, parent->base->surface) : NULL;
 	if (parent_view && parent_view->mapped) {
 		cordon_view_get_box(parent_view, &parent_box);
 	}
@@ -430,7 +429,7 @@ static void place_unfocused(struct cordon_view *view) {
 
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, map);
-	struct wlr_xdg_toplevel *toplevel = view->xdg_surface->toplevel;
+	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
 	view->mapped = true;
 	place_new_view(view);
 	cordon_foreign_toplevel_create(view);
@@ -474,9 +473,17 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	cordon_freeze_update(server);
 }
 
+static void configure_unmapped_state(struct cordon_view *view);
+
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, commit);
 	struct cordon_seat *seat = view->server->seat;
+	if (view->xdg_surface->initial_commit) {
+		/* xdg-shell: the first commit (without a buffer) is answered by a configure. */
+		cordon_decoration_view_initial_commit(view);
+		configure_unmapped_state(view);
+		return;
+	}
 	if (!view->mapped) {
 		return;
 	}
@@ -518,6 +525,8 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&view->set_app_id.link);
 	wl_list_remove(&view->link);
 	cordon_decoration_view_destroyed(view);
+	/* The xdg_surface may live on without its role object: it parents nothing of ours. */
+	view->xdg_surface->data = NULL;
 	wlr_scene_node_destroy(&view->tree->node);
 	free(view);
 }
@@ -552,7 +561,7 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 	case XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT:
 		break;
 	default:
-		wl_resource_post_error(view->xdg_surface->toplevel->resource,
+		wl_resource_post_error(view->xdg_toplevel->resource,
 			XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE, "invalid resize edge %u",
 			event->edges);
 		return;
@@ -571,7 +580,10 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
  * maximized or fullscreen (xdg-shell), and map applies the state for real.
  */
 static void configure_unmapped_state(struct cordon_view *view) {
-	struct wlr_xdg_toplevel *toplevel = view->xdg_surface->toplevel;
+	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
+	if (!view->xdg_surface->initialized) {
+		return; /* the initial commit is answered with the state requested until then */
+	}
 	struct cordon_seat *seat = view->server->seat;
 	/* Where place_new_view will put it. */
 	struct cordon_output *output =
@@ -581,16 +593,16 @@ static void configure_unmapped_state(struct cordon_view *view) {
 	if (fullscreen) {
 		struct wlr_box box;
 		cordon_output_get_box(output, &box);
-		wlr_xdg_toplevel_set_size(view->xdg_surface, box.width, box.height);
+		wlr_xdg_toplevel_set_size(view->xdg_toplevel, box.width, box.height);
 	} else if (maximized) {
 		int b = view->ssd ? BORDER_WIDTH : 0;
-		wlr_xdg_toplevel_set_size(view->xdg_surface, output->usable_area.width - 2 * b,
+		wlr_xdg_toplevel_set_size(view->xdg_toplevel, output->usable_area.width - 2 * b,
 			output->usable_area.height - 2 * b);
 	} else {
-		wlr_xdg_toplevel_set_size(view->xdg_surface, 0, 0);
+		wlr_xdg_toplevel_set_size(view->xdg_toplevel, 0, 0);
 	}
-	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, fullscreen);
-	wlr_xdg_toplevel_set_maximized(view->xdg_surface, maximized);
+	wlr_xdg_toplevel_set_fullscreen(view->xdg_toplevel, fullscreen);
+	wlr_xdg_toplevel_set_maximized(view->xdg_toplevel, maximized);
 	/* The setters schedule nothing when nothing changed; the request wants a reply. */
 	wlr_xdg_surface_schedule_configure(view->xdg_surface);
 }
@@ -601,7 +613,7 @@ static void handle_request_maximize(struct wl_listener *listener, void *data) {
 		configure_unmapped_state(view);
 		return;
 	}
-	cordon_view_set_maximized(view, view->xdg_surface->toplevel->requested.maximized);
+	cordon_view_set_maximized(view, view->xdg_toplevel->requested.maximized);
 }
 
 static void handle_request_fullscreen(struct wl_listener *listener, void *data) {
@@ -610,7 +622,7 @@ static void handle_request_fullscreen(struct wl_listener *listener, void *data) 
 		configure_unmapped_state(view);
 		return;
 	}
-	cordon_view_set_fullscreen(view, view->xdg_surface->toplevel->requested.fullscreen);
+	cordon_view_set_fullscreen(view, view->xdg_toplevel->requested.fullscreen);
 }
 
 static void handle_request_minimize(struct wl_listener *listener, void *data) {
@@ -637,15 +649,17 @@ static void handle_set_app_id(struct wl_listener *listener, void *data) {
 }
 
 struct cordon_view *cordon_view_create(
-	struct cordon_server *server, struct wlr_xdg_surface *xdg_surface) {
+	struct cordon_server *server, struct wlr_xdg_toplevel *toplevel) {
 	struct cordon_view *view = calloc(1, sizeof(*view));
 	if (!view) {
 		return NULL;
 	}
+	struct wlr_xdg_surface *xdg_surface = toplevel->base;
 	view->server = server;
+	view->xdg_toplevel = toplevel;
 	view->xdg_surface = xdg_surface;
 	view->id = server->next_view_id++;
-	view->tree = wlr_scene_tree_create(&server->layers[CORDON_LAYER_VIEWS]->node);
+	view->tree = wlr_scene_tree_create(server->layers[CORDON_LAYER_VIEWS]);
 	if (!view->tree) {
 		free(view);
 		return NULL;
@@ -653,27 +667,32 @@ struct cordon_view *cordon_view_create(
 	view->tree->node.data = view;
 	wlr_scene_node_set_enabled(&view->tree->node, false);
 	for (int i = 0; i < 4; i++) {
-		view->border[i] = wlr_scene_rect_create(&view->tree->node, 0, 0, border_unfocused);
+		view->border[i] = wlr_scene_rect_create(view->tree, 0, 0, border_unfocused);
+		if (!view->border[i]) {
+			wlr_scene_node_destroy(&view->tree->node);
+			free(view);
+			return NULL;
+		}
 		wlr_scene_node_set_enabled(&view->border[i]->node, false);
 	}
-	view->surface_node = wlr_scene_xdg_surface_create(&view->tree->node, xdg_surface);
-	if (!view->surface_node) {
+	view->surface_tree = wlr_scene_xdg_surface_create(view->tree, xdg_surface);
+	if (!view->surface_tree) {
 		wlr_scene_node_destroy(&view->tree->node);
 		free(view);
 		return NULL;
 	}
-	/* Popups find their parent's scene node here. */
-	xdg_surface->data = view->surface_node;
+	/* Popups find their parent's scene tree here. */
+	xdg_surface->data = view->surface_tree;
 
-	struct wlr_xdg_toplevel *toplevel = xdg_surface->toplevel;
+	struct wlr_surface *surface = xdg_surface->surface;
 	view->map.notify = handle_map;
-	wl_signal_add(&xdg_surface->events.map, &view->map);
+	wl_signal_add(&surface->events.map, &view->map);
 	view->unmap.notify = handle_unmap;
-	wl_signal_add(&xdg_surface->events.unmap, &view->unmap);
-	view->destroy.notify = handle_destroy;
-	wl_signal_add(&xdg_surface->events.destroy, &view->destroy);
+	wl_signal_add(&surface->events.unmap, &view->unmap);
 	view->commit.notify = handle_commit;
-	wl_signal_add(&xdg_surface->surface->events.commit, &view->commit);
+	wl_signal_add(&surface->events.commit, &view->commit);
+	view->destroy.notify = handle_destroy;
+	wl_signal_add(&toplevel->events.destroy, &view->destroy);
 	view->request_move.notify = handle_request_move;
 	wl_signal_add(&toplevel->events.request_move, &view->request_move);
 	view->request_resize.notify = handle_request_resize;
@@ -690,10 +709,5 @@ struct cordon_view *cordon_view_create(
 	wl_signal_add(&toplevel->events.set_app_id, &view->set_app_id);
 
 	wl_list_insert(&server->views, &view->link);
-	cordon_decoration_view_created(view);
-	/* wlroots announces a toplevel at its first commit: requests may have come before. */
-	if (toplevel->requested.maximized || toplevel->requested.fullscreen) {
-		configure_unmapped_state(view);
-	}
 	return view;
 }

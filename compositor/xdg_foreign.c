@@ -45,12 +45,5 @@ struct wl_resource *cordon_xdg_foreign_lookup(
 	}
 	struct wlr_xdg_foreign_exported *exported =
 		wlr_xdg_foreign_registry_find_by_handle(foreign->registry, handle);
-	if (!exported || !exported->surface || !wlr_surface_is_xdg_surface(exported->surface)) {
-		return NULL;
-	}
-	struct wlr_xdg_surface *xdg_surface = wlr_xdg_surface_from_wlr_surface(exported->surface);
-	if (!xdg_surface || xdg_surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
-		return NULL;
-	}
-	return xdg_surface->toplevel->resource;
+	return exported && exported->toplevel ? exported->toplevel->resource : NULL;
 }

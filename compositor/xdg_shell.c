@@ -1,10 +1,11 @@
 /*
- * xdg-shell surfaces: a toplevel becomes a view; a popup gets a scene node
+ * xdg-shell surfaces: a toplevel becomes a view; a popup gets a scene tree
  * below its parent (a toplevel, another popup or a layer surface) and is
  * unconstrained so that it stays on the output its root is on.
  */
 #include "compositor/xdg_shell.h"
 
+#include <stdlib.h>
 #include <wlr/types/wlr_layer_shell_v1.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -14,44 +15,49 @@
 #include "compositor/server.h"
 #include "compositor/view.h"
 
+/* A popup's scene tree goes with its surface; this only answers its initial commit. */
+struct cordon_popup {
+	struct cordon_server *server;
+	struct wlr_xdg_popup *wlr_popup;
+	struct wl_listener commit;
+	struct wl_listener reposition;
+	struct wl_listener destroy;
+};
+
 /*
- * The scene node of a surface that can parent popups: xdg surfaces keep it in
+ * The scene tree of a surface that can parent popups: xdg surfaces keep it in
  * their data (set by the view or by the parent popup), layer surfaces too.
  */
-static struct wlr_scene_node *popup_parent_node(struct wlr_surface *parent) {
-	if (wlr_surface_is_xdg_surface(parent)) {
-		return wlr_xdg_surface_from_wlr_surface(parent)->data;
+static struct wlr_scene_tree *popup_parent_tree(struct wlr_surface *parent) {
+	struct wlr_xdg_surface *xdg = wlr_xdg_surface_try_from_wlr_surface(parent);
+	if (xdg) {
+		return xdg->data;
 	}
-	if (wlr_surface_is_layer_surface(parent)) {
-		return wlr_layer_surface_v1_from_wlr_surface(parent)->data;
-	}
-	return NULL;
+	struct wlr_layer_surface_v1 *layer = wlr_layer_surface_v1_try_from_wlr_surface(parent);
+	return layer ? layer->data : NULL;
 }
 
 /* The toplevel or layer surface at the root of a popup chain. */
 static struct wlr_surface *popup_root(struct wlr_xdg_popup *popup) {
 	struct wlr_surface *surface = popup->parent;
-	while (surface && wlr_surface_is_xdg_surface(surface)) {
-		struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(surface);
-		if (xdg->role != WLR_XDG_SURFACE_ROLE_POPUP) {
-			break;
-		}
-		surface = xdg->popup->parent;
+	struct wlr_xdg_popup *parent_popup;
+	while (surface && (parent_popup = wlr_xdg_popup_try_from_wlr_surface(surface))) {
+		surface = parent_popup->parent;
 	}
 	return surface;
 }
 
 static void unconstrain_popup(struct cordon_server *server, struct wlr_xdg_popup *popup) {
 	struct wlr_surface *root = popup_root(popup);
-	struct wlr_scene_node *root_node = root ? popup_parent_node(root) : NULL;
+	struct wlr_scene_tree *root_tree = root ? popup_parent_tree(root) : NULL;
 	int root_lx, root_ly;
-	if (!root_node || !wlr_scene_node_coords(root_node, &root_lx, &root_ly)) {
+	if (!root_tree || !wlr_scene_node_coords(&root_tree->node, &root_lx, &root_ly)) {
 		return;
 	}
 	/* The output where the popup would appear, else the root's. */
 	int popup_lx, popup_ly;
-	wlr_xdg_popup_get_toplevel_coords(
-		popup, popup->geometry.x, popup->geometry.y, &popup_lx, &popup_ly);
+	wlr_xdg_popup_get_toplevel_coords(popup, popup->scheduled.geometry.x,
+		popup->scheduled.geometry.y, &popup_lx, &popup_ly);
 	struct cordon_output *output =
 		cordon_output_at(server, root_lx + popup_lx, root_ly + popup_ly);
 	if (!output) {
@@ -67,7 +73,7 @@ static void unconstrain_popup(struct cordon_server *server, struct wlr_xdg_popup
 
 void cordon_xdg_shell_attach_popup(struct cordon_server *server, struct wlr_xdg_popup *popup) {
 	struct wlr_xdg_surface *xdg_surface = popup->base;
-	struct wlr_scene_node *parent = popup->parent ? popup_parent_node(popup->parent) : NULL;
+	struct wlr_scene_tree *parent = popup->parent ? popup_parent_tree(popup->parent) : NULL;
 	if (!parent || xdg_surface->data) {
 		/*
 		 * Layer-shell popups are created without a parent and attached by
@@ -75,28 +81,57 @@ void cordon_xdg_shell_attach_popup(struct cordon_server *server, struct wlr_xdg_
 		 */
 		return;
 	}
-	struct wlr_scene_node *node = wlr_scene_xdg_surface_create(parent, xdg_surface);
-	if (!node) {
+	struct wlr_scene_tree *tree = wlr_scene_xdg_surface_create(parent, xdg_surface);
+	if (!tree) {
 		wl_resource_post_no_memory(xdg_surface->resource);
 		return;
 	}
-	/* Nested popups find their parent here; the node goes with the surface. */
-	xdg_surface->data = node;
-	unconstrain_popup(server, popup);
+	/* Nested popups find their parent here; the tree goes with the surface. */
+	xdg_surface->data = tree;
 }
 
-void cordon_xdg_shell_handle_new_surface(
-	struct cordon_server *server, struct wlr_xdg_surface *xdg_surface) {
-	switch (xdg_surface->role) {
-	case WLR_XDG_SURFACE_ROLE_TOPLEVEL:
-		if (!cordon_view_create(server, xdg_surface)) {
-			wl_resource_post_no_memory(xdg_surface->resource);
-		}
-		break;
-	case WLR_XDG_SURFACE_ROLE_POPUP:
-		cordon_xdg_shell_attach_popup(server, xdg_surface->popup);
-		break;
-	case WLR_XDG_SURFACE_ROLE_NONE:
-		break;
+static void handle_popup_commit(struct wl_listener *listener, void *data) {
+	struct cordon_popup *popup = wl_container_of(listener, popup, commit);
+	if (popup->wlr_popup->base->initial_commit) {
+		/* Placed where it fits, which is the configure the initial commit waits for. */
+		unconstrain_popup(popup->server, popup->wlr_popup);
+		wlr_xdg_surface_schedule_configure(popup->wlr_popup->base);
+	}
+}
+
+static void handle_popup_reposition(struct wl_listener *listener, void *data) {
+	struct cordon_popup *popup = wl_container_of(listener, popup, reposition);
+	unconstrain_popup(popup->server, popup->wlr_popup);
+}
+
+static void handle_popup_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_popup *popup = wl_container_of(listener, popup, destroy);
+	wl_list_remove(&popup->commit.link);
+	wl_list_remove(&popup->reposition.link);
+	wl_list_remove(&popup->destroy.link);
+	free(popup);
+}
+
+void cordon_xdg_shell_handle_new_popup(struct cordon_server *server, struct wlr_xdg_popup *wlr_popup) {
+	struct cordon_popup *popup = calloc(1, sizeof(*popup));
+	if (!popup) {
+		wl_resource_post_no_memory(wlr_popup->resource);
+		return;
+	}
+	popup->server = server;
+	popup->wlr_popup = wlr_popup;
+	popup->commit.notify = handle_popup_commit;
+	wl_signal_add(&wlr_popup->base->surface->events.commit, &popup->commit);
+	popup->reposition.notify = handle_popup_reposition;
+	wl_signal_add(&wlr_popup->events.reposition, &popup->reposition);
+	popup->destroy.notify = handle_popup_destroy;
+	wl_signal_add(&wlr_popup->events.destroy, &popup->destroy);
+	cordon_xdg_shell_attach_popup(server, wlr_popup);
+}
+
+void cordon_xdg_shell_handle_new_toplevel(
+	struct cordon_server *server, struct wlr_xdg_toplevel *toplevel) {
+	if (!cordon_view_create(server, toplevel)) {
+		wl_resource_post_no_memory(toplevel->resource);
 	}
 }

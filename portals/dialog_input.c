@@ -103,17 +103,16 @@ bool cordon_portals_handle_button(
 
 /* Whether NODE (at X, Y, its parent's layout position) or a child of it overlaps BOX. */
 static bool node_overlaps(struct wlr_scene_node *node, int x, int y, const struct wlr_box *box) {
-	if (!node->state.enabled) {
+	if (!node->enabled) {
 		return false;
 	}
-	x += node->state.x;
-	y += node->state.y;
+	x += node->x;
+	y += node->y;
 	struct wlr_box node_box = {.x = x, .y = y};
 	switch (node->type) {
-	case WLR_SCENE_NODE_ROOT:
 	case WLR_SCENE_NODE_TREE: {
 		struct wlr_scene_node *child;
-		wl_list_for_each(child, &node->state.children, state.link) {
+		wl_list_for_each(child, &wlr_scene_tree_from_node(node)->children, link) {
 			if (node_overlaps(child, x, y, box)) {
 				return true;
 			}
@@ -121,25 +120,19 @@ static bool node_overlaps(struct wlr_scene_node *node, int x, int y, const struc
 		return false;
 	}
 	case WLR_SCENE_NODE_RECT: {
-		struct wlr_scene_rect *rect = (struct wlr_scene_rect *)node;
+		struct wlr_scene_rect *rect = wlr_scene_rect_from_node(node);
 		node_box.width = rect->width;
 		node_box.height = rect->height;
 		break;
 	}
 	case WLR_SCENE_NODE_BUFFER: {
-		struct wlr_scene_buffer *buffer = (struct wlr_scene_buffer *)node;
+		struct wlr_scene_buffer *buffer = wlr_scene_buffer_from_node(node);
 		node_box.width = buffer->dst_width;
 		node_box.height = buffer->dst_height;
 		if ((node_box.width == 0 || node_box.height == 0) && buffer->buffer) {
 			node_box.width = buffer->buffer->width;
 			node_box.height = buffer->buffer->height;
 		}
-		break;
-	}
-	case WLR_SCENE_NODE_SURFACE: {
-		struct wlr_surface *surface = wlr_scene_surface_from_node(node)->surface;
-		node_box.width = surface->current.width;
-		node_box.height = surface->current.height;
 		break;
 	}
 	}

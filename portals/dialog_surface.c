@@ -11,9 +11,7 @@
 #include <drm_fourcc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wlr/render/wlr_renderer.h>
-#include <wlr/render/wlr_texture.h>
-#include <wlr/types/wlr_buffer.h>
+#include <wlr/interfaces/wlr_buffer.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -37,7 +35,7 @@ struct pixel_buffer {
 
 struct cordon_portal_dialog_surface {
 	struct cordon_server *server;
-	struct wlr_scene_node *layer;
+	struct wlr_scene_tree *layer;
 	pixman_image_t *image;
 	struct wlr_scene_buffer *node;
 	int x, y;
@@ -69,7 +67,7 @@ static const struct wlr_buffer_impl pixel_buffer_impl = {
 };
 
 struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
-	struct cordon_server *server, struct wlr_scene_node *layer) {
+	struct cordon_server *server, struct wlr_scene_tree *layer) {
 	struct cordon_portal_dialog_surface *surface = calloc(1, sizeof(*surface));
 	if (surface) {
 		surface->server = server;
@@ -124,10 +122,9 @@ pixman_image_t *cordon_portal_dialog_surface_get_image(
  */
 static struct cordon_output *placement_output(
 	struct cordon_server *server, struct wl_resource *parent) {
-	struct wlr_xdg_surface *xdg_surface =
-		parent ? wlr_xdg_surface_from_toplevel_resource(parent) : NULL;
+	struct wlr_xdg_toplevel *toplevel = parent ? wlr_xdg_toplevel_from_resource(parent) : NULL;
 	struct cordon_view *view =
-		xdg_surface ? cordon_view_from_surface(server, xdg_surface->surface) : NULL;
+		toplevel ? cordon_view_from_surface(server, toplevel->base->surface) : NULL;
 	if (view && view->mapped) {
 		struct wlr_box box;
 		cordon_view_get_box(view, &box);
@@ -160,19 +157,6 @@ void cordon_portal_dialog_surface_commit(
 	buffer->stride = stride;
 	wlr_buffer_init(&buffer->base, &pixel_buffer_impl, width, height);
 	struct wlr_scene_buffer *node = wlr_scene_buffer_create(surface->layer, &buffer->base);
-	if (node) {
-		/*
-		 * wlroots 0.15 makes a scene buffer's texture lazily, in the next output
-		 * frame; a render of the scene outside a frame (cordonctl screenshot)
-		 * would make it while rendering, which wlroots asserts against. Make it
-		 * now, as the scene would (it destroys the texture with the node).
-		 */
-		node->texture = wlr_texture_from_buffer(server->renderer, &buffer->base);
-		if (node->texture) {
-			wl_list_remove(&node->pending_link);
-			wl_list_init(&node->pending_link);
-		}
-	}
 	/* The node holds its own lock; ours goes, so the buffer dies with the node. */
 	wlr_buffer_drop(&buffer->base);
 	if (!node) {
@@ -196,7 +180,7 @@ void cordon_portal_dialog_surface_commit(
 		surface->y = box.y + (box.height - height) / 2;
 	}
 	wlr_scene_node_set_position(&node->node, surface->x, surface->y);
-	wlr_scene_node_raise_to_top(surface->layer);
+	wlr_scene_node_raise_to_top(&surface->layer->node);
 }
 
 bool cordon_portal_dialog_surface_get_box(const struct cordon_portal_dialog_surface *surface,

@@ -79,7 +79,7 @@ struct cordon_portals *cordon_portals_create(
 	wl_list_init(&portals->requests);
 	wl_list_init(&portals->camera_streams);
 	/* Created after every other layer, so it is drawn above all of them. */
-	portals->layer = wlr_scene_tree_create(&server->scene->node);
+	portals->layer = wlr_scene_tree_create(&server->scene->tree);
 	char *path = cordon_permission_store_default_path();
 	if (!path) {
 		wlr_log(WLR_ERROR,

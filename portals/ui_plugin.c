@@ -323,7 +323,7 @@ static pixman_image_t *host_get_image(
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
 	if (!dialog->surface) {
 		dialog->surface = cordon_portal_dialog_surface_create(
-			dialog->ui->portals->server, &dialog->ui->portals->layer->node);
+			dialog->ui->portals->server, dialog->ui->portals->layer);
 	}
 	return dialog->surface
 		? cordon_portal_dialog_surface_get_image(dialog->surface, width, height)

@@ -29,10 +29,10 @@ struct cordon_decoration {
 struct cordon_decorations *cordon_decorations_create(struct cordon_server *server);
 void cordon_decorations_destroy(struct cordon_decorations *decorations);
 /*
- * Links a new view to the decoration its client made before the first commit
- * (xdg-shell reports the toplevel only then).
+ * Sends the decoration mode with the view's initial configure: before the toplevel's
+ * initial commit, wlroots may not configure it.
  */
-void cordon_decoration_view_created(struct cordon_view *view);
+void cordon_decoration_view_initial_commit(struct cordon_view *view);
 /* Detaches a view that is being destroyed from its decoration. */
 void cordon_decoration_view_destroyed(struct cordon_view *view);
 

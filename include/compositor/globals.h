@@ -17,9 +17,8 @@ struct cordon_globals {
 	struct wlr_xdg_activation_v1 *xdg_activation;
 	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard_manager;
 	struct wlr_virtual_pointer_manager_v1 *virtual_pointer_manager;
-	struct wlr_idle *idle;
+	struct wlr_idle_notifier_v1 *idle_notifier; /* ext-idle-notify-v1 */
 	struct cordon_idle_inhibit *idle_inhibit;
-	struct wlr_input_inhibit_manager *input_inhibit;
 	struct cordon_output_management *output_management;
 	struct cordon_layer_shell *layer_shell;
 	struct cordon_decorations *decorations;
@@ -27,8 +26,6 @@ struct cordon_globals {
 	struct wl_listener new_virtual_keyboard;
 	struct wl_listener new_virtual_pointer;
 	struct wl_listener request_activate;
-	struct wl_listener inhibit_activate;
-	struct wl_listener inhibit_deactivate;
 };
 
 struct cordon_globals *cordon_globals_create(struct cordon_server *server);
@@ -36,8 +33,5 @@ void cordon_globals_destroy(struct cordon_globals *globals);
 
 /* Tells idle clients the user did something. */
 void cordon_globals_notify_activity(struct cordon_globals *globals);
-/* The client allowed to get input while an input inhibitor (a lock screen) is
- * active, or NULL when none is. */
-struct wl_client *cordon_globals_input_inhibitor(struct cordon_globals *globals);
 
 #endif

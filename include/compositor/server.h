@@ -39,7 +39,7 @@ struct cordon_server {
 	struct wl_display *display;
 	struct wl_event_loop *event_loop;
 	struct wlr_backend *backend; /* a multi backend */
-	struct wlr_backend *input_backend; /* headless, for the virtual keyboard and pointer */
+	struct wlr_session *session; /* NULL unless on DRM/libinput (seat switching) */
 	/* With --headless: the backend and the outputs to add once started. */
 	struct wlr_backend *headless_backend;
 	int headless_output_count;
@@ -47,9 +47,11 @@ struct cordon_server {
 	struct wlr_renderer *renderer;
 	struct wlr_allocator *allocator;
 	struct wlr_scene *scene;
+	struct wlr_scene_output_layout *scene_layout; /* the scene mirrors the output layout */
 	struct wlr_scene_tree *layers[CORDON_LAYER_COUNT];
 	struct wlr_output_layout *output_layout;
 	struct wlr_compositor *compositor;
+	struct wlr_subcompositor *subcompositor;
 	struct wlr_xdg_shell *xdg_shell;
 
 	struct cordon_config *config;
@@ -86,7 +88,8 @@ struct cordon_server {
 
 	struct wl_listener new_output;
 	struct wl_listener new_input;
-	struct wl_listener new_xdg_surface;
+	struct wl_listener new_xdg_toplevel;
+	struct wl_listener new_xdg_popup;
 	struct wl_listener client_created;
 };
 

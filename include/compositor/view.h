@@ -12,14 +12,16 @@ struct cordon_output;
 struct cordon_server;
 struct wlr_surface;
 struct wlr_xdg_surface;
+struct wlr_xdg_toplevel;
 
 struct cordon_view {
 	struct cordon_server *server;
 	struct wl_list link; /* cordon_server.views */
 	uint32_t id; /* stable number shown by cordonctl */
-	struct wlr_xdg_surface *xdg_surface;
+	struct wlr_xdg_toplevel *xdg_toplevel;
+	struct wlr_xdg_surface *xdg_surface; /* xdg_toplevel->base */
 	struct wlr_scene_tree *tree; /* at the window geometry's origin */
-	struct wlr_scene_node *surface_node;
+	struct wlr_scene_tree *surface_tree; /* the client's surfaces and popups */
 	struct cordon_decoration *decoration; /* NULL until the client asks */
 	struct wlr_scene_rect *border[4]; /* server-side borders, hidden unless SSD */
 	struct wlr_foreign_toplevel_handle_v1 *foreign_toplevel;
@@ -27,7 +29,7 @@ struct cordon_view {
 	int x, y; /* layout position of the window geometry's origin */
 	bool mapped, minimized, maximized, fullscreen;
 	bool ssd; /* server-side decorations drawn */
-	bool occluded; /* opaque content above covers it entirely (occlusion.c) */
+	bool occluded; /* shown, yet nothing of it is visible on any output (occlusion.c) */
 	/* Since when it is shown (mapped, not minimized): presses count only after a while. */
 	struct timespec shown_since;
 	/* It had the keyboard once: only such a sandboxed view gets it back unasked. */
@@ -56,7 +58,7 @@ struct cordon_view {
 };
 
 struct cordon_view *cordon_view_create(
-	struct cordon_server *server, struct wlr_xdg_surface *xdg_surface);
+	struct cordon_server *server, struct wlr_xdg_toplevel *xdg_toplevel);
 
 /* Window geometry in layout coordinates. */
 void cordon_view_get_box(struct cordon_view *view, struct wlr_box *box);
@@ -66,10 +68,10 @@ pid_t cordon_view_get_pid(struct cordon_view *view);
 
 /*
  * Whether the view is shown, were nothing covering it: mapped and not minimized.
- * Every reason to hide a view goes here, so that occlusion culling skips it too.
+ * Every reason to hide a view goes here, so that occlusion skips it too.
  */
 bool cordon_view_is_visible(struct cordon_view *view);
-/* Enables the view's scene node exactly when it is visible and not occluded. */
+/* Enables the view's scene node exactly when it is visible. */
 void cordon_view_update_enabled(struct cordon_view *view);
 
 /* Raises, restores if minimized, and gives keyboard focus. */

@@ -4,12 +4,13 @@
 
 struct cordon_server;
 struct wlr_xdg_popup;
-struct wlr_xdg_surface;
+struct wlr_xdg_toplevel;
 
-void cordon_xdg_shell_handle_new_surface(
-	struct cordon_server *server, struct wlr_xdg_surface *xdg_surface);
+void cordon_xdg_shell_handle_new_toplevel(
+	struct cordon_server *server, struct wlr_xdg_toplevel *toplevel);
+void cordon_xdg_shell_handle_new_popup(struct cordon_server *server, struct wlr_xdg_popup *popup);
 
-/* Gives a popup whose parent is now known its scene node (layer-shell get_popup). */
+/* Gives a popup whose parent is now known its scene tree (layer-shell get_popup). */
 void cordon_xdg_shell_attach_popup(struct cordon_server *server, struct wlr_xdg_popup *popup);
 
 #endif

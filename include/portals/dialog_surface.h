@@ -7,11 +7,11 @@
 
 struct cordon_server;
 struct wl_resource;
-struct wlr_scene_node;
+struct wlr_scene_tree;
 struct cordon_portal_dialog_surface;
 
 struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
-	struct cordon_server *server, struct wlr_scene_node *layer);
+	struct cordon_server *server, struct wlr_scene_tree *layer);
 void cordon_portal_dialog_surface_destroy(struct cordon_portal_dialog_surface *surface);
 
 enum cordon_portal_dialog_placement {

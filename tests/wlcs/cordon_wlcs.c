@@ -333,9 +333,8 @@ static bool position_window(void *data) {
 		return true;
 	}
 	/* wlcs places the surface's origin; a view's position is its geometry's. */
-	struct wlr_box geometry;
-	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
-	cordon_view_move_to(view, call->x + geometry.x, call->y + geometry.y);
+	const struct wlr_box *geometry = &view->xdg_surface->geometry;
+	cordon_view_move_to(view, call->x + geometry->x, call->y + geometry->y);
 	cordon_seat_update_pointer_focus(call->ws->server->seat, 0);
 	return true;
 }
