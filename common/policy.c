@@ -41,14 +41,15 @@ static const char *const global_words[] = {
 	"zwlr_screencopy_manager_v1",
 	"zwlr_export_dmabuf_manager_v1",
 	"zwlr_data_control_manager_v1",
+	"ext_data_control_manager_v1",
 	"zwp_virtual_keyboard_manager_v1",
 	"zwlr_virtual_pointer_manager_v1",
 	"zwlr_layer_shell_v1",
 	"zwlr_foreign_toplevel_manager_v1",
-	"zwlr_input_inhibit_manager_v1",
 	"zwlr_gamma_control_manager_v1",
 	"zwlr_output_manager_v1",
-	"org_kde_kwin_idle",
+	/* Tells the app when the user is away from the machine. */
+	"ext_idle_notifier_v1",
 	"wp_security_context_manager_v1",
 	/* Parents the app's surfaces to another client's exported window. */
 	"zxdg_importer_v2",

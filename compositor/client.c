@@ -6,6 +6,7 @@
 #include "compositor/client.h"
 
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
@@ -127,14 +128,40 @@ uint64_t cordon_client_app_group(const void *wl_client) {
 	return client ? cordon_app_budget_id(client->budget) : 0;
 }
 
+/*
+ * libwayland stops reading a client once it has an error (and destroys it after the
+ * dispatch that posted the error), and closing a socket that still holds unread requests
+ * resets the connection: the client then reads ECONNRESET instead of the error queued
+ * before it (libwayland 1.26 does not get past it) and never learns why. So no more is
+ * accepted (shutdown) and what is waiting is read and dropped (the kernel closes fds in
+ * it), at most DRAIN_MAX bytes: the socket's buffer, not what a flooding client writes.
+ */
+#define DRAIN_MAX (4 * 1024 * 1024)
+
+static void drain_input(int fd) {
+	shutdown(fd, SHUT_RD);
+	char buffer[16384];
+	for (size_t total = 0; total < DRAIN_MAX;) {
+		ssize_t n = recv(fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+		if (n <= 0) {
+			return;
+		}
+		total += (size_t)n;
+	}
+}
+
 static void handle_disconnect_idle(void *data) {
 	struct cordon_client *client = data;
 	/* An idle source is freed after it ran: the destroy handler must not remove it. */
 	client->refuse_idle = NULL;
+	/* libwayland closes the socket without sending what is queued: the error goes first. */
+	wl_client_flush(client->wl_client);
 	wl_client_destroy(client->wl_client);
 }
 
 void cordon_client_disconnect_later(struct cordon_client *client) {
+	/* Now: after an error posted while dispatching, libwayland destroys the client itself. */
+	drain_input(wl_client_get_fd(client->wl_client));
 	if (!client->refuse_idle) {
 		client->refuse_idle = wl_event_loop_add_idle(
 			client->server->event_loop, handle_disconnect_idle, client);

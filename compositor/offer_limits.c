@@ -39,7 +39,7 @@ static bool is_source_offer(const struct wl_protocol_logger_message *message) {
 		"wl_data_source",
 		"zwp_primary_selection_source_v1",
 		"zwlr_data_control_source_v1",
-		"gtk_primary_selection_source",
+		"ext_data_control_source_v1",
 	};
 	if (strcmp(message->message->name, "offer") != 0 || message->arguments_count < 1) {
 		return false;

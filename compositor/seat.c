@@ -506,8 +506,11 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 static void handle_cursor_motion(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = wl_container_of(listener, seat, cursor_motion);
 	struct wlr_pointer_motion_event *event = data;
+	/* A locked pointer still reports how the device moved (games, 3D views). */
 	cordon_seat_protocols_relative_motion(seat->protocols, event);
-	wlr_cursor_move(seat->cursor, &event->pointer->base, event->delta_x, event->delta_y);
+	double dx = event->delta_x, dy = event->delta_y;
+	cordon_seat_protocols_constrain_motion(seat->protocols, &dx, &dy);
+	wlr_cursor_move(seat->cursor, &event->pointer->base, dx, dy);
 	process_motion(seat, event->time_msec);
 }
 

@@ -2,19 +2,26 @@
  * The protocols that extend the seat's pointer, each a wlroots implementation wired to
  * the seat under its rules: a cursor shape is the pointer-focused client's choice of
  * image, shown under the same rules as a cursor surface (seat.c); relative motion goes
- * where the pointer's focus is, which a frozen client never has.
+ * where the pointer's focus is, which a frozen client never has. A pointer constraint
+ * (lock or confine) holds only on a window that has both the pointer and the keyboard
+ * the user gave it, and never while a trusted dialog is up: an app cannot trap the
+ * pointer of a user who merely passes over it, and the focus bindings always free it.
  */
 #include "compositor/seat_protocols.h"
 
 #include <stdlib.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor_shape_v1.h>
 #include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_pointer_constraints_v1.h>
 #include <wlr/types/wlr_relative_pointer_v1.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
+#include <wlr/util/region.h>
 
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "portals/dialog_input.h"
 
 #define CURSOR_SHAPE_VERSION 1
 
@@ -33,6 +40,100 @@ static void handle_request_set_shape(struct wl_listener *listener, void *data) {
 	}
 	cordon_seat_set_client_cursor_shape(seat, wlr_cursor_shape_v1_name(event->shape));
 }
+
+/* Pointer constraints */
+
+static void set_active_constraint(
+	struct cordon_seat_protocols *protocols, struct wlr_pointer_constraint_v1 *constraint) {
+	struct wlr_pointer_constraint_v1 *old = protocols->active_constraint;
+	if (old == constraint) {
+		return;
+	}
+	if (old) {
+		wl_list_remove(&protocols->active_constraint_destroy.link);
+		wl_list_init(&protocols->active_constraint_destroy.link);
+		protocols->active_constraint = NULL;
+		/* A one-shot constraint is destroyed by this: nothing of ours listens any more. */
+		wlr_pointer_constraint_v1_send_deactivated(old);
+	}
+	if (constraint) {
+		protocols->active_constraint = constraint;
+		wl_signal_add(&constraint->events.destroy, &protocols->active_constraint_destroy);
+		wlr_pointer_constraint_v1_send_activated(constraint);
+	}
+}
+
+/* The constraint of the surface under the pointer, if its client has the keyboard too. */
+static struct wlr_pointer_constraint_v1 *wanted_constraint(
+	struct cordon_seat_protocols *protocols) {
+	struct cordon_seat *seat = protocols->seat;
+	struct wlr_seat *wlr_seat = seat->wlr_seat;
+	struct wlr_surface *surface = wlr_seat->pointer_state.focused_surface;
+	struct wlr_seat_client *keyboard = wlr_seat->keyboard_state.focused_client;
+	if (!surface || !keyboard || keyboard->client != wl_resource_get_client(surface->resource) ||
+		cordon_portals_withhold_modifiers(seat->server->portals)) {
+		return NULL;
+	}
+	return wlr_pointer_constraints_v1_constraint_for_surface(
+		protocols->pointer_constraints, surface, wlr_seat);
+}
+
+static void update_constraint(struct cordon_seat_protocols *protocols) {
+	set_active_constraint(protocols, wanted_constraint(protocols));
+}
+
+static void handle_active_constraint_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_seat_protocols *protocols =
+		wl_container_of(listener, protocols, active_constraint_destroy);
+	wl_list_remove(&protocols->active_constraint_destroy.link);
+	wl_list_init(&protocols->active_constraint_destroy.link);
+	protocols->active_constraint = NULL;
+}
+
+static void handle_new_constraint(struct wl_listener *listener, void *data) {
+	struct cordon_seat_protocols *protocols =
+		wl_container_of(listener, protocols, new_constraint);
+	update_constraint(protocols);
+}
+
+static void handle_keyboard_focus_change(struct wl_listener *listener, void *data) {
+	struct cordon_seat_protocols *protocols =
+		wl_container_of(listener, protocols, keyboard_focus_change);
+	update_constraint(protocols);
+}
+
+static void handle_pointer_focus_change(struct wl_listener *listener, void *data) {
+	struct cordon_seat_protocols *protocols =
+		wl_container_of(listener, protocols, pointer_focus_change);
+	update_constraint(protocols);
+}
+
+void cordon_seat_protocols_constrain_motion(
+	struct cordon_seat_protocols *protocols, double *dx, double *dy) {
+	if (!protocols) {
+		return;
+	}
+	/* A dialog may have come up since: the user must reach it. */
+	update_constraint(protocols);
+	struct wlr_pointer_constraint_v1 *constraint = protocols->active_constraint;
+	if (!constraint) {
+		return;
+	}
+	if (constraint->type == WLR_POINTER_CONSTRAINT_V1_LOCKED) {
+		*dx = 0;
+		*dy = 0;
+		return;
+	}
+	struct wlr_seat_pointer_state *state = &protocols->seat->wlr_seat->pointer_state;
+	double x, y;
+	if (wlr_region_confine(
+		    &constraint->region, state->sx, state->sy, state->sx + *dx, state->sy + *dy, &x, &y)) {
+		*dx = x - state->sx;
+		*dy = y - state->sy;
+	}
+}
+
+/* Relative motion */
 
 void cordon_seat_protocols_relative_motion(
 	struct cordon_seat_protocols *protocols, const struct wlr_pointer_motion_event *event) {
@@ -53,7 +154,9 @@ struct cordon_seat_protocols *cordon_seat_protocols_create(struct cordon_seat *s
 	struct wl_display *display = seat->server->display;
 	protocols->relative_pointer = wlr_relative_pointer_manager_v1_create(display);
 	protocols->cursor_shape = wlr_cursor_shape_manager_v1_create(display, CURSOR_SHAPE_VERSION);
-	if (!protocols->relative_pointer || !protocols->cursor_shape) {
+	protocols->pointer_constraints = wlr_pointer_constraints_v1_create(display);
+	if (!protocols->relative_pointer || !protocols->cursor_shape ||
+		!protocols->pointer_constraints) {
 		/* The globals go with the display. */
 		free(protocols);
 		return NULL;
@@ -61,6 +164,18 @@ struct cordon_seat_protocols *cordon_seat_protocols_create(struct cordon_seat *s
 	protocols->request_set_shape.notify = handle_request_set_shape;
 	wl_signal_add(
 		&protocols->cursor_shape->events.request_set_shape, &protocols->request_set_shape);
+	protocols->active_constraint_destroy.notify = handle_active_constraint_destroy;
+	wl_list_init(&protocols->active_constraint_destroy.link);
+	protocols->new_constraint.notify = handle_new_constraint;
+	wl_signal_add(
+		&protocols->pointer_constraints->events.new_constraint, &protocols->new_constraint);
+	struct wlr_seat *wlr_seat = seat->wlr_seat;
+	protocols->keyboard_focus_change.notify = handle_keyboard_focus_change;
+	wl_signal_add(
+		&wlr_seat->keyboard_state.events.focus_change, &protocols->keyboard_focus_change);
+	protocols->pointer_focus_change.notify = handle_pointer_focus_change;
+	wl_signal_add(
+		&wlr_seat->pointer_state.events.focus_change, &protocols->pointer_focus_change);
 	return protocols;
 }
 
@@ -69,5 +184,9 @@ void cordon_seat_protocols_destroy(struct cordon_seat_protocols *protocols) {
 		return;
 	}
 	wl_list_remove(&protocols->request_set_shape.link);
+	wl_list_remove(&protocols->new_constraint.link);
+	wl_list_remove(&protocols->keyboard_focus_change.link);
+	wl_list_remove(&protocols->pointer_focus_change.link);
+	wl_list_remove(&protocols->active_constraint_destroy.link);
 	free(protocols);
 }

@@ -1,4 +1,4 @@
-/* The protocols that extend the seat's pointer: cursor shapes and relative motion. */
+/* The protocols that extend the seat's pointer: cursor shapes, relative motion, constraints. */
 #ifndef CORDON_COMPOSITOR_SEAT_PROTOCOLS_H
 #define CORDON_COMPOSITOR_SEAT_PROTOCOLS_H
 
@@ -11,13 +11,22 @@ struct cordon_seat_protocols {
 	struct cordon_seat *seat;
 	struct wlr_relative_pointer_manager_v1 *relative_pointer;
 	struct wlr_cursor_shape_manager_v1 *cursor_shape;
+	struct wlr_pointer_constraints_v1 *pointer_constraints;
+	struct wlr_pointer_constraint_v1 *active_constraint; /* NULL: the pointer is free */
 
 	struct wl_listener request_set_shape;
+	struct wl_listener new_constraint;
+	struct wl_listener active_constraint_destroy;
+	struct wl_listener keyboard_focus_change;
+	struct wl_listener pointer_focus_change;
 };
 
 struct cordon_seat_protocols *cordon_seat_protocols_create(struct cordon_seat *seat);
 void cordon_seat_protocols_destroy(struct cordon_seat_protocols *protocols);
 
+/* Limits a relative motion by DX, DY to what the active lock or confinement allows. */
+void cordon_seat_protocols_constrain_motion(
+	struct cordon_seat_protocols *protocols, double *dx, double *dy);
 /* A motion of a pointer device, before acceleration too, for the pointer-focused client. */
 void cordon_seat_protocols_relative_motion(
 	struct cordon_seat_protocols *protocols, const struct wlr_pointer_motion_event *event);
