@@ -26,6 +26,10 @@
 #include "compositor/server.h"
 
 #define BORDER_WIDTH 3
+/* What cordon does on request; it has no window menu. */
+#define WM_CAPABILITIES                                                                      \
+	(WLR_XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE | WLR_XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN | \
+		WLR_XDG_TOPLEVEL_WM_CAPABILITIES_MINIMIZE)
 
 static const float border_focused[4] = {0.25f, 0.45f, 0.75f, 1.0f};
 static const float border_unfocused[4] = {0.3f, 0.3f, 0.3f, 1.0f};
@@ -480,6 +484,7 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	struct cordon_seat *seat = view->server->seat;
 	if (view->xdg_surface->initial_commit) {
 		/* xdg-shell: the first commit (without a buffer) is answered by a configure. */
+		wlr_xdg_toplevel_set_wm_capabilities(view->xdg_toplevel, WM_CAPABILITIES);
 		cordon_decoration_view_initial_commit(view);
 		configure_unmapped_state(view);
 		return;
@@ -548,24 +553,7 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, request_resize);
 	struct wlr_xdg_toplevel_resize_event *event = data;
 	struct cordon_seat *seat = view->server->seat;
-	/* wlroots passes the edges through unchecked: only the enum's values are valid. */
-	switch (event->edges) {
-	case XDG_TOPLEVEL_RESIZE_EDGE_NONE:
-	case XDG_TOPLEVEL_RESIZE_EDGE_TOP:
-	case XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM:
-	case XDG_TOPLEVEL_RESIZE_EDGE_LEFT:
-	case XDG_TOPLEVEL_RESIZE_EDGE_TOP_LEFT:
-	case XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_LEFT:
-	case XDG_TOPLEVEL_RESIZE_EDGE_RIGHT:
-	case XDG_TOPLEVEL_RESIZE_EDGE_TOP_RIGHT:
-	case XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT:
-		break;
-	default:
-		wl_resource_post_error(view->xdg_toplevel->resource,
-			XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE, "invalid resize edge %u",
-			event->edges);
-		return;
-	}
+	/* An edge outside the enum never gets here: wlroots refuses it with a protocol error. */
 	if (!wlr_seat_validate_pointer_grab_serial(
 		    seat->wlr_seat, view->xdg_surface->surface, event->serial)) {
 		wlr_log(WLR_DEBUG, "Refusing resize of view %u: stale serial", view->id);

@@ -33,7 +33,9 @@ declare -A expected=(
 	[unknown-object]="wl_display 0"      # WL_DISPLAY_ERROR_INVALID_OBJECT
 	[invalid-enum]="xdg_positioner 0"    # XDG_POSITIONER_ERROR_INVALID_INPUT
 	[negative-size]="xdg_positioner 0"   # XDG_POSITIONER_ERROR_INVALID_INPUT
-	[invalid-resize-edge]="xdg_toplevel 0" # XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE
+	# XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE: wlroots 0.20 checks the edge before cordon sees
+	# the request and posts the error on the toplevel's xdg_surface object.
+	[invalid-resize-edge]="xdg_surface 0"
 )
 
 for mode in unknown-object invalid-enum negative-size invalid-resize-edge; do

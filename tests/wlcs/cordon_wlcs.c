@@ -33,15 +33,15 @@
 /*
  * Exactly the globals cordon offers an unsandboxed client with the pixman
  * renderer (what wayland-info shows; tests/wlcs/descriptor-check.c checks it), at
- * the versions wlroots 0.15.1 implements. wlcs skips the tests of anything
+ * the versions wlroots 0.20 implements. wlcs skips the tests of anything
  * missing here.
  */
 static const WlcsExtensionDescriptor extensions[] = {
-	{"wl_shm", 1},
-	{"wl_compositor", 4},
+	{"wl_shm", 2},
+	{"wl_compositor", 6},
 	{"wl_subcompositor", 1},
-	{"xdg_wm_base", 2},
-	{"wl_seat", 7},
+	{"xdg_wm_base", 6},
+	{"wl_seat", 9},
 	{"wl_data_device_manager", 3},
 	{"zwp_primary_selection_device_manager_v1", 1},
 	{"zxdg_output_manager_v1", 3},
@@ -49,20 +49,23 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"zwlr_screencopy_manager_v1", 3},
 	{"zwlr_export_dmabuf_manager_v1", 1},
 	{"zwlr_data_control_manager_v1", 2},
+	{"ext_data_control_manager_v1", 1},
 	{"zwlr_gamma_control_manager_v1", 1},
-	{"wp_presentation", 1},
+	{"wp_presentation", 2},
 	{"zwlr_foreign_toplevel_manager_v1", 3},
 	{"xdg_activation_v1", 1},
 	{"zwp_virtual_keyboard_manager_v1", 1},
 	{"zwlr_virtual_pointer_manager_v1", 2},
-	{"org_kde_kwin_idle", 1},
+	{"ext_idle_notifier_v1", 2},
 	{"zwp_idle_inhibit_manager_v1", 1},
-	{"zwlr_input_inhibit_manager_v1", 1},
-	{"zwlr_output_manager_v1", 2},
-	{"zwlr_layer_shell_v1", 4},
+	{"zwlr_output_manager_v1", 4},
+	{"zwlr_layer_shell_v1", 5},
 	{"zxdg_decoration_manager_v1", 1},
 	{"org_kde_kwin_server_decoration_manager", 1},
 	{"wl_output", 4},
+	{"zwp_relative_pointer_manager_v1", 1},
+	{"wp_cursor_shape_manager_v1", 1},
+	{"zwp_pointer_constraints_v1", 1},
 	{"wp_security_context_manager_v1", 1},
 	{"cordon_portal_manager_v1", 5},
 	{"zxdg_exporter_v2", 1},
