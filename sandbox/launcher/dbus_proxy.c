@@ -686,4 +686,46 @@ void cordon_launch_dbus_proxy_finish(struct cordon_launch *launch) {
 	}
 	free(launch->dbus_identity);
 	launch->dbus_identity = NULL;
+	if (launch->instance_dir != NULL) {
+		cleanup_free char *info = cordon_strdup_printf("%s/bwrapinfo.json", launch->instance_dir);
+		unlink(info);
+		rmdir(launch->instance_dir);
+		free(launch->instance_dir);
+		launch->instance_dir = NULL;
+	}
+}
+
+/*
+ * xdg-desktop-portal 1.22 knows a Flatpak caller by the .flatpak-info of its bus peer (the
+ * proxy, above), then maps the caller's pids through the pid namespace of the instance's
+ * "child-pid" in $XDG_RUNTIME_DIR/.flatpak/INSTANCE/bwrapinfo.json, and refuses the call
+ * without it. The sandbox's init has the app's namespaces. The directory is the host's,
+ * out of the sandbox's sight (its XDG_RUNTIME_DIR is a private tmpfs): the app cannot
+ * point the portal at another process.
+ */
+void cordon_launch_dbus_identity_publish(struct cordon_launch *launch, pid_t pid) {
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	if (launch->dbus_identity == NULL || runtime == NULL || runtime[0] != '/') {
+		return;
+	}
+	cleanup_free char *flatpak = cordon_strdup_printf("%s/.flatpak", runtime);
+	if (mkdir(flatpak, 0700) < 0 && errno != EEXIST) {
+		cordon_debug("cannot make %s (%s): portals will not know the app", flatpak,
+			strerror(errno));
+		return;
+	}
+	char *dir = cordon_strdup_printf("%s/%s", flatpak, launch->instance);
+	if (mkdir(dir, 0700) < 0) {
+		cordon_debug("cannot make %s (%s): portals will not know the app", dir,
+			strerror(errno));
+		free(dir);
+		return;
+	}
+	launch->instance_dir = dir;
+	cleanup_free char *info = cordon_strdup_printf("%s/bwrapinfo.json", dir);
+	cleanup_free char *text = cordon_strdup_printf("{\n    \"child-pid\": %d\n}\n", (int)pid);
+	if (!cordon_write_file(info, text, strlen(text), 0600)) {
+		cordon_debug("cannot write %s (%s): portals will not know the app", info,
+			strerror(errno));
+	}
 }

@@ -358,6 +358,7 @@ int main(int argc, char **argv) {
 	cordon_launch_dbus_proxy_start(&launch);
 	cordon_launch_create_scope(&launch);
 	pid_t pid = cordon_launch_spawn(&launch);
+	cordon_launch_dbus_identity_publish(&launch, pid);
 	cordon_launch_release_scope_helper(&launch);
 	cordon_debug("sandbox %s/%s started, init is pid %d", launch.options.app_id,
 		launch.instance, (int)pid);

@@ -69,8 +69,10 @@ cups_start() {
 	export CUPS_SERVER=$CUPS_SOCKET
 	wait_for "cupsd listens on $CUPS_SOCKET" test -S "$CUPS_SOCKET"
 	wait_for "cupsd answers" cups_running
+	# cups-pdf 3 reads the PPD's options after its config file: the job-id label (how the
+	# tests find a job's PDF) is set on the queue too.
 	lpadmin -p "$queue" -E -v "cups-pdf:/cordon-test-$$" \
-		-P /usr/share/ppd/cups-pdf/CUPS-PDF_opt.ppd ||
+		-P /usr/share/ppd/cups-pdf/CUPS-PDF_opt.ppd -o Label=2 ||
 		fail "lpadmin could not add the cups-pdf queue ($dir/log/error_log)"
 	lpadmin -d "$queue" || fail "lpadmin could not make $queue the default"
 }

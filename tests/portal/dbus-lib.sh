@@ -32,9 +32,6 @@ dbus_backend_start() {
 	portal_start "$@"
 	portal_sandbox_init "$DBUS_APP"
 	wait_for "cordon to own its portal name" grep -q "D-Bus portal: serving as" "$CORDON_LOG"
-	FLATPAK_INFO="$TEST_TMP/flatpak-info"
-	printf '[Application]\nname=%s\n\n[Instance]\ninstance-id=%s\n' "$DBUS_APP" "$$" \
-		>"$FLATPAK_INFO"
 	_set_in_flatpak
 }
 
@@ -53,15 +50,16 @@ frontend_start() {
 }
 
 # in_flatpak CMD...: CMD as the app: in its cgroup, in a root of its own that holds
-# /.flatpak-info (what xdg-desktop-portal reads through /proc/PID/root), with the host's
-# /usr and /etc read-only and the bus, the Wayland socket and the test's folder.
+# /.flatpak-info (what xdg-desktop-portal reads through /proc/PID/root) and an instance
+# with its bwrapinfo.json, as Flatpak makes them (tests/portal/in-flatpak.sh), with the
+# host's /usr and /etc read-only and the bus, the Wayland socket and the test's folder.
 # "${IN_FLATPAK[@]}" CMD... is the same as a command (for start_client).
 _set_in_flatpak() {
-	IN_FLATPAK=("${in_sandbox[@]}" bwrap --ro-bind /usr /usr --symlink usr/bin /bin
+	IN_FLATPAK=("${in_sandbox[@]}" bash "$CORDON_SOURCE_ROOT/tests/portal/in-flatpak.sh"
+		"$DBUS_APP" bwrap --ro-bind /usr /usr --symlink usr/bin /bin
 		--symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin
 		--ro-bind /etc /etc --proc /proc --dev /dev --bind "$XDG_RUNTIME_DIR" "$XDG_RUNTIME_DIR"
-		--bind "$TEST_TMP" "$TEST_TMP" --ro-bind "$FLATPAK_INFO" /.flatpak-info
-		--ro-bind "$CORDON_SOURCE_ROOT" "$CORDON_SOURCE_ROOT"
+		--bind "$TEST_TMP" "$TEST_TMP" --ro-bind "$CORDON_SOURCE_ROOT" "$CORDON_SOURCE_ROOT"
 		--setenv DBUS_SESSION_BUS_ADDRESS "$DBUS_SESSION_BUS_ADDRESS" --)
 }
 in_flatpak() {

@@ -29,8 +29,13 @@ grep -qx "content a plan for GTK $$" "$log" || fail "the GTK app read: $(cat "$l
 opened=$(sed -n 's/^opened //p' "$log")
 [[ "$opened" == "$XDG_RUNTIME_DIR/doc/"* || "$opened" == "/run/user/$(id -u)/doc/"* ]] ||
 	fail "the file did not come as a document: $opened"
-grep -q "auto: request .* from '$APP_ID' (xdg-desktop-portal): $host/in.txt" "$CORDON_LOG" ||
+# GTK 4.24 names its window (xdg-foreign) as the dialog's parent: cordon knows the caller
+# by that window's own tag (cordon-run's security context, engine cordon), and the app id
+# xdg-desktop-portal gave must match it.
+grep -q "auto: request .* from '$APP_ID' (cordon): $host/in.txt" "$CORDON_LOG" ||
 	fail "cordon's dialog did not name $APP_ID: $(grep 'auto:' "$CORDON_LOG" || true)"
+grep -q "D-Bus portal: '$APP_ID' asks over its window" "$CORDON_LOG" ||
+	fail "the request was not matched to the app's window: $(grep 'D-Bus portal' "$CORDON_LOG" || true)"
 echo "open: GTK's dialog went through the portal to cordon; the app read $opened"
 
 wait_for "the GTK app to exit" sh -c "! kill -0 $(client_pid gtk-open) 2>/dev/null"

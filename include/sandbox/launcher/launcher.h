@@ -81,6 +81,7 @@ struct cordon_launch {
 	int dbus_a11y_socket_fd;
 	int dbus_sync_fd; /* read end of the proxy's --fd: closing it stops the proxy */
 	pid_t dbus_proxy_pid;
+	char *instance_dir; /* $XDG_RUNTIME_DIR/.flatpak/INSTANCE, holding bwrapinfo.json */
 
 	/* namespaces.c: the read end of a pipe whose write end only the launcher holds */
 	int parent_alive_fd;
@@ -115,6 +116,11 @@ void cordon_launch_finish_image(struct cordon_launch *launch);
 
 /* dbus_proxy.c: xdg-dbus-proxy for the app's session bus, listening before the app starts. */
 void cordon_launch_dbus_proxy_start(struct cordon_launch *launch);
+/*
+ * dbus_proxy.c: publishes the sandbox's init (PID) where xdg-desktop-portal 1.22 looks for
+ * a process with the caller's namespaces, as Flatpak's bwrapinfo.json; with an identity only.
+ */
+void cordon_launch_dbus_identity_publish(struct cordon_launch *launch, pid_t pid);
 /* dbus_proxy.c: kills and reaps the proxy, removes its sockets and dir. */
 void cordon_launch_dbus_proxy_finish(struct cordon_launch *launch);
 
