@@ -63,14 +63,17 @@ static void set_active_constraint(
 	}
 }
 
-/* The constraint of the surface under the pointer, if its client has the keyboard too. */
+/*
+ * The constraint of the surface under the pointer, if the window it belongs to has the
+ * keyboard too (another window of the same app having it is not enough).
+ */
 static struct wlr_pointer_constraint_v1 *wanted_constraint(
 	struct cordon_seat_protocols *protocols) {
 	struct cordon_seat *seat = protocols->seat;
 	struct wlr_seat *wlr_seat = seat->wlr_seat;
 	struct wlr_surface *surface = wlr_seat->pointer_state.focused_surface;
-	struct wlr_seat_client *keyboard = wlr_seat->keyboard_state.focused_client;
-	if (!surface || !keyboard || keyboard->client != wl_resource_get_client(surface->resource) ||
+	struct wlr_surface *keyboard = wlr_seat->keyboard_state.focused_surface;
+	if (!surface || !keyboard || wlr_surface_get_root_surface(surface) != keyboard ||
 		cordon_portals_withhold_modifiers(seat->server->portals)) {
 		return NULL;
 	}
@@ -124,10 +127,18 @@ void cordon_seat_protocols_constrain_motion(
 		*dy = 0;
 		return;
 	}
+	/*
+	 * Without a region the whole surface is the region, from the request on; wlroots
+	 * fills constraint->region only at the surface's next commit. A pointer outside the
+	 * region (it changed under it) is not held.
+	 */
+	const pixman_region32_t *region = pixman_region32_empty(&constraint->region)
+		? &constraint->surface->input_region
+		: &constraint->region;
 	struct wlr_seat_pointer_state *state = &protocols->seat->wlr_seat->pointer_state;
 	double x, y;
 	if (wlr_region_confine(
-		    &constraint->region, state->sx, state->sy, state->sx + *dx, state->sy + *dy, &x, &y)) {
+		    region, state->sx, state->sy, state->sx + *dx, state->sy + *dy, &x, &y)) {
 		*dx = x - state->sx;
 		*dy = y - state->sy;
 	}
