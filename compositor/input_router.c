@@ -356,8 +356,12 @@ static void deliver_button(struct cordon_input_router *router,
 	const struct wlr_pointer_button_event *event, bool pressed) {
 	struct cordon_seat *seat = router->seat;
 	struct cordon_input_event input = pointer_event(seat, pressed);
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
 	if (pressed) {
 		wl_signal_emit(&router->events.press, &input);
+		if (state->button_count == 0) {
+			cordon_seat_begin_implicit_grab(seat);
+		}
 	}
 	input.serial = wlr_seat_pointer_notify_button(
 		seat->wlr_seat, event->time_msec, event->button, event->state);
@@ -367,6 +371,10 @@ static void deliver_button(struct cordon_input_router *router,
 	if (input.client) {
 		/* For a press: the serial a drag must start from. */
 		wl_signal_emit(&router->events.input_delivered, &input);
+	}
+	if (!pressed && state->button_count == 0) {
+		/* The implicit grab is over: the pointer goes to what is under it now. */
+		cordon_seat_update_pointer_focus(seat, event->time_msec);
 	}
 }
 

@@ -361,12 +361,30 @@ static void set_cursor_image(struct cordon_seat *seat, const char *name) {
 	wlr_cursor_set_xcursor(seat->cursor, seat->xcursor_manager, name);
 }
 
-void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec) {
+/*
+ * Gives the pointer to the surface under it. True when a motion was sent that still needs
+ * its wl_pointer.frame: an enter or a leave comes with one from wlroots, and a device's own
+ * motion is followed by the device's frame.
+ */
+static bool pointer_focus_at_cursor(struct cordon_seat *seat, uint32_t time_msec) {
 	if (seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH) {
-		return;
+		return false;
 	}
 	if (time_msec == 0) {
 		time_msec = now_msec();
+	}
+	struct wlr_seat *wlr_seat = seat->wlr_seat;
+	struct wlr_seat_pointer_state *state = &wlr_seat->pointer_state;
+	/*
+	 * A held button is the client's implicit grab: the surface that took the press keeps
+	 * the pointer wherever it goes (a selection dragged out of a window) until the last
+	 * button is up. Trusted dialogs still take the pointer first (process_motion).
+	 */
+	if (state->button_count > 0 && state->focused_surface &&
+		!wlr_seat_pointer_has_grab(wlr_seat)) {
+		wlr_seat_pointer_notify_motion(wlr_seat, time_msec,
+			seat->cursor->x - seat->implicit_grab_x, seat->cursor->y - seat->implicit_grab_y);
+		return true;
 	}
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
@@ -386,11 +404,30 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 		}
 		/* Through the grab: a drag's target must see the pointer leave. */
 		wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
-		return;
+		return false;
 	}
 	cordon_selection_drag_will_enter(seat->selection, surface);
-	wlr_seat_pointer_notify_enter(seat->wlr_seat, surface, sx, sy);
-	wlr_seat_pointer_notify_motion(seat->wlr_seat, time_msec, sx, sy);
+	/* The enter carries the position; a grab (a drag) is told of the motion itself. */
+	bool entering = state->focused_surface != surface;
+	wlr_seat_pointer_notify_enter(wlr_seat, surface, sx, sy);
+	if (entering && !wlr_seat_pointer_has_grab(wlr_seat)) {
+		return false;
+	}
+	wlr_seat_pointer_notify_motion(wlr_seat, time_msec, sx, sy);
+	return true;
+}
+
+void cordon_seat_begin_implicit_grab(struct cordon_seat *seat) {
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
+	seat->implicit_grab_x = seat->cursor->x - state->sx;
+	seat->implicit_grab_y = seat->cursor->y - state->sy;
+}
+
+/* The scene changed under the pointer: what it now points at hears of it, in one frame. */
+void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec) {
+	if (pointer_focus_at_cursor(seat, time_msec)) {
+		wlr_seat_pointer_notify_frame(seat->wlr_seat);
+	}
 }
 
 /* Compositor grabs: interactive move and resize */
@@ -479,11 +516,14 @@ static void update_drag_icon(struct cordon_seat *seat) {
 	}
 }
 
+/* Client cursors, below: the image follows the pointer. */
+static void apply_cursor(struct cordon_seat *seat, bool force);
+
 static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 	seat->pointer_moved = true;
 	cordon_globals_notify_activity(seat->server->globals);
 	update_drag_icon(seat);
-	cordon_seat_check_cursor(seat);
+	apply_cursor(seat, false);
 	switch (seat->cursor_mode) {
 	case CORDON_CURSOR_MOVE:
 		process_move(seat);
@@ -498,7 +538,8 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 			wlr_seat_pointer_clear_focus(seat->wlr_seat);
 			return;
 		}
-		cordon_seat_update_pointer_focus(seat, time_msec);
+		/* The device's frame follows. */
+		pointer_focus_at_cursor(seat, time_msec);
 		return;
 	}
 }
@@ -654,7 +695,37 @@ static void apply_cursor(struct cordon_seat *seat, bool force) {
 	}
 }
 
+/*
+ * The scene changed under a still pointer (a window resized or moved, a subsurface placed,
+ * an input region committed): the surface under it now gets the pointer, as if it had
+ * moved there. Nothing is sent when nothing changed, so a frame costs clients nothing;
+ * grabs and dialogs keep the pointer as they hold it.
+ */
+static void rebase_pointer(struct cordon_seat *seat) {
+	if (!seat->pointer_moved || seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH ||
+		wlr_seat_pointer_has_grab(seat->wlr_seat)) {
+		return;
+	}
+	struct wlr_box hotspot = {(int)seat->cursor->x, (int)seat->cursor->y, 1, 1};
+	if (cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
+		return;
+	}
+	double sx, sy;
+	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
+	if (surface &&
+		(!cordon_seat_surface_may_get_input(seat, surface) ||
+			surface_is_frozen(seat, surface))) {
+		surface = NULL;
+	}
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
+	if (surface == state->focused_surface && (!surface || (sx == state->sx && sy == state->sy))) {
+		return;
+	}
+	cordon_seat_update_pointer_focus(seat, 0);
+}
+
 void cordon_seat_check_cursor(struct cordon_seat *seat) {
+	rebase_pointer(seat);
 	apply_cursor(seat, false);
 }
 

@@ -51,6 +51,11 @@ struct cordon_seat {
 		bool locked;
 		struct wl_client *locker; /* compared only; NULL: locked with no locker (it died) */
 	} lock;
+	/*
+	 * Where the surface that took the first held button lies (layout coordinates of its
+	 * origin): it keeps the pointer until the last button is up (the implicit grab).
+	 */
+	double implicit_grab_x, implicit_grab_y;
 	/* Set when a compositor grab consumed a button press. */
 	bool swallow_button_release;
 	/* No cursor image is shown before the first motion. */
@@ -117,6 +122,8 @@ void cordon_seat_send_modifiers(struct cordon_seat *seat);
 void cordon_seat_check_cursor(struct cordon_seat *seat);
 /* Re-evaluates pointer focus after the scene changed under the cursor. */
 void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec);
+/* The first button goes down on the pointer-focused surface: it keeps the pointer. */
+void cordon_seat_begin_implicit_grab(struct cordon_seat *seat);
 
 void cordon_seat_begin_move(struct cordon_seat *seat, struct cordon_view *view);
 void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view, uint32_t edges);
