@@ -170,8 +170,14 @@ static bool render_output(struct cordon_output *output, bool with_cursor, uint8_
 	struct wlr_scene_node *root = &server->scene->tree.node;
 	draw_node(&shot, root, root->x, root->y);
 	if (with_cursor) {
-		/* The cursor as the output shows it: only a software cursor is part of a frame. */
+		/*
+		 * The cursor the user sees, whether the output draws it in software or on a
+		 * cursor plane (0.20's headless outputs have one): locking software cursors turns
+		 * a hardware one into a software one for the shot, as screencopy does.
+		 */
+		wlr_output_lock_software_cursors(wlr_output, true);
 		wlr_output_add_software_cursors_to_render_pass(wlr_output, shot.pass, NULL);
+		wlr_output_lock_software_cursors(wlr_output, false);
 	}
 	bool ok = wlr_render_pass_submit(shot.pass);
 	struct wlr_texture **texture;
