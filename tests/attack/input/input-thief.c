@@ -22,7 +22,7 @@
  *   --cursor-hotspot X,Y  its hotspot (default 0,0)
  *   --cursor-color AARRGGBB
  *   --cursor-shape NAME   on pointer enter, ask for that wp_cursor_shape_v1 shape instead
- *                         ("cursor-shape NAME"): wait, crosshair, not-allowed, text
+ *                         ("cursor-shape NAME"): default, wait, crosshair, not-allowed, text
  *   --lock-pointer        once mapped, ask for a persistent pointer lock on its window and
  *                         print "pointer-locked" / "pointer-unlocked" as cordon answers;
  *                         also prints "relative dx=X dy=Y" for relative pointer motion and
@@ -338,6 +338,7 @@ static uint32_t shape_from_name(const char *name) {
 		const char *name;
 		uint32_t shape;
 	} shapes[] = {
+		{"default", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DEFAULT},
 		{"wait", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT},
 		{"crosshair", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_CROSSHAIR},
 		{"not-allowed", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NOT_ALLOWED},
