@@ -159,6 +159,23 @@ static void focus_on_map(struct cordon_layer_surface *surface) {
 	}
 }
 
+bool cordon_layer_shell_holds_keyboard(struct cordon_server *server) {
+	struct cordon_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		struct cordon_layer_surface *surface;
+		wl_list_for_each(surface, &output->layer_surfaces, link) {
+			struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
+			if (layer->surface->mapped &&
+				layer->current.keyboard_interactive ==
+					ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE &&
+				layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* Gives the keyboard back to the windows if this surface has it. */
 static void release_keyboard(struct cordon_layer_surface *surface) {
 	struct cordon_seat *seat = surface->server->seat;

@@ -21,6 +21,7 @@
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
 #include "compositor/freeze.h"
+#include "compositor/layer_shell.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -158,7 +159,10 @@ void cordon_view_focus(struct cordon_view *view) {
 	}
 	set_activated(view, true);
 	update_borders(view);
-	cordon_seat_focus_surface(seat, view->xdg_surface->surface);
+	/* The window is the focused one; the keyboard follows when the layer surface lets go. */
+	if (!cordon_layer_shell_holds_keyboard(view->server)) {
+		cordon_seat_focus_surface(seat, view->xdg_surface->surface);
+	}
 	cordon_freeze_update(view->server);
 }
 
