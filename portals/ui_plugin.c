@@ -163,7 +163,8 @@ static void update_focus(struct cordon_portal_ui *ui) {
 	}
 }
 
-static void host_log(enum cordon_portal_ui_log_level level, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3))) static void host_log(
+	enum cordon_portal_ui_log_level level, const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
 	char *text = cordon_vformat(fmt, args);
