@@ -148,9 +148,9 @@ static int usage(FILE *out, int status) {
 		"saves the last frame as a binary PPM in FILE. It says how many frames it read\n"
 		"and how many were dropped on standard error.\n"
 		"Exit status: 0 chosen (camera-stream: N frames read), 1 cancelled, 2 usage,\n"
-		"3 refused or failed, 4 no camera portal. Once a stream is open: 1 not a frame or\n"
-		"a read error, 5 ended revoked, 6 ended by the provider or closed, 7 end of file\n"
-		"without ended.\n");
+		"3 refused or failed, 4 no camera portal. Once a stream is open: 1 not a frame,\n"
+		"a read error or no frame within --timeout, 5 ended revoked, 6 ended by the\n"
+		"provider or closed, 7 end of file without ended.\n");
 	return status;
 }
 
