@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <glob.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@
 #include "apps/files.h"
 #include "common/format.h"
 
-static char *data_home_path(const char *fmt, const char *id) {
+__attribute__((format(printf, 1, 2))) static char *data_home_path(const char *fmt, ...) {
 	const char *xdg = getenv("XDG_DATA_HOME");
 	char *base = xdg != NULL && xdg[0] == '/' ? strdup(xdg) : NULL;
 	if (base == NULL) {
@@ -29,7 +30,10 @@ static char *data_home_path(const char *fmt, const char *id) {
 		}
 		base = cordon_format("%s/.local/share", home);
 	}
-	char *rest = cordon_format(fmt, id);
+	va_list args;
+	va_start(args, fmt);
+	char *rest = cordon_vformat(fmt, args);
+	va_end(args);
 	char *path = base != NULL && rest != NULL ? cordon_format("%s/%s", base, rest) : NULL;
 	free(base);
 	free(rest);
@@ -58,8 +62,11 @@ static char *exec_arg(const char *arg) {
 	return space ? cordon_format("\"%s\"", arg) : strdup(arg);
 }
 
-static char *append(char *text, const char *fmt, const char *a) {
-	char *more = text != NULL ? cordon_format(fmt, a) : NULL;
+__attribute__((format(printf, 2, 3))) static char *append(char *text, const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	char *more = text != NULL ? cordon_vformat(fmt, args) : NULL;
+	va_end(args);
 	char *joined = more != NULL ? cordon_format("%s%s", text, more) : NULL;
 	free(text);
 	free(more);

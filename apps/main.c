@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 #include <getopt.h>
 #include <json-c/json.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +47,12 @@ struct cli {
 	bool json, delete_data, replace_key;
 };
 
-static int usage_error(const char *fmt, const char *arg) {
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
 	fprintf(stderr, "cordon-app: ");
-	fprintf(stderr, fmt, arg);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
 	fprintf(stderr, "\n%s", usage);
 	return CORDON_APP_USAGE;
 }

@@ -6,6 +6,7 @@
  * a profile, so a permission cordon does not know is refused rather than ignored.
  */
 #include <json-c/json.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +107,12 @@ static bool word_safe(const char *s, const char *extra, size_t max) {
 	return true;
 }
 
-static struct cordon_manifest *refuse(
-	struct cordon_manifest *m, char **error, const char *fmt, const char *what) {
-	*error = cordon_format(fmt, what);
+__attribute__((format(printf, 3, 4))) static struct cordon_manifest *refuse(
+	struct cordon_manifest *m, char **error, const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	*error = cordon_vformat(fmt, args);
+	va_end(args);
 	cordon_manifest_destroy(m);
 	return NULL;
 }
@@ -255,16 +259,10 @@ static struct cordon_manifest *check_fields(
 		return refuse(m, error, "manifest: '%s' is missing", "arch");
 	}
 	if (strcmp(m->arch, cordon_host_arch()) != 0) {
-		char *msg =
-			cordon_format("the bundle is built for another architecture (%%s), this "
-				      "machine is %s",
-				cordon_host_arch());
-		char *arch = cordon_format("%.32s", m->arch);
 		bool printable = word_safe(m->arch, "_-", 32);
-		refuse(m, error, msg, printable ? arch : "(not printable)");
-		free(msg);
-		free(arch);
-		return NULL;
+		return refuse(m, error,
+			"the bundle is built for another architecture (%.32s), this machine is %s",
+			printable ? m->arch : "(not printable)", cordon_host_arch());
 	}
 	if (!dup_string(root, "min-cordon", &m->min_cordon) ||
 		!cordon_version_valid(m->min_cordon)) {

@@ -17,7 +17,8 @@ struct ini_parser {
 	char *error; /* "NAME:LINE: reason" once something failed */
 };
 
-static void set_error(struct ini_parser *parser, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3))) static void set_error(
+	struct ini_parser *parser, const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
 	char *reason = cordon_vformat(fmt, args);

@@ -661,6 +661,10 @@ void cordon_policy_destroy(struct cordon_policy *policy) {
 	free(policy);
 }
 
+bool cordon_policy_has_key(const char *name) {
+	return find_key(name) != NULL;
+}
+
 bool cordon_policy_has_profile(const struct cordon_policy *policy, const char *profile) {
 	return profile != NULL && find_section(policy, SECTION_PROFILE, profile) != NULL;
 }

@@ -85,7 +85,7 @@ struct config_parser {
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Sets *reason (when wanted) and returns false, so that callers can "return fail(...)". */
-static bool fail(char **reason, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3))) static bool fail(char **reason, const char *fmt, ...) {
 	if (reason == NULL) {
 		return false;
 	}
@@ -641,7 +641,7 @@ void cordon_config_destroy(struct cordon_config *config) {
 	free(config);
 }
 
-static void set_error(char **error, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3))) static void set_error(char **error, const char *fmt, ...) {
 	if (error == NULL) {
 		return;
 	}

@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,11 @@ struct parser {
 	bool seen_name, seen_exec, seen_mime, seen_icon, seen_app_id, seen_device, seen_stream;
 };
 
-static bool refuse(char **reason, const char *fmt, const char *what) {
-	*reason = cordon_format(fmt, what);
+__attribute__((format(printf, 2, 3))) static bool refuse(char **reason, const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	*reason = cordon_vformat(fmt, args);
+	va_end(args);
 	return false;
 }
 

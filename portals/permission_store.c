@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,8 +171,11 @@ static bool append_folder(struct entry *entry, const char *folder) {
 	return true;
 }
 
-static bool fail(char **reason, const char *fmt, const char *arg) {
-	*reason = cordon_format(fmt, arg);
+__attribute__((format(printf, 2, 3))) static bool fail(char **reason, const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	*reason = cordon_vformat(fmt, args);
+	va_end(args);
 	return false;
 }
 

@@ -1,7 +1,8 @@
 /*
- * The auto UI plugin, for tests and kiosks (CORDON_PORTAL_UI=auto): no person,
- * the answer to every file chooser request is the list of host paths, one per
- * line, in the file named by CORDON_PORTAL_AUTO, read when the request comes.
+ * The auto UI plugin, for tests and kiosks ([portal] ui = auto in cordon.ini): no
+ * person, the answer to every file chooser request is the list of host paths, one
+ * per line, in the file named by [portal] ui-options (an absolute path), read when
+ * the request comes.
  * An empty file cancels; a missing file leaves the dialog open, like a person
  * who has not answered yet (until the app or its window goes away).
  *
@@ -29,10 +30,10 @@ struct auto_plugin {
 };
 
 static void *auto_create(const struct cordon_portal_ui_host *host, const char *options) {
-	const char *answers = getenv("CORDON_PORTAL_AUTO");
+	const char *answers = options;
 	if (!answers || answers[0] != '/') {
 		host->log(CORDON_PORTAL_UI_LOG_ERROR,
-			"CORDON_PORTAL_UI=auto needs CORDON_PORTAL_AUTO, an absolute path");
+			"[portal] ui = auto needs ui-options, the absolute path of the answers file");
 		return NULL;
 	}
 	struct auto_plugin *plugin = calloc(1, sizeof(*plugin));

@@ -163,7 +163,8 @@ static void update_focus(struct cordon_portal_ui *ui) {
 	}
 }
 
-static void host_log(enum cordon_portal_ui_log_level level, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3))) static void host_log(
+	enum cordon_portal_ui_log_level level, const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
 	char *text = cordon_vformat(fmt, args);
@@ -528,10 +529,23 @@ struct cordon_portal_ui *cordon_portal_ui_create(
 	wl_list_init(&ui->dialogs);
 	const struct cordon_config *config = portals->server->config;
 	ui->grace_ms = config ? (uint32_t)config->portal_dialog_grace_ms : 750;
-	const char *env = getenv("CORDON_PORTAL_UI");
-	const char *name = env && env[0] ? env : choice->name;
+	/*
+	 * Only the configuration chooses: an environment switch would let whatever starts
+	 * cordon (a session script, a launcher) turn every portal into "answer without asking".
+	 */
+	if (getenv("CORDON_PORTAL_UI")) {
+		wlr_log(WLR_ERROR,
+			"CORDON_PORTAL_UI in the environment is ignored: the dialog UI is "
+			"[portal] ui in cordon.ini");
+	}
+	const char *name = choice->name;
 	if (name && strcmp(name, "auto") == 0) {
 		if (start_plugin(ui, cordon_portal_ui_auto_plugin(), choice->options)) {
+			/* Loud at every start: nobody is asked before an app gets what it asks. */
+			wlr_log(WLR_ERROR,
+				"[portal] ui = auto: every portal request is answered from %s "
+				"without a dialog; for tests and kiosks only",
+				choice->options);
 			return ui;
 		}
 	} else if (name && strcmp(name, "builtin") != 0 && strcmp(name, "none") != 0) {

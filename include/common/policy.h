@@ -31,6 +31,11 @@ struct cordon_policy *cordon_policy_load_string(const char *text, const char *na
 void cordon_policy_destroy(struct cordon_policy *policy);
 
 bool cordon_policy_has_profile(const struct cordon_policy *policy, const char *profile);
+/*
+ * Whether name is in the key table. The getters below abort on a key that is not: it is a
+ * typo in cordon, which tests/unit/test_policy_keys.c finds in the sources before it runs.
+ */
+bool cordon_policy_has_key(const char *name);
 /* The profile an app uses: its section's "profile", else "default". app_id may be NULL. */
 const char *cordon_policy_app_profile(const struct cordon_policy *policy, const char *app_id);
 

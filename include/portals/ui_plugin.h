@@ -22,7 +22,7 @@ struct cordon_portal_ui_choice {
 };
 
 /*
- * Picks the UI: CORDON_PORTAL_UI=auto in the environment wins, then the choice. A
+ * Picks the UI from the choice ([portal] ui and ui-options), never from the environment. A
  * plugin that cannot be loaded leaves the built-in UI in place, with a log line.
  */
 struct cordon_portal_ui *cordon_portal_ui_create(

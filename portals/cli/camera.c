@@ -54,6 +54,7 @@ struct options {
 	size_t mime_type_count;
 	uint64_t frames; /* camera-stream: stop after this many; 0 to read until the end */
 	const char *save_frame;
+	int timeout_ms; /* the longest wait: for the answer, for a frame */
 };
 
 struct state {
@@ -147,9 +148,9 @@ static int usage(FILE *out, int status) {
 		"saves the last frame as a binary PPM in FILE. It says how many frames it read\n"
 		"and how many were dropped on standard error.\n"
 		"Exit status: 0 chosen (camera-stream: N frames read), 1 cancelled, 2 usage,\n"
-		"3 refused or failed, 4 no camera portal. Once a stream is open: 1 not a frame or\n"
-		"a read error, 5 ended revoked, 6 ended by the provider or closed, 7 end of file\n"
-		"without ended.\n");
+		"3 refused or failed, 4 no camera portal. Once a stream is open: 1 not a frame,\n"
+		"a read error or no frame within --timeout, 5 ended revoked, 6 ended by the\n"
+		"provider or closed, 7 end of file without ended.\n");
 	return status;
 }
 
@@ -366,13 +367,14 @@ static bool count_frame(struct stream_run *run, const struct options *options) {
 }
 
 /* The pipe ended: how the stream did. */
-static int stream_eof(struct state *state, struct wl_display *display, struct stream_run *run) {
+static int stream_eof(struct state *state, struct wl_display *display,
+	const struct options *options, struct stream_run *run) {
 	if (run->reader.partial) {
 		fprintf(stderr, "cordon-portal: the stream ended inside a frame\n");
 	}
 	if (!state->ended) {
 		/* cordon closes its end and sends ended together: the event may be on its way. */
-		wl_display_roundtrip(display);
+		cordon_portal_cli_roundtrip(display, options->timeout_ms);
 		print_ended(state);
 	}
 	if (!state->ended) {
@@ -401,7 +403,7 @@ static int read_frames(struct state *state, struct wl_display *display,
 		case CORDON_PORTAL_CLI_FRAME_READ_AGAIN:
 			return -1;
 		case CORDON_PORTAL_CLI_FRAME_READ_EOF:
-			return stream_eof(state, display, run);
+			return stream_eof(state, display, options, run);
 		case CORDON_PORTAL_CLI_FRAME_READ_ERROR:
 			fprintf(stderr, "cordon-portal: %s\n", run->reader.error);
 			return STREAM_EXIT_ERROR;
@@ -461,12 +463,22 @@ static int stream_loop(struct state *state, struct wl_display *display,
 			{.fd = wl_display_get_fd(display), .events = events},
 			{.fd = state->fd, .events = POLLIN},
 		};
-		if (poll(fds, 2, -1) < 0) {
+		int ready = poll(fds, 2, options->timeout_ms);
+		if (ready < 0) {
 			wl_display_cancel_read(display);
 			if (errno == EINTR) {
 				continue;
 			}
 			fprintf(stderr, "cordon-portal: poll: %s\n", strerror(errno));
+			return STREAM_EXIT_ERROR;
+		}
+		if (ready == 0) {
+			/* A camera that sends nothing (none attached, a stalled provider). */
+			wl_display_cancel_read(display);
+			fprintf(stderr,
+				"cordon-portal: no frame within %d s: the camera sends nothing "
+				"(--timeout SECONDS waits longer)\n",
+				options->timeout_ms / 1000);
 			return STREAM_EXIT_ERROR;
 		}
 		if (!read_display(display, fds[0].revents)) {
@@ -557,8 +569,11 @@ static int read_stream(
 	return status;
 }
 
-int cordon_portal_camera_main(int argc, char *argv[]) {
-	struct options options = {.photo = strcmp(argv[1], "take-photo") == 0};
+int cordon_portal_camera_main(int argc, char *argv[], int timeout_ms) {
+	struct options options = {
+		.photo = strcmp(argv[1], "take-photo") == 0,
+		.timeout_ms = timeout_ms,
+	};
 	int status = parse_options(argc, argv, &options);
 	if (status >= 0) {
 		return status;
@@ -567,7 +582,7 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 	struct state state = {.fd = -1};
 	struct wl_display *display;
 	state.manager = cordon_portal_cli_connect_range(
-		&display, CAMERA_MIN_VERSION, CAMERA_MAX_VERSION, "camera");
+		&display, CAMERA_MIN_VERSION, CAMERA_MAX_VERSION, "camera", timeout_ms);
 	if (!state.manager) {
 		return EXIT_NO_PORTAL;
 	}
@@ -596,7 +611,7 @@ int cordon_portal_camera_main(int argc, char *argv[]) {
 		}
 		cordon_portal_camera_stream_v1_submit(stream);
 	}
-	status = cordon_portal_cli_wait(display, &state.answer);
+	status = cordon_portal_cli_wait(display, &state.answer, timeout_ms);
 	if (status == EXIT_CHOSEN && options.photo) {
 		status = save_photo(state.fd, options.output);
 		if (status == EXIT_CHOSEN) {

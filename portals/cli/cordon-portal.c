@@ -9,7 +9,10 @@
  *   cordon-portal print FILE|- [--printer NAME] [--copies N] ...   (cli/print.c)
  *   cordon-portal prepare-print [--printer NAME] ...
  *
- * Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal.
+ * --timeout SECONDS before the command bounds every wait (default 600): for the
+ * compositor, for the answer, for each frame of a stream.
+ * Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed (or timed out),
+ * 4 no portal.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -98,7 +101,8 @@ static const struct cordon_portal_file_chooser_v1_listener chooser_listener = {
 
 static int usage(FILE *out, int status) {
 	fprintf(out,
-		"Usage: cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...\n"
+		"Usage: cordon-portal [--timeout SECONDS] COMMAND ...\n"
+		"       cordon-portal open-file [--multiple] [--directory] [--filter NAME:PATTERN]...\n"
 		"                               [--title TITLE] --output DIR\n"
 		"       cordon-portal save-file --name NAME [--title TITLE] < DATA\n"
 		"       cordon-portal take-photo [--width W --height H] [--mime-type TYPE]...\n"
@@ -111,7 +115,10 @@ static int usage(FILE *out, int status) {
 		"\n"
 		"open-file copies each chosen file into DIR (a chosen directory's files into\n"
 		"DIR/NAME/) and prints the names; save-file writes standard input to the chosen file.\n"
-		"Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused or failed, 4 no portal;\n"
+		"--timeout bounds every wait: for the compositor, the answer (a dialog nobody\n"
+		"answers) and each frame of a stream; default 600 s.\n"
+		"Exit status: 0 chosen, 1 cancelled, 2 usage, 3 refused, failed or timed out,\n"
+		"4 no portal;\n"
 		"camera-stream's once its stream is open: cordon-portal camera-stream --help.\n");
 	return status;
 }
@@ -234,13 +241,36 @@ static int write_save_result(struct state *state) {
 	return EXIT_CHOSEN;
 }
 
+/* --timeout SECONDS before the command: consumed, so that the command's argv[1] is itself. */
+static bool parse_timeout(int *argc, char ***argv, int *timeout_ms) {
+	*timeout_ms = CORDON_PORTAL_CLI_DEFAULT_TIMEOUT_S * 1000;
+	if (*argc < 2 || strcmp((*argv)[1], "--timeout") != 0) {
+		return true;
+	}
+	char *end = NULL;
+	long seconds = *argc > 2 ? strtol((*argv)[2], &end, 10) : 0;
+	if (*argc < 3 || *end != '\0' || seconds < 1 || seconds > 24 * 3600) {
+		fprintf(stderr, "cordon-portal: --timeout takes seconds, 1 to 86400\n");
+		return false;
+	}
+	*timeout_ms = (int)seconds * 1000;
+	(*argv)[2] = (*argv)[0];
+	*argv += 2;
+	*argc -= 2;
+	return true;
+}
+
 int main(int argc, char *argv[]) {
+	int timeout_ms;
+	if (!parse_timeout(&argc, &argv, &timeout_ms)) {
+		return EXIT_USAGE;
+	}
 	if (argc < 2) {
 		return usage(stderr, EXIT_USAGE);
 	}
 	const char *command = argv[1];
 	if (strcmp(command, "take-photo") == 0 || strcmp(command, "camera-stream") == 0) {
-		return cordon_portal_camera_main(argc, argv);
+		return cordon_portal_camera_main(argc, argv, timeout_ms);
 	}
 	bool save;
 	if (strcmp(command, "open-file") == 0) {
@@ -248,7 +278,8 @@ int main(int argc, char *argv[]) {
 	} else if (strcmp(command, "save-file") == 0) {
 		save = true;
 	} else if (strcmp(command, "print") == 0 || strcmp(command, "prepare-print") == 0) {
-		return cordon_portal_print_main(argc, argv, strcmp(command, "prepare-print") == 0);
+		return cordon_portal_print_main(
+			argc, argv, strcmp(command, "prepare-print") == 0, timeout_ms);
 	} else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
 		return usage(stdout, EXIT_CHOSEN);
 	} else {
@@ -324,7 +355,7 @@ int main(int argc, char *argv[]) {
 	struct state state = {0};
 	struct wl_display *display;
 	/* Version 5: a sandboxed app is given folders as paths of its documents. */
-	state.manager = cordon_portal_cli_connect_range(&display, 1, 5, "cordon");
+	state.manager = cordon_portal_cli_connect_range(&display, 1, 5, "cordon", timeout_ms);
 	if (!state.manager) {
 		return EXIT_NO_PORTAL;
 	}
@@ -353,7 +384,7 @@ int main(int argc, char *argv[]) {
 	}
 	cordon_portal_file_chooser_v1_submit(chooser);
 
-	int status = cordon_portal_cli_wait(display, &state.answer);
+	int status = cordon_portal_cli_wait(display, &state.answer, timeout_ms);
 	if (status == EXIT_CHOSEN) {
 		status = save ? write_save_result(&state)
 			      : write_open_results(&state, output, directory);

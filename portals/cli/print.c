@@ -93,7 +93,7 @@ static int print_usage(void) {
 	return EXIT_USAGE;
 }
 
-int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
+int cordon_portal_print_main(int argc, char *argv[], bool prepare, int timeout_ms) {
 	static const struct option options[] = {
 		{"printer", required_argument, NULL, 'p'},
 		{"copies", required_argument, NULL, 'c'},
@@ -191,7 +191,7 @@ int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
 
 	struct print_state state = {0};
 	struct wl_display *display;
-	state.manager = cordon_portal_cli_connect(&display, 3, "print");
+	state.manager = cordon_portal_cli_connect(&display, 3, "print", timeout_ms);
 	if (!state.manager) {
 		return EXIT_NO_PORTAL;
 	}
@@ -220,7 +220,7 @@ int cordon_portal_print_main(int argc, char *argv[], bool prepare) {
 		close(fd);
 	}
 
-	int status = cordon_portal_cli_wait(display, &state.answer);
+	int status = cordon_portal_cli_wait(display, &state.answer, timeout_ms);
 	if (status == EXIT_CHOSEN && !prepare) {
 		printf("%u\n", state.job_id);
 	}

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-/* argv[1] is the command; returns the exit status. */
-int cordon_portal_print_main(int argc, char *argv[], bool prepare);
+/* argv[1] is the command; returns the exit status. No wait lasts longer than timeout_ms. */
+int cordon_portal_print_main(int argc, char *argv[], bool prepare, int timeout_ms);
 
 #endif

@@ -26,7 +26,8 @@ void cordon_set_verbose(bool on) {
 	verbose = on;
 }
 
-static __attribute__((noreturn)) void die_with(int status, int err, const char *fmt, va_list ap) {
+static __attribute__((noreturn, format(printf, 3, 0))) void die_with(
+	int status, int err, const char *fmt, va_list ap) {
 	fputs("cordon-run: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	if (err != 0) {

@@ -11,7 +11,6 @@ source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 : "${CORDON_CAMERA_PATTERN:?}" "${CORDON_CAMERA_V4L2:?}"
 
 cordon_test_init
-unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
 export XDG_STATE_HOME="$TEST_TMP/state"
 providers="$XDG_DATA_HOME/cordon/camera-providers"
 mkdir -p "$providers" "$TEST_TMP/out"

@@ -18,8 +18,8 @@ app=org.example.Stream
 camera_providers_init "Stream = true"
 # stream_config LAUNCHER: cordon's config, with providers run through LAUNCHER.
 stream_config() {
-	printf '[portal]\ncamera-timeout-ms = 1500\ncamera-launcher = %s\n' "$1" \
-		>"$TEST_TMP/cordon.ini"
+	portal_auto_ini >"$TEST_TMP/cordon.ini"
+	printf 'camera-timeout-ms = 1500\ncamera-launcher = %s\n' "$1" >>"$TEST_TMP/cordon.ini"
 }
 stream_config "$CORDON_RUN"
 portal_start --verbose --config "$TEST_TMP/cordon.ini"

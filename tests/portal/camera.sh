@@ -18,7 +18,8 @@ app=org.example.Camera
 camera_providers_init
 # launcher_config LAUNCHER: cordon's config, with providers run through LAUNCHER.
 launcher_config() {
-	printf '[portal]\ncamera-timeout-ms = 1500\ncamera-max-bytes = 1000000\n' >"$TEST_TMP/cordon.ini"
+	portal_auto_ini >"$TEST_TMP/cordon.ini"
+	printf 'camera-timeout-ms = 1500\ncamera-max-bytes = 1000000\n' >>"$TEST_TMP/cordon.ini"
 	printf 'camera-launcher = %s\n' "$1" >>"$TEST_TMP/cordon.ini"
 }
 launcher_config "$CORDON_RUN"

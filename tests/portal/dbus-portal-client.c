@@ -310,7 +310,10 @@ static int bench(sd_bus *bus, const struct args *args, const char *sender, int c
 		while (r >= 0 && !state.done) {
 			r = sd_bus_process(bus, NULL);
 			if (r == 0) {
+				/* 30 s without a message: unanswered, said so instead of waiting
+				 * on. */
 				r = sd_bus_wait(bus, 30 * 1000000ull);
+				r = r == 0 ? -ETIMEDOUT : r;
 			}
 		}
 		sd_bus_slot_unref(slot);

@@ -10,14 +10,32 @@ portal_sandbox_init() {
 	in_sandbox=("${IN_CGROUP[@]}" "$PORTAL_SCOPE")
 }
 
+# portal_auto_ini: the [portal] lines of a cordon.ini whose auto UI answers every request
+# from $TEST_TMP/answer. The auto UI is configuration only (never cordon's environment);
+# a test that gives portal_start a --config of its own writes these lines into it.
+portal_auto_ini() {
+	printf '[portal]\nui = auto\nui-options = %s\n' "${TEST_TMP:?}/answer"
+}
+
 # portal_start [CORDON ARGS...]: cordon with the auto UI, its permission store in $TEST_TMP.
+# Without --config the auto UI is in the default cordon.ini, so that a later cordon_start
+# without --config has it too.
 portal_start() {
 	cordon_test_init
 	export XDG_STATE_HOME="$TEST_TMP/state"
-	export CORDON_PORTAL_UI=auto
-	export CORDON_PORTAL_AUTO="$TEST_TMP/answer"
-	ANSWER=$CORDON_PORTAL_AUTO
+	ANSWER=$TEST_TMP/answer
+	mkdir -p "$XDG_CONFIG_HOME/cordon"
+	portal_auto_ini >"$XDG_CONFIG_HOME/cordon/cordon.ini"
+	local arg previous=
+	for arg in "$@"; do
+		if [[ $previous == --config ]] && ! grep -qx "ui = auto" "$arg"; then
+			fail "portal_start: $arg has no auto UI (append the lines of portal_auto_ini)"
+		fi
+		previous=$arg
+	done
 	cordon_start "$@"
+	wait_for "cordon to say that the auto UI answers from $ANSWER" grep -qF \
+		"[portal] ui = auto: every portal request is answered from $ANSWER" "$CORDON_LOG"
 }
 
 # builtin_ui_init: for a test of the built-in dialogs (not the auto UI): the permission
@@ -25,7 +43,6 @@ portal_start() {
 # test's.
 builtin_ui_init() {
 	cordon_test_init
-	unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
 	export XDG_STATE_HOME="$TEST_TMP/state"
 	export HOME="$TEST_TMP/home"
 	mkdir -p "$HOME"

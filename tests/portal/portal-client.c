@@ -125,6 +125,29 @@ static const struct cordon_portal_file_chooser_v1_listener bench_listener = {
 	.failed = bench_failed,
 };
 
+/* Dispatches until *answered changes from before, for at most timeout_ms; false if not. */
+static bool wait_answer(
+	struct wl_display *display, const int *answered, int before, int timeout_ms) {
+	struct pollfd fd = {wl_display_get_fd(display), POLLIN, 0};
+	while (*answered == before) {
+		while (wl_display_prepare_read(display) != 0) {
+			if (wl_display_dispatch_pending(display) < 0) {
+				return false;
+			}
+		}
+		wl_display_flush(display);
+		if (poll(&fd, 1, timeout_ms) <= 0) {
+			wl_display_cancel_read(display);
+			return false;
+		}
+		if (wl_display_read_events(display) < 0 ||
+			wl_display_dispatch_pending(display) < 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
 /* The same request as the D-Bus bench's OpenFile, answered by the auto UI, N times. */
 static int bench(struct wl_display *display, int count) {
 	struct timespec start, end;
@@ -136,11 +159,12 @@ static int bench(struct wl_display *display, int count) {
 		cordon_portal_file_chooser_v1_add_listener(chooser, &bench_listener, NULL);
 		cordon_portal_file_chooser_v1_set_title(chooser, "A title");
 		cordon_portal_file_chooser_v1_submit(chooser);
-		int before = bench_answered;
-		while (bench_answered == before) {
-			if (wl_display_dispatch(display) < 0) {
-				return 1;
-			}
+		/* Each request is answered within 30 s, or the bench ends saying which was not. */
+		if (!wait_answer(display, &bench_answered, bench_answered, 30000)) {
+			fprintf(stderr,
+				"portal-client: request %d of %d not answered within 30 s\n", i + 1,
+				count);
+			return 1;
 		}
 		cordon_portal_file_chooser_v1_destroy(chooser);
 	}

@@ -13,7 +13,6 @@ for tool in gs pdfinfo pdftotext lpstat; do
 	command -v "$tool" >/dev/null || skip "no $tool (ghostscript, poppler-utils, cups-client)"
 done
 cordon_test_init
-unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
 export XDG_STATE_HOME="$TEST_TMP/state"
 cups_start PDF
 cordon_start --verbose

@@ -17,7 +17,8 @@ done
 app=org.example.Print
 cordon_test_init
 cups_start PDF
-printf '[portal]\nprint-max-size = 1M\n' >"$TEST_TMP/cordon.ini"
+portal_auto_ini >"$TEST_TMP/cordon.ini"
+printf 'print-max-size = 1M\n' >>"$TEST_TMP/cordon.ini"
 portal_start --verbose --config "$TEST_TMP/cordon.ini"
 portal_sandbox_init "$app"
 docs="$TEST_TMP/docs"

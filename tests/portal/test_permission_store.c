@@ -27,7 +27,8 @@
 static char dir[256];
 static char last_log[4096];
 
-static void capture_log(enum wlr_log_importance importance, const char *fmt, va_list args) {
+__attribute__((format(printf, 2, 0))) static void capture_log(
+	enum wlr_log_importance importance, const char *fmt, va_list args) {
 	vsnprintf(last_log, sizeof(last_log), fmt, args);
 }
 

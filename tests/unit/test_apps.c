@@ -146,9 +146,9 @@ static void test_manifests(void) {
 	};
 	/* A name in any language is fine. */
 	char utf8[1100];
-	const char *at = strstr(base, "\"name\":\"A\"");
-	snprintf(utf8, sizeof(utf8), "%.*s\"name\":\"Őrült Ü 日本\"%s", (int)(at - base), base,
-		at + strlen("\"name\":\"A\""));
+	const char *name_at = strstr(base, "\"name\":\"A\"");
+	snprintf(utf8, sizeof(utf8), "%.*s\"name\":\"Őrült Ü 日本\"%s", (int)(name_at - base), base,
+		name_at + strlen("\"name\":\"A\""));
 	m = parse(utf8, &error);
 	CHECK(m != NULL);
 	cordon_manifest_destroy(m);

@@ -15,7 +15,6 @@ source "$CORDON_SOURCE_ROOT/tests/portal/dbus-lib.sh"
 portal_start() {
 	cordon_test_init
 	export XDG_STATE_HOME="$TEST_TMP/state"
-	unset CORDON_PORTAL_UI CORDON_PORTAL_AUTO
 	cordon_start "$@"
 }
 app=org.example.Hostile
