@@ -173,6 +173,10 @@ bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode)
 		}
 	}
 
+	/* A host app that inhibits shortcuts (a virtual machine) gets them; VT switches stay. */
+	if (cordon_seat_protocols_shortcuts_inhibited(seat->protocols)) {
+		return false;
+	}
 	/*
 	 * Bindings match the key's level-one keysym, so that Logo+Shift+q is
 	 * found whatever Shift does to q.
