@@ -35,6 +35,7 @@
 #include "compositor/globals.h"
 #include "compositor/input_router.h"
 #include "compositor/seat_protocols.h"
+#include "compositor/session_lock.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -983,7 +984,8 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 		return NULL;
 	}
 	seat->protocols = cordon_seat_protocols_create(seat);
-	if (!seat->protocols) {
+	seat->session_lock = seat->protocols ? cordon_session_lock_create(seat) : NULL;
+	if (!seat->session_lock) {
 		wlr_log(WLR_ERROR, "Cannot create the seat's protocols");
 		cordon_seat_destroy(seat);
 		return NULL;
@@ -1041,6 +1043,7 @@ void cordon_seat_destroy(struct cordon_seat *seat) {
 	wl_list_remove(&seat->pointer_focus_change.link);
 	forget_client_cursor(seat);
 	destroy_virtual_devices(seat);
+	cordon_session_lock_destroy(seat->session_lock);
 	cordon_seat_protocols_destroy(seat->protocols);
 	/* Keyboards still listed belong to devices that outlive us (none normally). */
 	struct cordon_keyboard *keyboard, *tmp;
