@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The session lock (ext-session-lock-v1) with swaylock: while locked no app content is
-# shown and no app gets input, swaylock does; a second locker is refused; a locker that
-# crashes leaves the screen locked (no app content, no app input) until another locker
-# takes over.
+# shown, no app gets input and no binding runs, swaylock gets the input; a second locker
+# is refused; a locker that crashes leaves the screen locked (no app content, no app
+# input) until another locker takes over.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
@@ -42,6 +42,9 @@ ctl pointer move 640 360 >/dev/null
 ctl pointer button left click >/dev/null
 assert_eq "$before" "$(presses 30)" "keys the app got while locked"
 ! log_has app '^button ' || fail "the app got a click while locked"
+# Nor do cordon's bindings run behind the lock: Logo+Shift+q would close the app.
+ctl key super+shift+q >/dev/null
+window_json app >/dev/null
 
 # A second locker is refused; the first keeps the lock.
 start_client locker2 swaylock --color 0000ff
