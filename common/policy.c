@@ -609,6 +609,13 @@ struct cordon_policy *cordon_policy_load_string(const char *text, const char *na
 	return load(NULL, text, name, error);
 }
 
+struct cordon_policy *cordon_policy_load_file(FILE *file, const char *name, char **error) {
+	if (error != NULL) {
+		*error = NULL;
+	}
+	return load(file, NULL, name, error);
+}
+
 struct cordon_policy *cordon_policy_load(const char *path, char **error) {
 	if (error != NULL) {
 		*error = NULL;

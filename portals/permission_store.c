@@ -248,6 +248,18 @@ static bool same_stamp(const struct stamp *a, const struct stamp *b) {
 		a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
 }
 
+/* The file's text into entries; false (entries empty) with *error when it does not parse. */
+static bool parse_stream(FILE *file, const char *name, struct wl_list *entries, char **error) {
+	char *parse_error = NULL;
+	bool ok = cordon_ini_parse_file(file, name, handle_line, entries, &parse_error);
+	if (!ok) {
+		clear_entries(entries);
+		*error =
+			parse_error ? parse_error : cordon_format("out of memory reading %s", name);
+	}
+	return ok;
+}
+
 /*
  * Reads the file into entries (a missing file is empty). False, with *error
  * ("PATH:LINE: reason" for a parse error), when it cannot be read or does not parse:
@@ -269,14 +281,8 @@ static bool read_store(
 	if (fstat(fileno(file), &st) == 0) {
 		stamp_of(&st, stamp);
 	}
-	char *parse_error = NULL;
-	bool ok = cordon_ini_parse_file(file, path, handle_line, entries, &parse_error);
+	bool ok = parse_stream(file, path, entries, error);
 	fclose(file);
-	if (!ok) {
-		clear_entries(entries);
-		*error =
-			parse_error ? parse_error : cordon_format("out of memory reading %s", path);
-	}
 	return ok;
 }
 
@@ -382,6 +388,20 @@ struct cordon_permission_store *cordon_permission_store_load(const char *path) {
 	return store;
 }
 
+struct cordon_permission_store *cordon_permission_store_parse(
+	FILE *file, const char *name, char **error) {
+	struct cordon_permission_store *store = cordon_permission_store_load(NULL);
+	if (!store) {
+		*error = cordon_format("out of memory reading %s", name);
+		return NULL;
+	}
+	if (!parse_stream(file, name, &store->entries, error)) {
+		cordon_permission_store_destroy(store);
+		return NULL;
+	}
+	return store;
+}
+
 void cordon_permission_store_destroy(struct cordon_permission_store *store) {
 	if (!store) {
 		return;
@@ -447,6 +467,11 @@ static char *serialize(struct wl_list *entries) {
 		return NULL;
 	}
 	return text;
+}
+
+char *cordon_permission_store_serialize(struct cordon_permission_store *store) {
+	refresh(store);
+	return serialize(&store->entries);
 }
 
 static bool write_all(int fd, const char *text, size_t len) {
