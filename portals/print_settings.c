@@ -29,12 +29,15 @@ static bool all_chars_in(const char *value, const char *allowed) {
 	return value[strspn(value, allowed)] == '\0';
 }
 
+/* Digits only: strtol alone would take " 3", "\n3" and "+3", and CUPS would get them. */
 static bool number_in(const char *value, long low, long high) {
+	if (value[0] < '0' || value[0] > '9') {
+		return false;
+	}
 	char *end;
 	errno = 0;
 	long n = strtol(value, &end, 10);
-	return errno == 0 && end != value && *end == '\0' && value[0] != '+' && n >= low &&
-		n <= high;
+	return errno == 0 && *end == '\0' && n >= low && n <= high;
 }
 
 bool cordon_print_setting_valid(const char *key, const char *value, const char **why) {
