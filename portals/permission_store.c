@@ -95,6 +95,17 @@ bool cordon_permission_valid_name(const char *name) {
 	return true;
 }
 
+/*
+ * A portal's name is a key of the file, and "NAME.folder" is the key of NAME's folders: a
+ * portal named "x.folder" would be written as a line that reads back as a folder of "x",
+ * and the store cordon saved would not load again.
+ */
+static bool valid_portal(const char *portal) {
+	size_t len = strlen(portal), suffix_len = strlen(FOLDER_SUFFIX);
+	return cordon_permission_valid_name(portal) &&
+		!(len >= suffix_len && strcmp(portal + len - suffix_len, FOLDER_SUFFIX) == 0);
+}
+
 /* A folder must survive the line-based format unchanged. */
 static bool valid_folder(const char *folder) {
 	size_t len = strlen(folder);
@@ -197,7 +208,7 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 	}
 	memcpy(portal, key, portal_len);
 	portal[portal_len] = '\0';
-	if (!cordon_permission_valid_name(portal)) {
+	if (!valid_portal(portal)) {
 		return fail(reason, "'%s' is not a portal name", portal);
 	}
 	struct entry *entry = get_entry(entries, section, portal);
@@ -663,7 +674,7 @@ static bool check_names(const char *app_id, const char *portal, char **error) {
 		*error = cordon_format("'%s' is not an app id the store can hold", app_id);
 		return false;
 	}
-	if (!cordon_permission_valid_name(portal)) {
+	if (!valid_portal(portal)) {
 		*error = cordon_format("'%s' is not a portal name", portal);
 		return false;
 	}
