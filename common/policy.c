@@ -9,6 +9,7 @@
 #include "common/ini.h"
 #include "common/policy.h"
 #include "common/xdg.h"
+#include "sandbox/app_id.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -463,6 +464,12 @@ static bool open_section(struct policy_parser *parser, const char *header, char 
 	}
 	if (!is_word(name, strlen(name))) {
 		return fail(reason, "[%s] needs one name without spaces or commas", header);
+	}
+	/* Tags only carry ids of that rule: a section for any other could never apply. */
+	const char *problem = kind == SECTION_APP ? cordon_app_id_problem(name) : NULL;
+	if (problem != NULL) {
+		return fail(reason, "[%s]: the app id %s (docs/sandbox-identity.md)", header,
+			problem);
 	}
 
 	struct cordon_policy *policy = parser->policy;
