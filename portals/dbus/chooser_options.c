@@ -31,8 +31,10 @@ static int read_directory(sd_bus_message *m, void *target, sd_bus_error *error) 
 static int read_current_name(sd_bus_message *m, void *target, sd_bus_error *error) {
 	struct cordon_dbus_chooser_options *options = target;
 	int r = cordon_dbus_read_string(m, &options->current_name, error);
+	/* As the Wayland door (portals/file_chooser.c): "." is no file name either. */
 	if (r >= 0 &&
-		(strchr(options->current_name, '/') || strcmp(options->current_name, "..") == 0)) {
+		(strchr(options->current_name, '/') || strcmp(options->current_name, ".") == 0 ||
+			strcmp(options->current_name, "..") == 0)) {
 		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
 			"current_name must be a single file name");
 	}
