@@ -155,10 +155,15 @@ bool cordon_stores_load(struct cordon_stores *stores, char **error) {
 		return true;
 	}
 	json_object *root = json_object_from_file(stores->path);
+	bool ok = cordon_stores_from_json(stores, root, error);
+	json_object_put(root);
+	return ok;
+}
+
+bool cordon_stores_from_json(struct cordon_stores *stores, json_object *root, char **error) {
 	json_object *list;
 	if (root == NULL || !json_object_object_get_ex(root, "stores", &list) ||
 		!json_object_is_type(list, json_type_array)) {
-		json_object_put(root);
 		*error = cordon_format("%s: not a store list (left as it is)", stores->path);
 		return false;
 	}
@@ -166,7 +171,6 @@ bool cordon_stores_load(struct cordon_stores *stores, char **error) {
 	for (size_t i = 0; ok && i < json_object_array_length(list); i++) {
 		ok = load_one(stores, json_object_array_get_idx(list, i), error);
 	}
-	json_object_put(root);
 	return ok;
 }
 
