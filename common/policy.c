@@ -468,8 +468,8 @@ static bool open_section(struct policy_parser *parser, const char *header, char 
 	/* Tags only carry ids of that rule: a section for any other could never apply. */
 	const char *problem = kind == SECTION_APP ? cordon_app_id_problem(name) : NULL;
 	if (problem != NULL) {
-		return fail(reason, "[%s]: the app id %s (docs/sandbox-identity.md)", header,
-			problem);
+		return fail(
+			reason, "[%s]: the app id %s (docs/sandbox-identity.md)", header, problem);
 	}
 
 	struct cordon_policy *policy = parser->policy;
