@@ -22,6 +22,12 @@ char *fuzz_string(const uint8_t *data, size_t size);
 /* The input as a stream to read, NUL bytes and all (the path real files take); fclose it. */
 FILE *fuzz_stream(const uint8_t *data, size_t size);
 
+/*
+ * Whether s is safe on a terminal: valid UTF-8 without C0 or C1 controls, DEL, bidirectional
+ * overrides or line separators (what common/escape.c escapes, the backslash aside).
+ */
+bool fuzz_terminal_safe(const char *s);
+
 /* Whether s holds a C0 control byte or DEL: text printed for people must not. */
 bool fuzz_has_control(const char *s);
 
