@@ -3,7 +3,8 @@
  * source app's. Oracle: at most CORDON_URI_LIST_MAX_ENTRIES kept; every line either kept or
  * dropped with a reason; a file entry is an absolute path, a web entry has no blank or
  * control byte; what cordon writes back for an entry (the rewritten list) parses to the same
- * entry; a document-view path splits into an id of letters and digits and one plain name.
+ * entry, and so does the D-Bus door's URI for a file; a document-view path splits into an id
+ * of letters and digits and one plain name.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "compositor/uri_list.h"
 #include "fuzz.h"
+#include "portals/dbus_options.h"
 
 static size_t drops;
 
@@ -41,6 +43,19 @@ static void check_round_trip(const struct cordon_uri *uri) {
 	cordon_uri_buffer_finish(&buffer);
 }
 
+/* The D-Bus door writes its answers' URIs itself (portals/dbus/options.c): the same path back. */
+static void check_dbus_uri(const char *path) {
+	char *uri = cordon_dbus_file_uri(path);
+	fuzz_require(uri != NULL, "memory");
+	struct cordon_uri_list again;
+	fuzz_require(cordon_uri_list_parse(uri, strlen(uri), &again, NULL, NULL) &&
+			again.count == 1 && again.uris[0].kind == CORDON_URI_FILE &&
+			strcmp(again.uris[0].text, path) == 0,
+		"the D-Bus door's URI for a path parses back to the path");
+	cordon_uri_list_finish(&again);
+	free(uri);
+}
+
 static void check_document(const char *path) {
 	char id[16], name[256];
 	if (!cordon_uri_split_document(
@@ -69,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		if (uri->kind == CORDON_URI_FILE) {
 			fuzz_require(uri->text[0] == '/', "a file entry is an absolute path");
 			check_document(uri->text);
+			check_dbus_uri(uri->text);
 		} else {
 			fuzz_require(
 				uri->kind == CORDON_URI_WEB, "an entry is a file or a web link");
