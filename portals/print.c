@@ -28,7 +28,6 @@
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/portal-ui.h"
 #include "portals/cups.h"
-#include "portals/page_ranges.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
 #include "portals/print_settings.h"

@@ -18,7 +18,6 @@
 #include "portals/dbus.h"
 #include "portals/dbus_options.h"
 #include "portals/dbus_request.h"
-#include "portals/page_ranges.h"
 #include "portals/portals.h"
 #include "portals/print.h"
 #include "portals/print_settings.h"
