@@ -184,7 +184,9 @@ static bool parse_permissions(struct cordon_manifest *m, json_object *root, char
 			return false;
 		}
 		if (!json_object_is_type(value, json_type_string)) {
-			*error = cordon_format("permission '%s' must be a string", key);
+			/* The key is the store's text, and cordon-app prints this. */
+			*error = cordon_format(
+				"permission '%s' must be a string", cordon_log_text(key));
 			return false;
 		}
 		const char *v = json_object_get_string(value);

@@ -114,14 +114,40 @@ void cordon_stores_remove(struct cordon_stores *stores, const char *name) {
 	stores->count--;
 }
 
+static bool is_string(json_object *o) {
+	return json_object_is_type(o, json_type_string);
+}
+
+/*
+ * One store of the list. The file is cordon-app's, but an editor may have left anything in
+ * it: a null or a number where a string belongs was a NULL pointer passed to strdup, so
+ * every field is checked for its type, and the name and patterns for what "store add"
+ * takes, before anything is copied.
+ */
 static bool load_one(struct cordon_stores *stores, json_object *item, char **error) {
 	json_object *name, *url, *key, *apps, *serial;
 	if (!json_object_object_get_ex(item, "name", &name) ||
 		!json_object_object_get_ex(item, "url", &url) ||
 		!json_object_object_get_ex(item, "key", &key) ||
 		!json_object_object_get_ex(item, "apps", &apps) ||
-		!json_object_is_type(apps, json_type_array)) {
+		!json_object_is_type(apps, json_type_array) || !is_string(name) ||
+		!is_string(url) || !is_string(key)) {
 		*error = cordon_format("%s: a store without name, url, key or apps", stores->path);
+		return false;
+	}
+	const char *problem = cordon_store_name_problem(json_object_get_string(name));
+	for (size_t i = 0; problem == NULL && i < json_object_array_length(apps); i++) {
+		json_object *pattern = json_object_array_get_idx(apps, i);
+		problem = !is_string(pattern)
+			? "an app pattern is not a string"
+			: cordon_store_pattern_problem(json_object_get_string(pattern));
+	}
+	if (problem == NULL && json_object_object_get_ex(item, "serial", &serial) &&
+		!json_object_is_type(serial, json_type_int)) {
+		problem = "the serial is not a number";
+	}
+	if (problem != NULL) {
+		*error = cordon_format("%s: a malformed store: %s", stores->path, problem);
 		return false;
 	}
 	struct cordon_store *s = cordon_stores_add(
@@ -155,10 +181,15 @@ bool cordon_stores_load(struct cordon_stores *stores, char **error) {
 		return true;
 	}
 	json_object *root = json_object_from_file(stores->path);
+	bool ok = cordon_stores_from_json(stores, root, error);
+	json_object_put(root);
+	return ok;
+}
+
+bool cordon_stores_from_json(struct cordon_stores *stores, json_object *root, char **error) {
 	json_object *list;
 	if (root == NULL || !json_object_object_get_ex(root, "stores", &list) ||
 		!json_object_is_type(list, json_type_array)) {
-		json_object_put(root);
 		*error = cordon_format("%s: not a store list (left as it is)", stores->path);
 		return false;
 	}
@@ -166,7 +197,6 @@ bool cordon_stores_load(struct cordon_stores *stores, char **error) {
 	for (size_t i = 0; ok && i < json_object_array_length(list); i++) {
 		ok = load_one(stores, json_object_array_get_idx(list, i), error);
 	}
-	json_object_put(root);
 	return ok;
 }
 

@@ -9,6 +9,7 @@
 #include "common/ini.h"
 #include "common/policy.h"
 #include "common/xdg.h"
+#include "sandbox/app_id.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -469,6 +470,12 @@ static bool open_section(struct policy_parser *parser, const char *header, char 
 	if (!is_word(name, strlen(name))) {
 		return fail(reason, "[%s] needs one name without spaces or commas", header);
 	}
+	/* Tags only carry ids of that rule: a section for any other could never apply. */
+	const char *problem = kind == SECTION_APP ? cordon_app_id_problem(name) : NULL;
+	if (problem != NULL) {
+		return fail(
+			reason, "[%s]: the app id %s (docs/sandbox-identity.md)", header, problem);
+	}
 
 	struct cordon_policy *policy = parser->policy;
 	struct policy_section *section = find_section(policy, kind, name);
@@ -612,6 +619,13 @@ struct cordon_policy *cordon_policy_load_string(const char *text, const char *na
 		*error = NULL;
 	}
 	return load(NULL, text, name, error);
+}
+
+struct cordon_policy *cordon_policy_load_file(FILE *file, const char *name, char **error) {
+	if (error != NULL) {
+		*error = NULL;
+	}
+	return load(file, NULL, name, error);
 }
 
 struct cordon_policy *cordon_policy_load(const char *path, char **error) {

@@ -651,7 +651,7 @@ __attribute__((format(printf, 2, 3))) static void set_error(char **error, const 
 	va_end(args);
 }
 
-static struct cordon_config *load_file(FILE *file, const char *path, char **error) {
+struct cordon_config *cordon_config_load_file(FILE *file, const char *name, char **error) {
 	struct config_parser parser = {
 		.config = config_create(),
 	};
@@ -659,7 +659,7 @@ static struct cordon_config *load_file(FILE *file, const char *path, char **erro
 		set_error(error, "out of memory");
 		return NULL;
 	}
-	if (!cordon_ini_parse_file(file, path, handle_ini_line, &parser, error)) {
+	if (!cordon_ini_parse_file(file, name, handle_ini_line, &parser, error)) {
 		cordon_config_destroy(parser.config);
 		return NULL;
 	}
@@ -687,7 +687,7 @@ struct cordon_config *cordon_config_load(const char *path, char **error) {
 	struct cordon_config *config = NULL;
 	FILE *file = fopen(path, "re");
 	if (file != NULL) {
-		config = load_file(file, path, error);
+		config = cordon_config_load_file(file, path, error);
 		fclose(file);
 	} else if (default_path != NULL && errno == ENOENT) {
 		/* Nobody has to write a config file to get a working desktop. */

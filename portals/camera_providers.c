@@ -238,9 +238,17 @@ bool cordon_camera_provider_parse_file(
 		*error = cordon_format("%s: %s", path, strerror(errno));
 		return false;
 	}
+	bool ok = cordon_camera_provider_parse_stream(provider, file, path, id, error);
+	fclose(file);
+	return ok;
+}
+
+bool cordon_camera_provider_parse_stream(struct cordon_camera_provider *provider, FILE *file,
+	const char *path, const char *id, char **error) {
+	*provider = (struct cordon_camera_provider){0};
+	*error = NULL;
 	struct parser parser = {.provider = provider};
 	bool ok = cordon_ini_parse_file(file, path, handle_line, &parser, error);
-	fclose(file);
 	if (ok) {
 		const char *missing = !parser.seen_section ? "the [" SECTION "] section"
 			: !parser.seen_name                ? "Name"

@@ -96,6 +96,17 @@ bool cordon_permission_valid_name(const char *name) {
 	return true;
 }
 
+/*
+ * A portal's name is a key of the file, and "NAME.folder" is the key of NAME's folders: a
+ * portal named "x.folder" would be written as a line that reads back as a folder of "x",
+ * and the store cordon saved would not load again.
+ */
+static bool valid_portal(const char *portal) {
+	size_t len = strlen(portal), suffix_len = strlen(FOLDER_SUFFIX);
+	return cordon_permission_valid_name(portal) &&
+		!(len >= suffix_len && strcmp(portal + len - suffix_len, FOLDER_SUFFIX) == 0);
+}
+
 /* A folder must survive the line-based format unchanged. */
 static bool valid_folder(const char *folder) {
 	size_t len = strlen(folder);
@@ -201,7 +212,7 @@ static bool handle_line(void *data, const char *section, const char *key, const 
 	}
 	memcpy(portal, key, portal_len);
 	portal[portal_len] = '\0';
-	if (!cordon_permission_valid_name(portal)) {
+	if (!valid_portal(portal)) {
 		return fail(reason, "'%s' is not a portal name", portal);
 	}
 	struct entry *entry = get_entry(entries, section, portal);
@@ -252,6 +263,18 @@ static bool same_stamp(const struct stamp *a, const struct stamp *b) {
 		a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
 }
 
+/* The file's text into entries; false (entries empty) with *error when it does not parse. */
+static bool parse_stream(FILE *file, const char *name, struct wl_list *entries, char **error) {
+	char *parse_error = NULL;
+	bool ok = cordon_ini_parse_file(file, name, handle_line, entries, &parse_error);
+	if (!ok) {
+		clear_entries(entries);
+		*error =
+			parse_error ? parse_error : cordon_format("out of memory reading %s", name);
+	}
+	return ok;
+}
+
 /*
  * Reads the file into entries (a missing file is empty). False, with *error
  * ("PATH:LINE: reason" for a parse error), when it cannot be read or does not parse:
@@ -273,14 +296,8 @@ static bool read_store(
 	if (fstat(fileno(file), &st) == 0) {
 		stamp_of(&st, stamp);
 	}
-	char *parse_error = NULL;
-	bool ok = cordon_ini_parse_file(file, path, handle_line, entries, &parse_error);
+	bool ok = parse_stream(file, path, entries, error);
 	fclose(file);
-	if (!ok) {
-		clear_entries(entries);
-		*error =
-			parse_error ? parse_error : cordon_format("out of memory reading %s", path);
-	}
 	return ok;
 }
 
@@ -386,6 +403,20 @@ struct cordon_permission_store *cordon_permission_store_load(const char *path) {
 	return store;
 }
 
+struct cordon_permission_store *cordon_permission_store_parse(
+	FILE *file, const char *name, char **error) {
+	struct cordon_permission_store *store = cordon_permission_store_load(NULL);
+	if (!store) {
+		*error = cordon_format("out of memory reading %s", name);
+		return NULL;
+	}
+	if (!parse_stream(file, name, &store->entries, error)) {
+		cordon_permission_store_destroy(store);
+		return NULL;
+	}
+	return store;
+}
+
 void cordon_permission_store_destroy(struct cordon_permission_store *store) {
 	if (!store) {
 		return;
@@ -451,6 +482,11 @@ static char *serialize(struct wl_list *entries) {
 		return NULL;
 	}
 	return text;
+}
+
+char *cordon_permission_store_serialize(struct cordon_permission_store *store) {
+	refresh(store);
+	return serialize(&store->entries);
 }
 
 static bool write_all(int fd, const char *text, size_t len) {
@@ -642,7 +678,7 @@ static bool check_names(const char *app_id, const char *portal, char **error) {
 		*error = cordon_format("'%s' is not an app id the store can hold", app_id);
 		return false;
 	}
-	if (!cordon_permission_valid_name(portal)) {
+	if (!valid_portal(portal)) {
 		*error = cordon_format("'%s' is not a portal name", portal);
 		return false;
 	}

@@ -28,9 +28,9 @@
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/portal-ui.h"
 #include "portals/cups.h"
-#include "portals/page_ranges.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
+#include "portals/print_settings.h"
 #include "portals/request.h"
 
 #define MAX_TITLE 4096
@@ -41,16 +41,6 @@
 /* Reads of a pipe per wake-up: a fast writer cannot keep the compositor to itself. */
 #define PIPE_READS_PER_WAKE 16
 #define PIPE_CHUNK 65536
-
-static const char *const setting_keys[] = {
-	"printer",
-	"copies",
-	"page-ranges",
-	"sides",
-	"print-color-mode",
-	"media",
-	"orientation-requested",
-};
 
 static const char *const printable_types[] = {
 	"application/pdf",
@@ -169,57 +159,6 @@ static const char *settings_get(const struct settings *settings, const char *key
 	return NULL;
 }
 
-static bool all_chars_in(const char *value, const char *allowed) {
-	return value[strspn(value, allowed)] == '\0';
-}
-
-static bool number_in(const char *value, long low, long high) {
-	char *end;
-	errno = 0;
-	long n = strtol(value, &end, 10);
-	return errno == 0 && end != value && *end == '\0' && value[0] != '+' && n >= low &&
-		n <= high;
-}
-
-/* Whether KEY is a known setting and VALUE a well-formed value for it; *why if not. */
-static bool valid_setting(const char *key, const char *value, const char **why) {
-	bool known = false;
-	for (size_t i = 0; i < sizeof(setting_keys) / sizeof(setting_keys[0]); i++) {
-		known = known || strcmp(key, setting_keys[i]) == 0;
-	}
-	if (!known) {
-		*why = "unknown setting";
-		return false;
-	}
-	if (value[0] == '\0' || strlen(value) >= MAX_VALUE) {
-		*why = "empty or longer than 255 bytes";
-		return false;
-	}
-	bool ok;
-	if (strcmp(key, "copies") == 0) {
-		ok = number_in(value, 1, 999);
-	} else if (strcmp(key, "orientation-requested") == 0) {
-		ok = number_in(value, 3, 6);
-	} else if (strcmp(key, "page-ranges") == 0) {
-		/* Every number range-checked, so CUPS and the D-Bus door get sane ones. */
-		struct cordon_page_range ranges[CORDON_PAGE_RANGES_MAX];
-		size_t count;
-		ok = cordon_page_ranges_parse(value, 1, ranges, &count, why);
-		if (!ok) {
-			return false;
-		}
-	} else {
-		/* IPP keywords and queue names: no spaces, quotes or slashes for CUPS to parse. */
-		ok = all_chars_in(value,
-			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			"0123456789._-+@");
-	}
-	if (!ok) {
-		*why = "malformed value";
-	}
-	return ok;
-}
-
 static struct cordon_print *print_from_resource(struct wl_resource *resource) {
 	return wl_resource_get_user_data(resource);
 }
@@ -317,7 +256,7 @@ static void suggest(struct cordon_print *print, const char *key, const char *val
 	if (!check_configuring(print)) {
 		return;
 	}
-	if (!valid_setting(key, value, &why)) {
+	if (!cordon_print_setting_valid(key, value, &why)) {
 		wl_resource_post_error(print->resource, CORDON_PORTAL_PRINT_V1_ERROR_INVALID_OPTION,
 			"setting '%.64s': %s", key, why);
 		return;
@@ -721,7 +660,7 @@ static const struct cordon_portal_ui_printer *find_printer(
 static bool print_set_setting(struct cordon_portal_request *request, const char *key,
 	const char *value, const char **reason) {
 	struct cordon_print *print = request->data;
-	if (!valid_setting(key, value, reason)) {
+	if (!cordon_print_setting_valid(key, value, reason)) {
 		return false;
 	}
 	if (strcmp(key, "printer") == 0 && !find_printer(print, value)) {
@@ -912,7 +851,7 @@ struct cordon_portal_request *cordon_print_request(struct cordon_print *print) {
 
 bool cordon_print_suggest(
 	struct cordon_print *print, const char *key, const char *value, const char **why) {
-	if (!valid_setting(key, value, why)) {
+	if (!cordon_print_setting_valid(key, value, why)) {
 		return false;
 	}
 	if (!settings_set(&print->suggested, key, value)) {

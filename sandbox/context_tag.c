@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sandbox/app_id.h"
+
 static const struct {
 	const char *name;
 	enum cordon_sandbox_engine engine;
@@ -45,7 +47,12 @@ bool cordon_context_value_valid(enum cordon_context_field field, const char *val
 			return false;
 		}
 	}
-	return true;
+	/*
+	 * An app id is one vocabulary whichever way a tag was made: policy sections, the
+	 * permission store and cordon-run all take ids of sandbox/app_id.c's rule, so an id
+	 * outside it ("../x", "org.example.") would be an app nothing could be granted to.
+	 */
+	return field != CORDON_CONTEXT_APP_ID || cordon_app_id_valid(value);
 }
 
 void cordon_tag_from_context(

@@ -29,6 +29,7 @@
 #include "common/policy.h"
 #include "compositor/app_limits.h"
 #include "compositor/client.h"
+#include "compositor/ipc_request.h"
 #include "compositor/server.h"
 #include "sandbox/peer.h"
 
@@ -186,55 +187,21 @@ static void refuse(
 
 /* Runs one request line; false when the request is malformed. */
 static bool client_run_line(struct ipc_client *client, const char *line, size_t len) {
-	struct json_tokener *tokener = json_tokener_new();
-	struct json_object *request =
-		tokener ? json_tokener_parse_ex(tokener, line, (int)len) : NULL;
-	bool complete = tokener && json_tokener_get_error(tokener) == json_tokener_success;
-	json_tokener_free(tokener);
-
-	struct json_object *command_obj = NULL, *args_obj = NULL;
-	if (!complete || !json_object_is_type(request, json_type_object) ||
-		!json_object_object_get_ex(request, "command", &command_obj) ||
-		!json_object_is_type(command_obj, json_type_string)) {
-		json_object_put(request);
-		reply_error(client, "a request is a JSON object with a string \"command\"");
+	struct cordon_ipc_request request;
+	const char *malformed;
+	if (!cordon_ipc_request_parse(line, len, &request, &malformed)) {
+		reply_error(client, malformed);
 		return false;
 	}
-	size_t argc = 0;
-	if (json_object_object_get_ex(request, "args", &args_obj)) {
-		if (!json_object_is_type(args_obj, json_type_array)) {
-			json_object_put(request);
-			reply_error(client, "\"args\" must be an array of strings");
-			return false;
-		}
-		argc = json_object_array_length(args_obj);
-	}
-	const char **argv = calloc(argc + 1, sizeof(*argv));
-	if (!argv) {
-		json_object_put(request);
-		reply_error(client, "out of memory");
-		return false;
-	}
-	for (size_t i = 0; i < argc; i++) {
-		struct json_object *arg = json_object_array_get_idx(args_obj, i);
-		if (!json_object_is_type(arg, json_type_string)) {
-			free(argv);
-			json_object_put(request);
-			reply_error(client, "\"args\" must be an array of strings");
-			return false;
-		}
-		argv[i] = json_object_get_string(arg);
-	}
-
-	const char *name = json_object_get_string(command_obj);
-	const struct cordon_ipc_command *command = find_command(name);
+	const struct cordon_ipc_command *command = find_command(request.command);
 	struct json_object *result = NULL;
 	char *error = NULL;
 	if (!command) {
-		cordon_ipc_fail(&error, "unknown command \"%s\"", name);
+		cordon_ipc_fail(&error, "unknown command \"%s\"", request.command);
 	} else if (!peer_may_run(client, command)) {
 		refuse(client, command, &error);
-	} else if (command->run(client->ipc->server, (int)argc, argv, &result, &error)) {
+	} else if (command->run(
+			   client->ipc->server, (int)request.argc, request.argv, &result, &error)) {
 		struct json_object *reply = json_object_new_object();
 		json_object_object_add(reply, "success", json_object_new_boolean(true));
 		json_object_object_add(reply, "result", result);
@@ -245,8 +212,7 @@ static bool client_run_line(struct ipc_client *client, const char *line, size_t 
 		reply_error(client, error ? error : "command failed");
 	}
 	free(error);
-	free(argv);
-	json_object_put(request);
+	cordon_ipc_request_finish(&request);
 	return true;
 }
 

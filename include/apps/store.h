@@ -28,6 +28,12 @@ struct cordon_stores {
 
 /* Loads the list (a missing file is an empty list); false with *error. */
 bool cordon_stores_load(struct cordon_stores *stores, char **error);
+/*
+ * The list's JSON (as cordon_stores_load reads it) appended to stores, whose path names the
+ * file in messages; false with *error. root may be NULL (the file did not parse).
+ */
+struct json_object;
+bool cordon_stores_from_json(struct cordon_stores *stores, struct json_object *root, char **error);
 /* Writes it back atomically (temporary file, fsync, rename, fsync of the directory). */
 bool cordon_stores_save(const struct cordon_stores *stores, char **error);
 void cordon_stores_finish(struct cordon_stores *stores);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * The file (docs/policy.md) has two kinds of sections:
@@ -28,6 +29,8 @@ struct cordon_policy;
 struct cordon_policy *cordon_policy_load(const char *path, char **error);
 /* The same from text in memory (tests); name is what errors call it. */
 struct cordon_policy *cordon_policy_load_string(const char *text, const char *name, char **error);
+/* The same from an open stream (a file, or bytes in memory, NUL bytes included). */
+struct cordon_policy *cordon_policy_load_file(FILE *file, const char *name, char **error);
 void cordon_policy_destroy(struct cordon_policy *policy);
 
 bool cordon_policy_has_profile(const struct cordon_policy *policy, const char *profile);

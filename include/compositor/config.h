@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <wayland-util.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -68,6 +69,8 @@ struct cordon_config {
  * "FILE:LINE: reason" message.
  */
 struct cordon_config *cordon_config_load(const char *path, char **error);
+/* The same from an open stream (a file, or bytes in memory); name is what errors call it. */
+struct cordon_config *cordon_config_load_file(FILE *file, const char *name, char **error);
 struct cordon_config *cordon_config_create_default(void);
 void cordon_config_destroy(struct cordon_config *config);
 

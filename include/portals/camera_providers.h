@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define CORDON_CAMERA_MAX_MIME_TYPES 8
 #define CORDON_CAMERA_MAX_ARGS 32
@@ -44,6 +45,9 @@ void cordon_camera_providers_finish(struct cordon_camera_providers *providers);
  */
 bool cordon_camera_provider_parse_file(
 	struct cordon_camera_provider *provider, const char *path, const char *id, char **error);
+/* The same from an open stream; path is only what errors call it. */
+bool cordon_camera_provider_parse_stream(struct cordon_camera_provider *provider, FILE *file,
+	const char *path, const char *id, char **error);
 void cordon_camera_provider_finish(struct cordon_camera_provider *provider);
 
 /* The provider's first mime type that the app accepts, or NULL. */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum cordon_permission {
 	CORDON_PERMISSION_ASK,
@@ -29,7 +30,15 @@ struct cordon_permission_store;
  * NULL only when memory ran out.
  */
 struct cordon_permission_store *cordon_permission_store_load(const char *path);
+/*
+ * The text of a store file as a memory-only store (never saved); NULL with *error
+ * ("NAME:LINE: reason", malloc'ed) when it does not parse. name is what errors call it.
+ */
+struct cordon_permission_store *cordon_permission_store_parse(
+	FILE *file, const char *name, char **error);
 void cordon_permission_store_destroy(struct cordon_permission_store *store);
+/* What a save writes: the store as the file's text, malloc'ed; NULL when out of memory. */
+char *cordon_permission_store_serialize(struct cordon_permission_store *store);
 
 /* $XDG_STATE_HOME/cordon/permissions, else ~/.local/state/cordon/permissions; malloc'ed. */
 char *cordon_permission_store_default_path(void);

@@ -23,6 +23,7 @@
 #include "common/escape.h"
 #include "cordon/portal-ui.h"
 #include "portals/dbus.h"
+#include "portals/dbus_chooser_options.h"
 #include "portals/dbus_options.h"
 #include "portals/dbus_request.h"
 #include "portals/file_chooser.h"
@@ -30,40 +31,15 @@
 #include "portals/request.h"
 #include "portals/save_name.h"
 
-#define MAX_FILTERS 32
-#define MAX_PATTERNS 32
-#define MAX_CHOICES 32
-#define MAX_CHOICE_OPTIONS 32
-/* As in the Wayland door: bounds what one request holds. */
-#define MAX_FILES 64
-
-enum kind { OPEN_FILE, SAVE_FILE, SAVE_FILES };
-
-struct filter {
-	char *name;
-	char *patterns[MAX_PATTERNS];
-	size_t pattern_count;
-	char *mime_types[MAX_PATTERNS];
-	size_t mime_type_count;
-};
-
-struct choice {
-	char *id, *value; /* the app's default: no cordon dialog shows choices */
-};
+#define MAX_FILES CORDON_DBUS_CHOOSER_MAX_FILES
 
 struct chooser {
 	struct cordon_dbus_portal *service;
 	struct cordon_dbus_request *dbus; /* NULL once answered */
 	struct cordon_portal_request *request;
-	enum kind kind;
-	bool multiple, directory;
-	char *title, *current_name, *current_folder, *current_file;
-	struct filter filters[MAX_FILTERS];
-	size_t filter_count;
-	struct choice choices[MAX_CHOICES];
-	size_t choice_count;
-	char *names[MAX_FILES]; /* SaveFiles: the files to save in the chosen folder */
-	size_t name_count;
+	enum cordon_dbus_chooser_kind kind;
+	char *title;
+	struct cordon_dbus_chooser_options options;
 	bool replace[MAX_FILES]; /* SaveFiles: the user confirmed writing names[i] as it is */
 	char *uris[MAX_FILES + 1]; /* NULL after the last, for sd_bus_message_append_strv */
 	size_t uri_count;
@@ -72,30 +48,11 @@ struct chooser {
 static void free_chooser(void *data) {
 	struct chooser *chooser = data;
 	cordon_portal_request_destroy(chooser->request);
-	for (size_t i = 0; i < chooser->filter_count; i++) {
-		struct filter *filter = &chooser->filters[i];
-		free(filter->name);
-		for (size_t j = 0; j < filter->pattern_count; j++) {
-			free(filter->patterns[j]);
-		}
-		for (size_t j = 0; j < filter->mime_type_count; j++) {
-			free(filter->mime_types[j]);
-		}
-	}
-	for (size_t i = 0; i < chooser->choice_count; i++) {
-		free(chooser->choices[i].id);
-		free(chooser->choices[i].value);
-	}
-	for (size_t i = 0; i < chooser->name_count; i++) {
-		free(chooser->names[i]);
-	}
+	cordon_dbus_chooser_options_finish(&chooser->options);
 	for (size_t i = 0; i < chooser->uri_count; i++) {
 		free(chooser->uris[i]);
 	}
 	free(chooser->title);
-	free(chooser->current_name);
-	free(chooser->current_folder);
-	free(chooser->current_file);
 	free(chooser);
 }
 
@@ -103,181 +60,6 @@ static void free_chooser(void *data) {
 static void dismiss(void *data) {
 	free_chooser(data);
 }
-
-static int read_bool(sd_bus_message *m, bool *out) {
-	int value;
-	int r = sd_bus_message_read(m, "b", &value);
-	*out = value;
-	return r;
-}
-
-static int read_multiple(sd_bus_message *m, void *target, sd_bus_error *error) {
-	return read_bool(m, &((struct chooser *)target)->multiple);
-}
-
-static int read_directory(sd_bus_message *m, void *target, sd_bus_error *error) {
-	return read_bool(m, &((struct chooser *)target)->directory);
-}
-
-static int read_current_name(sd_bus_message *m, void *target, sd_bus_error *error) {
-	struct chooser *chooser = target;
-	int r = cordon_dbus_read_string(m, &chooser->current_name, error);
-	if (r >= 0 &&
-		(strchr(chooser->current_name, '/') || strcmp(chooser->current_name, "..") == 0)) {
-		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
-			"current_name must be a single file name");
-	}
-	return r;
-}
-
-static int read_current_folder(sd_bus_message *m, void *target, sd_bus_error *error) {
-	return cordon_dbus_read_bytestring(m, &((struct chooser *)target)->current_folder, error);
-}
-
-static int read_current_file(sd_bus_message *m, void *target, sd_bus_error *error) {
-	return cordon_dbus_read_bytestring(m, &((struct chooser *)target)->current_file, error);
-}
-
-static int too_many(sd_bus_error *error, const char *what, int limit) {
-	return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "more than %d %s", limit, what);
-}
-
-/* a(sa(us)): (name, [(0 glob | 1 mime type, pattern)]). */
-static int read_filters(sd_bus_message *m, void *target, sd_bus_error *error) {
-	struct chooser *chooser = target;
-	int r = sd_bus_message_enter_container(m, 'a', "(sa(us))");
-	while (r >= 0 && (r = sd_bus_message_enter_container(m, 'r', "sa(us)")) > 0) {
-		if (chooser->filter_count == MAX_FILTERS) {
-			return too_many(error, "filters", MAX_FILTERS);
-		}
-		struct filter *filter = &chooser->filters[chooser->filter_count++];
-		r = cordon_dbus_read_string(m, &filter->name, error);
-		if (r >= 0) {
-			r = sd_bus_message_enter_container(m, 'a', "(us)");
-		}
-		uint32_t type;
-		const char *pattern;
-		while (r >= 0 && (r = sd_bus_message_read(m, "(us)", &type, &pattern)) > 0) {
-			if (type > 1) {
-				return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-					"a filter entry's type is 0 (glob) or 1 (mime type), not %u",
-					type);
-			}
-			char **list = type ? filter->mime_types : filter->patterns;
-			size_t *count = type ? &filter->mime_type_count : &filter->pattern_count;
-			if (*count == MAX_PATTERNS) {
-				return too_many(error, "entries in one filter", MAX_PATTERNS);
-			}
-			list[*count] = NULL;
-			r = cordon_dbus_read_string_value(pattern, &list[*count], error);
-			if (r >= 0) {
-				(*count)++;
-			}
-		}
-		if (r >= 0) {
-			r = sd_bus_message_exit_container(m);
-		}
-		if (r >= 0) {
-			r = sd_bus_message_exit_container(m);
-		}
-	}
-	return r < 0 ? r : sd_bus_message_exit_container(m);
-}
-
-/* a(ssa(ss)s): (id, label, [(option id, label)], default). */
-static int read_choices(sd_bus_message *m, void *target, sd_bus_error *error) {
-	struct chooser *chooser = target;
-	int r = sd_bus_message_enter_container(m, 'a', "(ssa(ss)s)");
-	while (r >= 0 && (r = sd_bus_message_enter_container(m, 'r', "ssa(ss)s")) > 0) {
-		if (chooser->choice_count == MAX_CHOICES) {
-			return too_many(error, "choices", MAX_CHOICES);
-		}
-		struct choice *choice = &chooser->choices[chooser->choice_count++];
-		const char *label, *value;
-		r = cordon_dbus_read_string(m, &choice->id, error);
-		if (r >= 0) {
-			r = sd_bus_message_read(m, "s", &label);
-		}
-		if (r >= 0) {
-			r = sd_bus_message_enter_container(m, 'a', "(ss)");
-		}
-		size_t options = 0;
-		const char *option_id, *option_label;
-		while (r >= 0 &&
-			(r = sd_bus_message_read(m, "(ss)", &option_id, &option_label)) > 0) {
-			if (++options > MAX_CHOICE_OPTIONS) {
-				return too_many(error, "options in one choice", MAX_CHOICE_OPTIONS);
-			}
-		}
-		if (r >= 0) {
-			r = sd_bus_message_exit_container(m);
-		}
-		if (r >= 0) {
-			r = sd_bus_message_read(m, "s", &value);
-		}
-		if (r >= 0) {
-			r = cordon_dbus_read_string_value(value, &choice->value, error);
-		}
-		if (r >= 0) {
-			r = sd_bus_message_exit_container(m);
-		}
-	}
-	return r < 0 ? r : sd_bus_message_exit_container(m);
-}
-
-/* aay: the names SaveFiles saves in the chosen folder, each a single name. */
-static int read_files(sd_bus_message *m, void *target, sd_bus_error *error) {
-	struct chooser *chooser = target;
-	int r = sd_bus_message_enter_container(m, 'a', "ay");
-	while (r >= 0 && !sd_bus_message_at_end(m, false)) {
-		if (chooser->name_count == MAX_FILES) {
-			return too_many(error, "files", MAX_FILES);
-		}
-		char **name = &chooser->names[chooser->name_count];
-		*name = NULL;
-		r = cordon_dbus_read_bytestring(m, name, error);
-		if (r < 0) {
-			break;
-		}
-		chooser->name_count++;
-		if (!(*name)[0] || strchr(*name, '/') || strcmp(*name, ".") == 0 ||
-			strcmp(*name, "..") == 0) {
-			return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
-				"each of files must be a single file name");
-		}
-	}
-	return r < 0 ? r : sd_bus_message_exit_container(m);
-}
-
-/* The keys of the 1.16 interface XML, per method; the rest are skipped. */
-static const struct cordon_dbus_option open_options[] = {
-	{"accept_label", "s", NULL},
-	{"modal", "b", NULL},
-	{"multiple", "b", read_multiple},
-	{"directory", "b", read_directory},
-	{"filters", "a(sa(us))", read_filters},
-	{"current_filter", "(sa(us))", NULL},
-	{"choices", "a(ssa(ss)s)", read_choices},
-};
-
-static const struct cordon_dbus_option save_options[] = {
-	{"accept_label", "s", NULL},
-	{"modal", "b", NULL},
-	{"filters", "a(sa(us))", read_filters},
-	{"current_filter", "(sa(us))", NULL},
-	{"choices", "a(ssa(ss)s)", read_choices},
-	{"current_name", "s", read_current_name},
-	{"current_folder", "ay", read_current_folder},
-	{"current_file", "ay", read_current_file},
-};
-
-static const struct cordon_dbus_option save_files_options[] = {
-	{"accept_label", "s", NULL},
-	{"modal", "b", NULL},
-	{"choices", "a(ssa(ss)s)", read_choices},
-	{"current_folder", "ay", read_current_folder},
-	{"files", "aay", read_files},
-};
 
 /* Appends DIR/NAME (NAME may be NULL) as a URI. */
 static bool add_uri(struct chooser *chooser, const char *dir, const char *name) {
@@ -296,7 +78,7 @@ static bool add_uri(struct chooser *chooser, const char *dir, const char *name) 
 
 static bool chooser_replace_file(struct cordon_portal_request *request, size_t index) {
 	struct chooser *chooser = request->data;
-	if (chooser->kind != SAVE_FILES || index >= chooser->name_count) {
+	if (chooser->kind != CORDON_DBUS_SAVE_FILES || index >= chooser->options.name_count) {
 		return false;
 	}
 	chooser->replace[index] = true;
@@ -323,7 +105,7 @@ static bool fd_path(int fd, char *path, size_t size) {
 static bool save_one(struct chooser *chooser, int folder_fd, const char *folder_risk, size_t index,
 	char **created, const char **reason) {
 	const char *token = chooser->request->token;
-	const char *name = chooser->names[index];
+	const char *name = chooser->options.names[index];
 	*created = NULL;
 	int fd = -1;
 	char final[256];
@@ -380,10 +162,10 @@ static bool save_files(struct chooser *chooser, int dir_fd, const char *name, co
 		fd_path(folder_fd, folder, sizeof(folder)) ? cordon_save_folder_risk(folder) : NULL;
 	char *created[MAX_FILES] = {0};
 	bool ok = true;
-	for (size_t i = 0; ok && i < chooser->name_count; i++) {
+	for (size_t i = 0; ok && i < chooser->options.name_count; i++) {
 		ok = save_one(chooser, folder_fd, folder_risk, i, &created[i], reason);
 	}
-	for (size_t i = 0; i < chooser->name_count; i++) {
+	for (size_t i = 0; i < chooser->options.name_count; i++) {
 		/* A save that failed half way leaves none of the new files behind. */
 		if (!ok && created[i]) {
 			unlinkat(folder_fd, created[i], 0);
@@ -405,25 +187,25 @@ static bool chooser_choose_at(
 	struct cordon_portal_request *request, int dir_fd, const char *name, const char **reason) {
 	struct chooser *chooser = request->data;
 	/* SaveFiles may choose the folder it is in: "." in its own fd. */
-	bool here = chooser->kind == SAVE_FILES && strcmp(name, ".") == 0;
+	bool here = chooser->kind == CORDON_DBUS_SAVE_FILES && strcmp(name, ".") == 0;
 	if (!here &&
 		(name[0] == '\0' || strchr(name, '/') || strcmp(name, ".") == 0 ||
 			strcmp(name, "..") == 0)) {
 		*reason = "a chosen name must be a single file name";
 		return false;
 	}
-	bool single = !chooser->multiple || chooser->kind != OPEN_FILE;
-	size_t needed = chooser->kind == SAVE_FILES ? chooser->name_count : 1;
+	bool single = !chooser->options.multiple || chooser->kind != CORDON_DBUS_OPEN_FILE;
+	size_t needed = chooser->kind == CORDON_DBUS_SAVE_FILES ? chooser->options.name_count : 1;
 	if ((single && chooser->uri_count > 0) || chooser->uri_count + needed > MAX_FILES) {
 		*reason = "too many files chosen";
 		return false;
 	}
-	if (chooser->kind == SAVE_FILES) {
+	if (chooser->kind == CORDON_DBUS_SAVE_FILES) {
 		return save_files(chooser, dir_fd, name, reason);
 	}
-	bool directory = chooser->directory;
-	int fd = cordon_file_chooser_open_at(
-		dir_fd, name, chooser->kind == SAVE_FILE, directory, request->token, reason);
+	bool directory = chooser->options.directory;
+	int fd = cordon_file_chooser_open_at(dir_fd, name, chooser->kind == CORDON_DBUS_SAVE_FILE,
+		directory, request->token, reason);
 	if (fd < 0) {
 		return false;
 	}
@@ -472,10 +254,10 @@ static int append_results(sd_bus_message *reply, void *data) {
 		r = sd_bus_message_close_container(reply);
 	}
 	/* Opened files are read-only, as the Wayland door's fds: the document too. */
-	if (r >= 0 && chooser->kind == OPEN_FILE) {
+	if (r >= 0 && chooser->kind == CORDON_DBUS_OPEN_FILE) {
 		r = sd_bus_message_append(reply, "{sv}", "writable", "b", 0);
 	}
-	if (r < 0 || chooser->choice_count == 0) {
+	if (r < 0 || chooser->options.choice_count == 0) {
 		return r;
 	}
 	r = sd_bus_message_open_container(reply, 'e', "sv");
@@ -488,9 +270,9 @@ static int append_results(sd_bus_message *reply, void *data) {
 	if (r >= 0) {
 		r = sd_bus_message_open_container(reply, 'a', "(ss)");
 	}
-	for (size_t i = 0; r >= 0 && i < chooser->choice_count; i++) {
-		r = sd_bus_message_append(
-			reply, "(ss)", chooser->choices[i].id, chooser->choices[i].value);
+	for (size_t i = 0; r >= 0 && i < chooser->options.choice_count; i++) {
+		r = sd_bus_message_append(reply, "(ss)", chooser->options.choices[i].id,
+			chooser->options.choices[i].value);
 	}
 	for (int i = 0; r >= 0 && i < 3; i++) {
 		r = sd_bus_message_close_container(reply);
@@ -530,9 +312,9 @@ static const struct cordon_portal_request_impl request_impl = {
 
 /* The dialog's options from the chooser's, as the Wayland door gives them. */
 static void submit(struct chooser *chooser) {
-	struct cordon_portal_ui_filter filters[MAX_FILTERS];
-	for (size_t i = 0; i < chooser->filter_count; i++) {
-		struct filter *filter = &chooser->filters[i];
+	struct cordon_portal_ui_filter filters[CORDON_DBUS_CHOOSER_MAX_FILTERS];
+	for (size_t i = 0; i < chooser->options.filter_count; i++) {
+		const struct cordon_dbus_filter *filter = &chooser->options.filters[i];
 		filters[i] = (struct cordon_portal_ui_filter){
 			.name = filter->name,
 			.patterns = (const char *const *)filter->patterns,
@@ -542,29 +324,31 @@ static void submit(struct chooser *chooser) {
 		};
 	}
 	/* current_file suggests its name; its folder stays a hint, as current_folder. */
-	const char *base = chooser->current_file ? strrchr(chooser->current_file, '/') : NULL;
-	const char *current_name = chooser->current_name ? chooser->current_name
-		: base && base[1]                        ? base + 1
-							 : NULL;
-	bool save = chooser->kind == SAVE_FILE;
-	const char *fallback = chooser->kind == OPEN_FILE ? "Open a file"
-		: save                                    ? "Save a file"
-							  : "Choose a folder to save the files in";
+	const char *base =
+		chooser->options.current_file ? strrchr(chooser->options.current_file, '/') : NULL;
+	const char *current_name = chooser->options.current_name ? chooser->options.current_name
+		: base && base[1]                                ? base + 1
+								 : NULL;
+	bool save = chooser->kind == CORDON_DBUS_SAVE_FILE;
+	const char *fallback = chooser->kind == CORDON_DBUS_OPEN_FILE ? "Open a file"
+		: save                                                ? "Save a file"
+		       : "Choose a folder to save the files in";
 	/* SaveFiles shows the app's names; a plugin before ABI 4 gets a folder choice. */
-	enum cordon_portal_ui_portal portal = save ? CORDON_PORTAL_UI_FILE_SAVE
-		: chooser->kind == SAVE_FILES      ? CORDON_PORTAL_UI_FILE_SAVE_FILES
-						   : CORDON_PORTAL_UI_FILE_OPEN;
+	enum cordon_portal_ui_portal portal = save        ? CORDON_PORTAL_UI_FILE_SAVE
+		: chooser->kind == CORDON_DBUS_SAVE_FILES ? CORDON_PORTAL_UI_FILE_SAVE_FILES
+							  : CORDON_PORTAL_UI_FILE_OPEN;
 	struct cordon_portal_ui_request options = {
 		.portal = portal,
 		.title = chooser->title && chooser->title[0] ? chooser->title : fallback,
-		.multiple = chooser->kind == OPEN_FILE && chooser->multiple,
-		.directory = chooser->directory,
-		.save_files = (const char *const *)chooser->names,
-		.save_file_count = chooser->kind == SAVE_FILES ? chooser->name_count : 0,
-		.current_folder = chooser->current_folder,
+		.multiple = chooser->kind == CORDON_DBUS_OPEN_FILE && chooser->options.multiple,
+		.directory = chooser->options.directory,
+		.save_files = (const char *const *)chooser->options.names,
+		.save_file_count =
+			chooser->kind == CORDON_DBUS_SAVE_FILES ? chooser->options.name_count : 0,
+		.current_folder = chooser->options.current_folder,
 		.current_name = save ? current_name : NULL,
 		.filters = filters,
-		.filter_count = chooser->filter_count,
+		.filter_count = chooser->options.filter_count,
 	};
 	cordon_portal_request_submit(chooser->request, &options);
 }
@@ -573,8 +357,8 @@ static int reply_response(sd_bus_message *m, uint32_t response) {
 	return sd_bus_reply_method_return(m, "ua{sv}", response, 0);
 }
 
-static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, enum kind kind,
-	const struct cordon_dbus_option *table, size_t table_count, sd_bus_error *error) {
+static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service,
+	enum cordon_dbus_chooser_kind kind, sd_bus_error *error) {
 	if (!cordon_dbus_portal_check_sender(service, m, error)) {
 		return -EACCES;
 	}
@@ -590,14 +374,14 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 	chooser->service = service;
 	chooser->kind = kind;
 	if (cordon_dbus_read_string_value(title, &chooser->title, error) < 0 ||
-		!cordon_dbus_read_options(m, table, table_count, chooser, error)) {
+		!cordon_dbus_chooser_options_read(m, kind, &chooser->options, error)) {
 		wlr_log(WLR_INFO, "D-Bus portal: %s from '%s' refused: %s",
 			sd_bus_message_get_member(m), cordon_log_text(app_id),
 			cordon_log_text(error->message));
 		free_chooser(chooser);
 		return -EINVAL;
 	}
-	if (kind == SAVE_FILES && chooser->name_count == 0) {
+	if (kind == CORDON_DBUS_SAVE_FILES && chooser->options.name_count == 0) {
 		free_chooser(chooser);
 		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "SaveFiles needs files");
 	}
@@ -643,18 +427,15 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service, 
 }
 
 static int handle_open_file(sd_bus_message *m, void *data, sd_bus_error *error) {
-	return handle_method(m, data, OPEN_FILE, open_options,
-		sizeof(open_options) / sizeof(open_options[0]), error);
+	return handle_method(m, data, CORDON_DBUS_OPEN_FILE, error);
 }
 
 static int handle_save_file(sd_bus_message *m, void *data, sd_bus_error *error) {
-	return handle_method(m, data, SAVE_FILE, save_options,
-		sizeof(save_options) / sizeof(save_options[0]), error);
+	return handle_method(m, data, CORDON_DBUS_SAVE_FILE, error);
 }
 
 static int handle_save_files(sd_bus_message *m, void *data, sd_bus_error *error) {
-	return handle_method(m, data, SAVE_FILES, save_files_options,
-		sizeof(save_files_options) / sizeof(save_files_options[0]), error);
+	return handle_method(m, data, CORDON_DBUS_SAVE_FILES, error);
 }
 
 static const sd_bus_vtable file_chooser_vtable[] = {

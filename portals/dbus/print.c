@@ -18,9 +18,9 @@
 #include "portals/dbus.h"
 #include "portals/dbus_options.h"
 #include "portals/dbus_request.h"
-#include "portals/page_ranges.h"
 #include "portals/portals.h"
 #include "portals/print.h"
+#include "portals/print_settings.h"
 #include "portals/request.h"
 
 /* Tokens of recent prepares, as the print portal bounds its own. */
@@ -55,96 +55,7 @@ static void free_print(void *data) {
 	free(print);
 }
 
-/*
- * GTK's 0-based page ranges ("0-2,4") as IPP's 1-based ones, or back (DELTA -1): every
- * number range-checked before the shift (portals/page_ranges.c).
- */
-static bool shift_ranges(const char *in, int delta, char out[MAX_VALUE], const char **why) {
-	return cordon_page_ranges_shift(in, delta > 0 ? 0 : 1, delta, out, MAX_VALUE, why);
-}
-
-static const char *const duplex_names[][2] = {
-	{"simplex", "one-sided"},
-	{"horizontal", "two-sided-short-edge"},
-	{"vertical", "two-sided-long-edge"},
-};
-static const char *const orientation_names[][2] = {
-	{"portrait", "3"},
-	{"landscape", "4"},
-	{"reverse_landscape", "5"},
-	{"reverse_portrait", "6"},
-};
-
-static const char *lookup(const char *const table[][2], size_t count, const char *value, int from) {
-	for (size_t i = 0; i < count; i++) {
-		if (strcmp(table[i][from], value) == 0) {
-			return table[i][1 - from];
-		}
-	}
-	return NULL;
-}
-
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* A GtkPrintSettings (or page setup) entry as the print portal's setting; NULL key: none. */
-static bool from_gtk(const char *key, const char *value, const char **ipp_key,
-	char ipp_value[MAX_VALUE], const char **why) {
-	const char *mapped = value;
-	*ipp_key = NULL;
-	if (strcmp(key, "printer") == 0) {
-		*ipp_key = "printer";
-	} else if (strcmp(key, "n-copies") == 0) {
-		*ipp_key = "copies";
-	} else if (strcmp(key, "page-ranges") == 0) {
-		*ipp_key = "page-ranges";
-		return shift_ranges(value, 1, ipp_value, why);
-	} else if (strcmp(key, "duplex") == 0) {
-		*ipp_key = "sides";
-		mapped = lookup(duplex_names, COUNT(duplex_names), value, 0);
-	} else if (strcmp(key, "use-color") == 0) {
-		*ipp_key = "print-color-mode";
-		mapped = strcmp(value, "true") == 0 || strcmp(value, "yes") == 0  ? "color"
-			: strcmp(value, "false") == 0 || strcmp(value, "no") == 0 ? "monochrome"
-										  : NULL;
-	} else if (strcmp(key, "orientation") == 0 || strcmp(key, "Orientation") == 0) {
-		*ipp_key = "orientation-requested";
-		mapped = lookup(orientation_names, COUNT(orientation_names), value, 0);
-	} else if (strcmp(key, "Name") == 0) {
-		/* The page setup's paper (GTK names PWG sizes, "iso_a4"). */
-		*ipp_key = "media";
-	} else {
-		return true;
-	}
-	return mapped && snprintf(ipp_value, MAX_VALUE, "%s", mapped) < MAX_VALUE;
-}
-
-/* A chosen setting with GTK's name and value, for PreparePrint's answer. */
-static bool to_gtk(
-	const char *key, const char *value, const char **gtk_key, char gtk_value[MAX_VALUE]) {
-	const char *mapped = value;
-	*gtk_key = NULL;
-	if (strcmp(key, "printer") == 0) {
-		*gtk_key = "printer";
-	} else if (strcmp(key, "copies") == 0) {
-		*gtk_key = "n-copies";
-	} else if (strcmp(key, "page-ranges") == 0) {
-		*gtk_key = "page-ranges";
-		const char *why;
-		return shift_ranges(value, -1, gtk_value, &why);
-	} else if (strcmp(key, "sides") == 0) {
-		*gtk_key = "duplex";
-		mapped = lookup(duplex_names, COUNT(duplex_names), value, 1);
-	} else if (strcmp(key, "print-color-mode") == 0) {
-		*gtk_key = "use-color";
-		mapped = strcmp(value, "monochrome") == 0 ? "false" : "true";
-	} else if (strcmp(key, "orientation-requested") == 0) {
-		*gtk_key = "orientation";
-		mapped = lookup(orientation_names, COUNT(orientation_names), value, 1);
-	} else if (strcmp(key, "media") == 0) {
-		*gtk_key = "paper-format";
-	}
-	return mapped && snprintf(gtk_value, MAX_VALUE, "%s", mapped) < MAX_VALUE;
-}
 
 /* Reads an a{sv} of GTK settings (string values) as suggestions for PRINT. */
 static bool read_settings(sd_bus_message *m, struct cordon_print *print, sd_bus_error *error) {
@@ -160,7 +71,7 @@ static bool read_settings(sd_bus_message *m, struct cordon_print *print, sd_bus_
 		} else if (r >= 0 && (r = sd_bus_message_read(m, "v", "s", &value)) >= 0) {
 			const char *ipp_key, *why = "malformed value";
 			char ipp_value[MAX_VALUE];
-			if (!from_gtk(key, value, &ipp_key, ipp_value, &why) ||
+			if (!cordon_print_setting_from_gtk(key, value, &ipp_key, ipp_value, &why) ||
 				(ipp_key &&
 					!cordon_print_suggest(print, ipp_key, ipp_value, &why))) {
 				sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
@@ -290,7 +201,8 @@ static void handle_answer(void *data, const struct cordon_print_answer *answer) 
 		i++) {
 		const char *key;
 		char value[MAX_VALUE];
-		if (to_gtk(answer->keys[i], answer->values[i], &key, value) && key) {
+		if (cordon_print_setting_to_gtk(answer->keys[i], answer->values[i], &key, value) &&
+			key) {
 			print->keys[print->count] = strdup(key);
 			print->values[print->count] = strdup(value);
 			if (print->keys[print->count] && print->values[print->count]) {

@@ -6,7 +6,7 @@ set -euo pipefail
 root=${CORDON_SOURCE_ROOT:?CORDON_SOURCE_ROOT is not set}
 command -v clang-format >/dev/null || { echo "clang-format not found" >&2; exit 77; }
 cd "$root"
-mapfile -t files < <(find bench common compositor include portals sandbox tests \
+mapfile -t files < <(find apps bench common compositor fuzz include portals sandbox tests \
 	-type f \( -name '*.c' -o -name '*.h' \) | sort)
 ((${#files[@]} > 100)) || { echo "FAIL: only ${#files[@]} C files found under $root" >&2; exit 1; }
 if ! clang-format --dry-run -Werror "${files[@]}" 2>"${TMPDIR:-/tmp}/cordon-format.$$"; then

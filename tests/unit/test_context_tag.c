@@ -28,6 +28,10 @@ static void test_values(void) {
 	CHECK(!cordon_context_value_valid(CORDON_CONTEXT_APP_ID, "a b"));
 	CHECK(!cordon_context_value_valid(CORDON_CONTEXT_APP_ID, "\x1b[2Jx"));
 	CHECK(!cordon_context_value_valid(CORDON_CONTEXT_APP_ID, "caf\xc3\xa9"));
+	/* The one app id rule, as for every tag (found by fuzz-context-tag). */
+	CHECK(!cordon_context_value_valid(CORDON_CONTEXT_APP_ID, "../x"));
+	CHECK(!cordon_context_value_valid(CORDON_CONTEXT_APP_ID, "org.example."));
+	CHECK(cordon_context_value_valid(CORDON_CONTEXT_INSTANCE, "../x"));
 	CHECK(!cordon_context_value_valid(CORDON_CONTEXT_ENGINE, "\x7f"));
 	/* Too long for the tag: refused, never truncated into another app's id. */
 	char long_value[CORDON_TAG_APP_ID_MAX + 1];

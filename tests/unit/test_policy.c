@@ -156,6 +156,13 @@ static void test_errors(void) {
 		__LINE__);
 	check_error("[app a b]\n", "p.ini:1: [app a b] needs one name without spaces or commas",
 		__LINE__);
+	/* No tag carries such an id: the section could never apply (found by fuzz-policy). */
+	check_error("[app org.example.]\n",
+		"p.ini:1: [app org.example.]: the app id ends with '.' (docs/sandbox-identity.md)",
+		__LINE__);
+	check_error("[app ../x]\n",
+		"p.ini:1: [app ../x]: the app id begins with '.' or '-' (docs/sandbox-identity.md)",
+		__LINE__);
 	check_error("[app a.b]\nshare = network\n[profile x]\n[app a.b]\nshare =\n",
 		"p.ini:5: 'share' is already set on line 2", __LINE__);
 	/* A profile defined after the app that uses it is fine: the check runs at the end. */
