@@ -18,7 +18,7 @@
 #include "apps/store.h"
 #include "common/escape.h"
 #include "common/format.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 #ifndef CORDON_RUN_PATH
 #define CORDON_RUN_PATH "cordon-run"

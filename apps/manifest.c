@@ -16,7 +16,7 @@
 #include "common/escape.h"
 #include "common/format.h"
 #include "common/policy.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 #ifndef CORDON_VERSION
 #define CORDON_VERSION "0.0.0"

@@ -15,7 +15,7 @@
 #include "apps/store.h"
 #include "common/format.h"
 #include "common/xdg.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 const char *cordon_store_name_problem(const char *name) {
 	size_t len = strlen(name);

@@ -12,7 +12,7 @@
 #include "apps/manifest.h"
 #include "apps/store.h"
 #include "common/format.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 static bool file_name_ok(const char *s) {
 	size_t len = strlen(s);

@@ -9,7 +9,7 @@
 #include "common/ini.h"
 #include "common/policy.h"
 #include "common/xdg.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

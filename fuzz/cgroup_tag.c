@@ -1,7 +1,7 @@
 /*
  * cgroup path to tag (sandbox/cgroup_tag.c): the path comes from /proc/PID/cgroup, and a
  * sandboxed app can name cgroups below its own scope. Oracle: a refused path is an unknown
- * sandbox; every app id passes sandbox/app_id.c; a tag is only unsandboxed when no component
+ * sandbox; every app id passes common/app_id.c; a tag is only unsandboxed when no component
  * of the path is a sandbox's unit (checked here by a rule of its own); what lies below a
  * sandbox's unit never changes whose sandbox it is; tag text holds no control bytes.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 #include "sandbox/cgroup_tag.h"
 
 static bool ends_with(const char *s, size_t len, const char *suffix) {
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 			"a refused path is an unknown sandbox");
 	}
 	fuzz_require(tag.app_id[0] == '\0' || cordon_app_id_valid(tag.app_id),
-		"a tag's app id passes sandbox/app_id.c");
+		"a tag's app id passes common/app_id.c");
 	fuzz_require(printable_word(tag.app_id) && printable_word(tag.instance) &&
 			printable_word(tag.launcher),
 		"tag text is printable ASCII without spaces");

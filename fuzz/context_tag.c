@@ -3,13 +3,13 @@
  * a launcher attaches to a wp_security_context_v1 listener. Input: the three values separated
  * by NUL bytes. Oracle: a value cordon accepts fits its field whole (never truncated) and is
  * printable; a tag from them is always sandboxed, never the host, and its app id passes the
- * one app id rule (sandbox/app_id.c), like every other tag's.
+ * one app id rule (common/app_id.c), like every other tag's.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 #include "sandbox/context_tag.h"
 
 static const char *next_value(const uint8_t **data, size_t *size, char **owned) {
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	fuzz_require(!accepted[2] || strcmp(tag.instance, accepted[2]) == 0,
 		"the instance is kept whole");
 	fuzz_require(tag.app_id[0] == '\0' || cordon_app_id_valid(tag.app_id),
-		"a tag's app id passes sandbox/app_id.c");
+		"a tag's app id passes common/app_id.c");
 	fuzz_require(!fuzz_has_control(cordon_tag_engine_name(&tag)), "engine names are plain");
 	for (size_t i = 0; i < 3; i++) {
 		free(owned[i]);

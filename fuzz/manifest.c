@@ -1,6 +1,6 @@
 /*
  * A bundle's manifest (apps/manifest.c): a store's JSON, signed, but still a store's text.
- * Oracle, for a manifest that parses: the id passes sandbox/app_id.c and fits a scope name,
+ * Oracle, for a manifest that parses: the id passes common/app_id.c and fits a scope name,
  * versions are valid, the name and summary print as they are (nothing to escape, no '%'),
  * the command names a program (not an option) in plain words, and the permissions, written
  * as policy.ini lines under the app's section, load as a policy (cordon-app writes them so);
@@ -14,7 +14,7 @@
 #include "common/format.h"
 #include "common/policy.h"
 #include "fuzz.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 static void check_text(const char *text) {
 	if (!text) {

@@ -1,7 +1,7 @@
 /*
  * policy.ini (common/policy.c over common/ini.c), read from a stream as cordon and cordon-run
  * read the file. Oracle, for a file that loads: every [app ID] section names an id that
- * sandbox/app_id.c accepts (no tag can carry any other); every app's profile exists; no app
+ * common/app_id.c accepts (no tag can carry any other); every app's profile exists; no app
  * is given a control command that is not read-only (docs/ipc.md); the typed lookups answer.
  */
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "common/ini.h"
 #include "common/policy.h"
 #include "fuzz.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 /* The control socket's commands that change something: never grantable (common/policy.c). */
 static const char *const write_commands[] = {

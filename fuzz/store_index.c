@@ -14,7 +14,7 @@
 #include "apps/signature.h"
 #include "apps/store.h"
 #include "fuzz.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 static unsigned char seed[CORDON_KEY_SIZE];
 static struct cordon_store store;

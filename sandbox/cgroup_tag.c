@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 #include "sandbox/cgroup_tag.h"
 
 /* systemd's UNIT_NAME_MAX less the NUL; also the cgroupfs limit for one name. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 static const struct {
 	const char *name;
@@ -49,7 +49,7 @@ bool cordon_context_value_valid(enum cordon_context_field field, const char *val
 	}
 	/*
 	 * An app id is one vocabulary whichever way a tag was made: policy sections, the
-	 * permission store and cordon-run all take ids of sandbox/app_id.c's rule, so an id
+	 * permission store and cordon-run all take ids of common/app_id.c's rule, so an id
 	 * outside it ("../x", "org.example.") would be an app nothing could be granted to.
 	 */
 	return field != CORDON_CONTEXT_APP_ID || cordon_app_id_valid(value);

@@ -15,7 +15,7 @@ enum cordon_context_field {
 
 /*
  * Whether a metadata string may be attached: not empty, printable ASCII without spaces, and
- * short enough for its field of struct cordon_tag; an app id also of sandbox/app_id.c's rule
+ * short enough for its field of struct cordon_tag; an app id also of common/app_id.c's rule
  * (the protocol's invalid_metadata otherwise).
  */
 bool cordon_context_value_valid(enum cordon_context_field field, const char *value);

@@ -115,11 +115,11 @@ static int read_choices(sd_bus_message *m, void *target, sd_bus_error *error) {
 		if (r >= 0) {
 			r = sd_bus_message_enter_container(m, 'a', "(ss)");
 		}
-		size_t options = 0;
+		size_t option_count = 0;
 		const char *option_id, *option_label;
 		while (r >= 0 &&
 			(r = sd_bus_message_read(m, "(ss)", &option_id, &option_label)) > 0) {
-			if (++options > CORDON_DBUS_CHOOSER_MAX_CHOICE_OPTIONS) {
+			if (++option_count > CORDON_DBUS_CHOOSER_MAX_CHOICE_OPTIONS) {
 				return too_many(error, "options in one choice",
 					CORDON_DBUS_CHOOSER_MAX_CHOICE_OPTIONS);
 			}

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 #include "sandbox/launcher/launcher.h"
 #include "sandbox/launcher/util.h"
 

@@ -100,7 +100,7 @@ expect_error "wp_security_context_v1 code=3" --listen "$bad" --app-id ""
 expect_error "wp_security_context_v1 code=3" --listen "$bad" --instance ""
 expect_error "wp_security_context_v1 code=3" --listen "$bad" --app-id $'org.x\nengine: host'
 expect_error "wp_security_context_v1 code=3" --listen "$bad" --app-id "$(printf 'a%.0s' {1..300})"
-# An app id outside sandbox/app_id.c's rule: no policy or grant could ever name it.
+# An app id outside common/app_id.c's rule: no policy or grant could ever name it.
 expect_error "wp_security_context_v1 code=3" --listen "$bad" --app-id "../x"
 # already_used (1): anything but destroy after commit.
 expect_error "wp_security_context_v1 code=1" --listen "$bad" --commit --app-id late

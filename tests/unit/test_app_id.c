@@ -1,5 +1,5 @@
 /*
- * Unit tests for the app id's grammar (sandbox/app_id.c), and the round trip that made it one
+ * Unit tests for the app id's grammar (common/app_id.c), and the round trip that made it one
  * rule: every id valid here (up to cordon-run's length) is read back from the scope cordon-run
  * names after it, with the same id, and every id refused here is never read back as that id.
  */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 #include "sandbox/cgroup_tag.h"
 
 #define L64 "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"

@@ -4,7 +4,7 @@
  * refuses is an app that cordon tags as an unknown sandbox (it was "x.", which cordon-run
  * took and the parser refused). So both call this, and the unit test checks the round trip.
  */
-#include "sandbox/app_id.h"
+#include "common/app_id.h"
 
 #include <string.h>
 
