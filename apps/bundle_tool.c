@@ -211,6 +211,7 @@ int main(int argc, char **argv) {
 	fprintf(stderr,
 		"Usage: cordon-bundle keygen KEYFILE | pubkey KEYFILE\n"
 		"       cordon-bundle build KEYFILE MANIFEST.json IMAGE ICON.png|- OUT\n"
-		"       cordon-bundle sign-index KEYFILE INDEX.json\n");
+		"       cordon-bundle sign-index KEYFILE INDEX.json\n"
+		"       cordon-bundle verify PUBKEY-HEX BUNDLE\n");
 	return 2;
 }

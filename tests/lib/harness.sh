@@ -218,6 +218,24 @@ cordon_start() {
 	export CORDON_SOCKET="$XDG_RUNTIME_DIR/cordon.$name.sock"
 }
 
+# cordon_start_command SOCKET_NAME CMD...: starts cordon as CMD starts it (an installed
+# session's Exec line: no --headless, no --socket added; set WLR_BACKENDS for the backend)
+# and waits until it listens at SOCKET_NAME, the name it chooses itself. It is then the
+# main instance, as after cordon_start.
+cordon_start_command() {
+	cordon_test_init
+	local name=$1
+	shift
+	[[ -z "$CORDON_PID" ]] || fail "cordon_start_command: cordon is already running"
+	CORDON_START_COUNT=$((CORDON_START_COUNT + 1))
+	CORDON_LOG="$TEST_TMP/cordon.log"
+	_launch_cordon "$CORDON_LOG" "$name" "cordon ($1)" "$@"
+	CORDON_PID=$_started_pid
+	CORDON_STARTED+=(main)
+	export WAYLAND_DISPLAY="$name"
+	export CORDON_SOCKET="$XDG_RUNTIME_DIR/cordon.$name.sock"
+}
+
 # cordon_spawn_extra NAME [VAR=VALUE...] [CORDON ARGS...]
 # Starts another cordon with Wayland socket NAME (in the same XDG_RUNTIME_DIR), the
 # given environment and arguments (no --headless is added: pass it, or a backend

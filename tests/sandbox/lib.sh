@@ -14,7 +14,10 @@ run_sandboxed() {
 # Scopes of this test's app id anywhere in the cgroup tree.
 leftover_scopes() {
 	[[ -n "$CGROUP_MOUNT" ]] || return 0
-	find "$CGROUP_MOUNT" -maxdepth 4 -type d -name "app-cordon-$APP_ID-*.scope" 2>/dev/null
+	# find fails when a cgroup of a test running beside this one goes while it walks the
+	# tree; what it prints is the answer, so its status must not end the test (set -e).
+	find "$CGROUP_MOUNT" -maxdepth 4 -type d -name "app-cordon-$APP_ID-*.scope" 2>/dev/null ||
+		true
 }
 
 # The host's mount points, one a line, without those of other tests running beside this
@@ -79,4 +82,38 @@ setup_user_home() {
 	chmod 0700 "$TEST_TMP/user-runtime"
 	# The test dir itself must be reachable for the unprivileged user.
 	chmod 0755 "$TEST_TMP"
+	reachable_programs "$uid"
+}
+
+# The build tree may lie where another user cannot reach it: a checkout under /root (mode
+# 0700), as root clones one. So what a test runs as UID (cordon-run, cordon-app) and the
+# programs its sandboxes run as /app (the probe dir, the attack dir) are run from copies in
+# the test's dir, root's and mode 0755, and the variables name the copies. Copied on every
+# run, not only where the tree is out of reach, so that CI runs this path too. If UID still
+# cannot reach a copy (TMPDIR out of its reach), the test stops here and says so.
+reachable_programs() {
+	local uid=$1 dir="$TEST_TMP/programs" var from to
+	mkdir -p "$dir"
+	chmod 0755 "$dir"
+	for var in CORDON_RUN CORDON_APP; do
+		[[ -n "${!var:-}" ]] || continue
+		install -m 0755 "${!var}" "$dir/"
+		printf -v "$var" '%s' "$dir/${!var##*/}"
+		export "${var?}"
+	done
+	for var in PROBE_DIR ATTACK_DIR; do
+		[[ -n "${!var:-}" ]] || continue
+		from=${!var}
+		to="$dir/${var,,}"
+		mkdir -p "$to"
+		chmod 0755 "$to"
+		find "$from" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 {} "$to/" \;
+		printf -v "$var" '%s' "$to"
+	done
+	for to in "$dir"/* "$dir"/*/*; do
+		[[ -f "$to" ]] || continue
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups test -x "$to" ||
+			fail "uid $uid cannot run $to: every directory above it must be searchable" \
+				"by it (set TMPDIR to such a directory)"
+	done
 }
