@@ -27,7 +27,13 @@ dbus_backend_start() {
 	cordon_test_init
 	# The activation environment is the bus's: xdg-desktop-portal gets these from it.
 	export XDG_CURRENT_DESKTOP=cordon
-	export XDG_DESKTOP_PORTAL_DIR="$CORDON_PORTAL_DESC_DIR"
+	# xdg-desktop-portal 1.22 reads its portals.conf from XDG_DESKTOP_PORTAL_DIR when that
+	# is set: give it the tree's cordon-portals.conf beside cordon.portal, as installed,
+	# so the backend is chosen the way a session chooses it (not by the deprecated UseIn).
+	export XDG_DESKTOP_PORTAL_DIR="$TEST_TMP/portals"
+	mkdir -p "$XDG_DESKTOP_PORTAL_DIR"
+	cp "$CORDON_PORTAL_DESC_DIR/cordon.portal" \
+		"$CORDON_SOURCE_ROOT/portals/dbus/cordon-portals.conf" "$XDG_DESKTOP_PORTAL_DIR/"
 	start_session_bus
 	portal_start "$@"
 	portal_sandbox_init "$DBUS_APP"
