@@ -44,10 +44,10 @@ for c in main_ctl second_ctl; do
 	assert_eq allow "$(permission_in $c "$other" file-chooser)" "the grant as $c sees it"
 done
 # ...and after a restart of both.
+second_pid=$(extra_pid second)
+extra_expect_exit second
 ctl_at second quit >/dev/null 2>&1 || true
-# Not wait_for: its check that every cordon is alive would take this quit, if it lands
-# between two polls, for a death. Teardown still checks how it exited.
-_wait_gone "$(extra_pid second)" 10 || fail "the second instance did not quit within 10 s"
+wait_for "the second instance to exit" not _alive "$second_pid"
 cordon_stop
 cordon_start --verbose
 assert_eq deny "$(permission_in main_ctl "$victim" camera)" "the deny after a restart"
