@@ -33,6 +33,8 @@ static const char *const sandbox_allowed[] = {
 	"wp_presentation",
 	"xdg_activation_v1",
 	"zwp_idle_inhibit_manager_v1",
+	/* A VM viewer's; the attention key and VT switching are never inhibited. */
+	"zwp_keyboard_shortcuts_inhibit_manager_v1",
 	/* Naming its own window as a portal dialog's parent; importing is not offered. */
 	"zxdg_exporter_v2",
 	/* Portals exist for sandboxed apps: the caller is known by its tag. */

@@ -37,6 +37,7 @@
 #include "compositor/seat_protocols.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
+#include "compositor/shortcuts_inhibit.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
 
@@ -173,6 +174,11 @@ bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode)
 		}
 	}
 
+	/* A window that inhibits shortcuts gets the bindings' keys (not VT switching, above). */
+	if (cordon_shortcuts_inhibited(
+		    seat->server->shortcuts_inhibit, seat->wlr_seat->keyboard_state.focused_surface)) {
+		return false;
+	}
 	/*
 	 * Bindings match the key's level-one keysym, so that Logo+Shift+q is
 	 * found whatever Shift does to q.

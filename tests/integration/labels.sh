@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Window labels (docs/security.md, "Labels"): a sandboxed weston-simple-shm gets a strip
+# above its window and a frame around it, in its sandbox's colour, outside its buffer; a
+# host one gets none. The colour is the policy's label-color for the app, else one of the
+# palette's; cordonctl windows reports the label (colour, text) the screenshot shows.
+set -euo pipefail
+source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
+command -v weston-simple-shm >/dev/null || skip "weston-simple-shm not found (Debian package weston)"
+
+cordon_test_init
+cat >"$TEST_TMP/policy.ini" <<'INI'
+[app org.example.Chosen]
+label-color = #3584e4
+INI
+test_cgroup app-flatpak-org.example.Labelled-1.scope
+labelled_cgroup=$TEST_CGROUP
+test_cgroup app-flatpak-org.example.Chosen-1.scope
+chosen_cgroup=$TEST_CGROUP
+cordon_start --policy "$TEST_TMP/policy.ini"
+
+# rgb "#rrggbb": prints "R G B" for png-probe.
+rgb() {
+	printf '%d %d %d' "0x${1:1:2}" "0x${1:3:2}" "0x${1:5:2}"
+}
+
+# label_drawn PID COLOUR: on a screenshot, the strip above the window and the frame on
+# its left and right are the colour (the strip carries text: most of it, not all).
+label_drawn() {
+	local pid=$1 color=$2 shot="$TEST_TMP/labels.png" x y w h strip left right
+	read -r x y w h < <(window_json_by_pid "$pid" | jq -r '"\(.x) \(.y) \(.width) \(.height)"')
+	screenshot HEADLESS-1 "$shot"
+	strip=$(color_permille "$shot" "$(rgb "$color")" 2 "$x" $((y - 26)) "$w" 22)
+	left=$(color_permille "$shot" "$(rgb "$color")" 2 $((x - 4)) "$y" 4 "$h")
+	right=$(color_permille "$shot" "$(rgb "$color")" 2 $((x + w)) "$y" 4 "$h")
+	echo "label $color around $x,$y ${w}x$h: strip $strip left $left right $right per mille"
+	((strip >= 500 && left >= 990 && right >= 990))
+}
+
+# A host window: no label in the list, and only background around it.
+start_client host weston-simple-shm
+host_pid=$CLIENT_PID
+wait_for "the host window" _has_window_pid "$host_pid"
+host=$(window_json_by_pid "$host_pid")
+assert_eq null "$(jq -c .label <<<"$host")" "the host window's label"
+
+# The sandboxed one beside it.
+start_client labelled "${IN_CGROUP[@]}" "$labelled_cgroup" weston-simple-shm
+labelled_pid=$CLIENT_PID
+wait_for "the sandboxed window" _has_window_pid "$labelled_pid"
+win=$(window_json_by_pid "$labelled_pid")
+color=$(jq -r .label.color <<<"$win")
+assert_eq "org.example.Labelled · flatpak" "$(jq -r .label.text <<<"$win")" "the label's text"
+[[ "$color" =~ ^#[0-9a-f]{6}$ ]] || fail "the label's colour is '$color'"
+[[ "$color" != "#3584e4" && "$color" != "#c01c28" ]] ||
+	fail "a palette colour is the policy's or the unknown sandbox's: $color"
+wait_for "the label in $color around the sandboxed window" label_drawn "$labelled_pid" "$color"
+ctl windows | grep -F "label=$color \"org.example.Labelled · flatpak\"" >/dev/null ||
+	fail "cordonctl windows does not show the label: $(ctl windows)"
+
+# The host window is unlabelled on the same screenshot: where its strip and frame would
+# be is the background, read at the output's corner.
+ctl minimize "$(jq -r .id <<<"$win")" >/dev/null
+read -r hx hy hw hh < <(jq -r '"\(.x) \(.y) \(.width) \(.height)"' <<<"$host")
+host_plain() {
+	local shot="$TEST_TMP/host.png" bg strip
+	screenshot HEADLESS-1 "$shot"
+	read -r r g b _ < <(png_probe "$shot" pixel 1275 715)
+	bg="$r $g $b"
+	strip=$(color_permille "$shot" "$bg" 2 "$hx" $((hy - 26)) "$hw" 22)
+	echo "background $bg above the host window: $strip per mille"
+	((strip >= 990))
+}
+((hy >= 26)) || fail "the host window is at y=$hy, where no strip could be seen anyway"
+wait_for "the host window to have nothing above it" host_plain
+ctl restore "$(jq -r .id <<<"$win")" >/dev/null
+stop_client host
+
+# The policy's colour for an app.
+start_client chosen "${IN_CGROUP[@]}" "$chosen_cgroup" weston-simple-shm
+chosen_pid=$CLIENT_PID
+wait_for "the window with a chosen colour" _has_window_pid "$chosen_pid"
+assert_eq "#3584e4" "$(window_json_by_pid "$chosen_pid" | jq -r .label.color)" "label-color"
+ctl focus "$(window_json_by_pid "$chosen_pid" | jq -r .id)" >/dev/null
+wait_for "the label in #3584e4" label_drawn "$chosen_pid" "#3584e4"
+echo "labels: host plain, sandboxed in $color, policy's #3584e4"
