@@ -290,7 +290,12 @@ void cordon_label_update(struct cordon_label *label) {
 	struct wlr_box box;
 	cordon_view_get_box(view, &box);
 	int w = box.width, h = box.height, f = CORDON_LABEL_FRAME, s = CORDON_LABEL_STRIP;
-	struct wlr_box strip = {-f, -f - s, w + 2 * f, s};
+	/* As wide as its text at least: a tiny window still says whose it is. */
+	int strip_width = w + 2 * f;
+	if (label->text && strip_width < label->text_width + 2 * TEXT_PAD) {
+		strip_width = label->text_width + 2 * TEXT_PAD;
+	}
+	struct wlr_box strip = {-f, -f - s, strip_width, s};
 	struct wlr_box edges[4] = {
 		{-f, -f, w + 2 * f, f},
 		{-f, h, w + 2 * f, f},
