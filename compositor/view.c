@@ -60,10 +60,11 @@ pid_t cordon_view_get_pid(struct cordon_view *view) {
 }
 
 static void update_borders(struct cordon_view *view) {
-	/* The tree is at the geometry's origin; client-side shadows sit outside it. */
-	const struct wlr_box *geometry = &view->xdg_surface->geometry;
-	wlr_scene_node_set_position(&view->surface_tree->node, -geometry->x, -geometry->y);
-
+	/*
+	 * wlr_scene_xdg_surface_create keeps its tree's origin at the window geometry's
+	 * (client-side shadows sit outside it): offsetting it again here put a window with
+	 * shadows (GTK) beside its borders and label.
+	 */
 	bool visible = view->ssd && !view->fullscreen;
 	struct wlr_box box;
 	cordon_view_get_box(view, &box);

@@ -207,7 +207,6 @@ void cordon_portal_dialog_surface_commit(
 	if (!framed) {
 		return;
 	}
-	int width = pixman_image_get_width(framed);
 	int height = pixman_image_get_height(framed);
 	struct wlr_buffer *buffer = cordon_pixel_buffer_from_image(framed);
 	pixman_image_unref(framed);
@@ -230,18 +229,19 @@ void cordon_portal_dialog_surface_commit(
 	if (output) {
 		cordon_output_get_box(output, &box);
 	}
-	int frame_x, frame_y;
+	/* The plugin's pixels are placed as they always were; cordon's frame goes around them. */
+	int content_width = pixman_image_get_width(surface->image);
+	int content_height = pixman_image_get_height(surface->image);
 	if (surface->placement == CORDON_PORTAL_DIALOG_TOP_RIGHT) {
-		frame_x = box.x + box.width - width - PLACEMENT_MARGIN;
-		frame_y = box.y + PLACEMENT_MARGIN;
+		surface->x = box.x + box.width - content_width - PLACEMENT_MARGIN;
+		surface->y = box.y + PLACEMENT_MARGIN;
 	} else {
-		frame_x = box.x + (box.width - width) / 2;
-		frame_y = box.y + (box.height - height) / 2;
+		surface->x = box.x + (box.width - content_width) / 2;
+		surface->y = box.y + (box.height - content_height) / 2;
 	}
-	wlr_scene_node_set_position(&node->node, frame_x, frame_y);
-	/* Where the plugin's pixels are, which is what input and get_box are about. */
-	surface->x = frame_x + TRUSTED_FRAME;
-	surface->y = frame_y + TRUSTED_FRAME + (surface->has_requester ? REQUESTER_HEADER : 0);
+	int header = height - content_height - 2 * TRUSTED_FRAME;
+	wlr_scene_node_set_position(
+		&node->node, surface->x - TRUSTED_FRAME, surface->y - TRUSTED_FRAME - header);
 	wlr_scene_node_raise_to_top(&surface->layer->node);
 }
 
