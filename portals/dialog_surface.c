@@ -129,7 +129,7 @@ static void draw_requester(struct cordon_portal_dialog_surface *surface, pixman_
 		snprintf(when, sizeof(when), "?");
 	}
 	char text[CORDON_LABEL_TEXT_MAX + 64];
-	snprintf(text, sizeof(text), "cordon \xc2\xb7 %s asked at %s",
+	snprintf(text, sizeof(text), "cordon \xc2\xb7 asked by %s at %s",
 		style->shown ? style->text : "a host app", when);
 	int text_top = top + (REQUESTER_HEADER - cordon_ui_font_height(font)) / 2;
 	cordon_ui_text(image, font, 0xffffff, x, text_top > top ? text_top : top,
