@@ -3,6 +3,8 @@
 # decorations, and a GTK 4 window, which draws its own header bar (client-side
 # decorations). Each has its label outside its window geometry, in its sandbox's colour;
 # the GTK window keeps its own header bar inside (the label is beside it, not instead).
+# CORDON_LABELS_SCREENSHOT=FILE also writes a screenshot of both beside a host foot and
+# a sandboxed weston-simple-shm (docs/screenshot.png).
 set -euo pipefail
 # GTK starts slowly, more so next to an ASan compositor on two cores.
 : "${CORDON_TEST_TIMEOUT:=30}"
@@ -33,13 +35,13 @@ labelled() {
 }
 
 start_client foot "${IN_CGROUP[@]}" "$foot_cgroup" env LC_ALL=C.UTF-8 \
-	foot --font="DejaVu Sans Mono:size=10" sleep 600
+	foot --font="DejaVu Sans Mono:size=10" --window-size-chars=70x20 \
+	sh -c 'echo "a sandboxed terminal, labelled by its tag"; sleep 600' 
 foot_pid=$CLIENT_PID
 wait_for "foot's window" _has_window_pid "$foot_pid"
 assert_eq "org.example.Terminal · flatpak" \
 	"$(window_json_by_pid "$foot_pid" | jq -r .label.text)" "foot's label"
 wait_for "foot's label on screen" labelled "$foot_pid"
-stop_client foot
 
 start_client gtk "${IN_CGROUP[@]}" "$gtk_cgroup" env GDK_BACKEND=wayland NO_AT_BRIDGE=1 \
 	GSETTINGS_BACKEND=memory LC_ALL=C.UTF-8 dbus-run-session -- \
@@ -57,4 +59,33 @@ header_label=$(color_permille "$shot" "$(rgb "$color")" 2 "$x" "$y" "$w" 20)
 header_background=$(color_permille "$shot" "$r $g $b" 2 "$x" "$y" "$w" 20)
 echo "GTK's header bar: label colour $header_label, background $header_background per mille"
 ((header_label <= 10 && header_background <= 10)) || fail "the GTK window's own header bar is not shown"
+
+# drag PID X Y: moves the window's top-left corner to X Y with Logo+drag, as a user would.
+drag() {
+	local x y
+	read -r x y < <(window_json_by_pid "$1" | jq -r '"\(.x) \(.y)"')
+	ctl pointer move $((x + 30)) $((y + 30)) >/dev/null
+	ctl key press super >/dev/null
+	ctl pointer button left press >/dev/null
+	ctl pointer move $(($2 + 30)) $(($3 + 30)) >/dev/null
+	ctl pointer button left release >/dev/null
+	ctl key release super >/dev/null
+	wait_for "the window of pid $1 at $2,$3" sh -c "$(printf '%q ' "$CORDONCTL") --json windows |
+		jq -e --argjson p $1 'any(.[]; .pid == \$p and .x == $2 and .y == $3)'"
+}
+if [[ -n "${CORDON_LABELS_SCREENSHOT:-}" ]]; then
+	test_cgroup app-flatpak-org.example.Demo-1.scope
+	start_client shm "${IN_CGROUP[@]}" "$TEST_CGROUP" weston-simple-shm
+	wait_for "simple-shm's window" _has_window_pid "$(client_pid shm)"
+	start_client host-foot env LC_ALL=C.UTF-8 foot --font="DejaVu Sans Mono:size=10" \
+		--window-size-chars=70x12 --title "host terminal" sh -c 'echo "a host terminal: no label"; sleep 600' 
+	wait_for "the host terminal" _has_window_pid "$(client_pid host-foot)"
+	# Topmost first, so that each press lands on the window it is meant for.
+	drag "$(client_pid host-foot)" 30 470
+	drag "$(client_pid shm)" 860 420
+	drag "$gtk_pid" 720 60
+	drag "$foot_pid" 30 40
+	ctl pointer move 1270 710 >/dev/null
+	screenshot HEADLESS-1 "$CORDON_LABELS_SCREENSHOT"
+fi
 echo "labels: foot (server-side decorations) and GTK 4 (client-side) labelled by their sandboxes"
