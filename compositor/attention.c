@@ -168,8 +168,11 @@ static void describe_activity(struct cordon_attention *attention) {
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	size_t shown = 0;
-	/* Newest first: walk the ring back from the last id. */
-	for (uint64_t id = log->next_id; id > 0 && shown < CLIPBOARD_MAX_LINES; id--) {
+	/* Newest first: walk the ring back from the last id, no further than the ring holds. */
+	uint64_t oldest = log->next_id > CORDON_TRANSFER_LOG_SIZE ?
+		log->next_id - CORDON_TRANSFER_LOG_SIZE : 1;
+	for (uint64_t id = log->next_id; id >= oldest && id > 0 && shown < CLIPBOARD_MAX_LINES;
+		id--) {
 		const struct cordon_transfer_entry *entry = cordon_transfer_log_get(log, id);
 		if (!entry) {
 			continue;
