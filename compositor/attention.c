@@ -246,7 +246,7 @@ static void open_overlay(struct cordon_attention *attention) {
 }
 
 void cordon_attention_close(struct cordon_attention *attention) {
-	if (!attention->open) {
+	if (!attention || !attention->open) {
 		return;
 	}
 	attention->open = false;

@@ -114,6 +114,11 @@ static void update_popup_frame(struct cordon_popup *popup) {
 			(float)(color >> 8 & 0xff) / 255.0f, (float)(color & 0xff) / 255.0f, 1.0f};
 		for (int i = 0; i < 4; i++) {
 			popup->frame[i] = wlr_scene_rect_create(tree, 0, 0, rgba);
+			if (!popup->frame[i]) {
+				/* A sandboxed app's popup is not shown without its colour. */
+				wl_resource_post_no_memory(base->resource);
+				return;
+			}
 		}
 	}
 	int w = base->geometry.width, h = base->geometry.height, f = CORDON_LABEL_POPUP_FRAME;
