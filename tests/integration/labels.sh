@@ -82,4 +82,18 @@ wait_for "the window with a chosen colour" _has_window_pid "$chosen_pid"
 assert_eq "#3584e4" "$(window_json_by_pid "$chosen_pid" | jq -r .label.color)" "label-color"
 ctl focus "$(window_json_by_pid "$chosen_pid" | jq -r .id)" >/dev/null
 wait_for "the label in #3584e4" label_drawn "$chosen_pid" "#3584e4"
-echo "labels: host plain, sandboxed in $color, policy's #3584e4"
+stop_client chosen
+
+# A real sandbox: weston-simple-shm started by cordon-run is labelled by the security
+# context cordon-run made for it. LeakSanitizer cannot run where ptrace is denied.
+if [[ -n "${CORDON_RUN:-}" ]]; then
+	mkdir -p "$TEST_TMP/app"
+	start_client run env XDG_DATA_HOME="$TEST_TMP/data" "$CORDON_RUN" --app-id org.example.Run \
+		--app "$TEST_TMP/app" --setenv ASAN_OPTIONS=detect_leaks=0 -- weston-simple-shm
+	wait_for "the cordon-run window" sh -c "$(printf '%q ' "$CORDONCTL") --json windows |
+		jq -e 'any(.[]; .label.text == \"org.example.Run · cordon\")'"
+	run_pid=$(ctl --json windows | jq -r 'first(.[] | select(.label.text == "org.example.Run · cordon")).pid')
+	run_color=$(window_json_by_pid "$run_pid" | jq -r .label.color)
+	wait_for "the cordon-run window's label in $run_color" label_drawn "$run_pid" "$run_color"
+fi
+echo "labels: host plain, sandboxed in $color, policy's #3584e4, cordon-run's labelled"
