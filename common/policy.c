@@ -754,8 +754,8 @@ bool cordon_policy_parse_color(const char *text, uint32_t *rgb) {
 	for (int i = 1; i < 7; i++) {
 		char c = text[i];
 		int digit = c >= '0' && c <= '9' ? c - '0'
-			: c >= 'a' && c <= 'f'	 ? c - 'a' + 10
-			: c >= 'A' && c <= 'F'	 ? c - 'A' + 10
+			: c >= 'a' && c <= 'f'   ? c - 'a' + 10
+			: c >= 'A' && c <= 'F'   ? c - 'A' + 10
 						 : -1;
 		if (digit < 0) {
 			return false;

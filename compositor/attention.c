@@ -62,9 +62,8 @@ void cordon_attention_destroy(struct cordon_attention *attention) {
 	free(attention);
 }
 
-static struct cordon_attention_line *add_line(
-	struct cordon_attention *attention, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static struct cordon_attention_line *add_line(struct cordon_attention *attention, const char *fmt,
+	...) __attribute__((format(printf, 2, 3)));
 
 static struct cordon_attention_line *add_line(
 	struct cordon_attention *attention, const char *fmt, ...) {
@@ -135,8 +134,8 @@ static void describe_requests(struct cordon_attention *attention) {
 			continue;
 		}
 		struct cordon_label_style style;
-		cordon_label_style_for_tag(attention->server->policy, &request->tag,
-			request->tag.sandboxed, &style);
+		cordon_label_style_for_tag(
+			attention->server->policy, &request->tag, request->tag.sandboxed, &style);
 		char when[16];
 		format_time(&request->asked_at, when);
 		struct cordon_attention_line *line = add_line(attention, "%s by %s, asked at %s",
@@ -169,8 +168,9 @@ static void describe_activity(struct cordon_attention *attention) {
 	clock_gettime(CLOCK_REALTIME, &now);
 	size_t shown = 0;
 	/* Newest first: walk the ring back from the last id, no further than the ring holds. */
-	uint64_t oldest = log->next_id > CORDON_TRANSFER_LOG_SIZE ?
-		log->next_id - CORDON_TRANSFER_LOG_SIZE : 1;
+	uint64_t oldest = log->next_id > CORDON_TRANSFER_LOG_SIZE
+		? log->next_id - CORDON_TRANSFER_LOG_SIZE
+		: 1;
 	for (uint64_t id = log->next_id; id >= oldest && id > 0 && shown < CLIPBOARD_MAX_LINES;
 		id--) {
 		const struct cordon_transfer_entry *entry = cordon_transfer_log_get(log, id);
@@ -184,12 +184,13 @@ static void describe_activity(struct cordon_attention *attention) {
 		format_time(&entry->time, when);
 		cordon_escape(source, sizeof(source), entry->source, 0);
 		cordon_escape(destination, sizeof(destination), entry->destination, 0);
-		add_line(attention, "%s at %s: %s to %s (%s)", entry->kind, when, source, destination,
-			entry->decision);
+		add_line(attention, "%s at %s: %s to %s (%s)", entry->kind, when, source,
+			destination, entry->decision);
 		shown++;
 	}
 	if (attention->line_count == before) {
-		add_line(attention, "no camera in use, no clipboard transfer in the last 5 minutes");
+		add_line(
+			attention, "no camera in use, no clipboard transfer in the last 5 minutes");
 	}
 }
 
@@ -205,8 +206,8 @@ static void draw_overlay(struct cordon_attention *attention) {
 	}
 	int line_height = font ? cordon_ui_font_height(font) + 6 : 20;
 	int height = 2 * PADDING + (int)attention->line_count * line_height;
-	pixman_image_t *image = cordon_portal_dialog_surface_get_image(
-		attention->overlay, OVERLAY_WIDTH, height);
+	pixman_image_t *image =
+		cordon_portal_dialog_surface_get_image(attention->overlay, OVERLAY_WIDTH, height);
 	if (!image) {
 		return;
 	}
@@ -216,8 +217,8 @@ static void draw_overlay(struct cordon_attention *attention) {
 		int y = PADDING + (int)i * line_height;
 		int x = PADDING + (line->heading ? 0 : 12);
 		if (line->has_swatch) {
-			cordon_ui_fill(image, line->swatch_color, x, y + (line_height - SWATCH) / 2 - 2,
-				SWATCH, SWATCH);
+			cordon_ui_fill(image, line->swatch_color, x,
+				y + (line_height - SWATCH) / 2 - 2, SWATCH, SWATCH);
 			x += SWATCH + 8;
 		}
 		if (font) {
@@ -255,8 +256,8 @@ void cordon_attention_close(struct cordon_attention *attention) {
 }
 
 /* Matched as bindings are: the level-one keysym, Caps Lock and Num Lock ignored. */
-static bool is_attention_key(struct cordon_attention *attention, struct wlr_keyboard *keyboard,
-	uint32_t keycode) {
+static bool is_attention_key(
+	struct cordon_attention *attention, struct wlr_keyboard *keyboard, uint32_t keycode) {
 	const struct cordon_config *config = attention->server->config;
 	uint32_t modifiers =
 		wlr_keyboard_get_modifiers(keyboard) & ~(WLR_MODIFIER_CAPS | WLR_MODIFIER_MOD2);
@@ -286,8 +287,8 @@ static bool is_escape(struct wlr_keyboard *keyboard, uint32_t keycode) {
 	return false;
 }
 
-bool cordon_attention_key(struct cordon_attention *attention, struct cordon_keyboard *keyboard,
-	uint32_t keycode) {
+bool cordon_attention_key(
+	struct cordon_attention *attention, struct cordon_keyboard *keyboard, uint32_t keycode) {
 	if (!attention || !keyboard->wlr_keyboard->keymap) {
 		return false;
 	}
@@ -297,7 +298,7 @@ bool cordon_attention_key(struct cordon_attention *attention, struct cordon_keyb
 		/* The user takes the keyboard back from a window that inhibits shortcuts. */
 		cordon_shortcuts_inhibit_suspend(attention->server->shortcuts_inhibit,
 			seat->wlr_seat->keyboard_state.focused_surface);
-		/* Over a lock screen it shows nothing: the apps behind are not the user's to see. */
+		/* Over a lock screen it shows nothing: what it lists is not for anyone. */
 		if (!seat->lock.locked) {
 			open_overlay(attention);
 		}

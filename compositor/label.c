@@ -65,7 +65,8 @@ struct cordon_ui_font *cordon_labels_font(struct cordon_labels *labels) {
 		labels->font = cordon_ui_font_load(LABEL_FONT);
 		if (!labels->font) {
 			labels->font_failed = true;
-			wlr_log(WLR_ERROR, "No font for window labels: they show their colour only");
+			wlr_log(WLR_ERROR,
+				"No font for window labels: they show their colour only");
 		}
 	}
 	return labels->font;
@@ -124,8 +125,8 @@ bool cordon_label_create(struct cordon_view *view, struct cordon_label **out) {
 	label->view = view;
 	label->style = style;
 	label->tree = wlr_scene_tree_create(view->tree);
-	label->reveal_timer = wl_event_loop_add_timer(
-		view->server->event_loop, handle_reveal_timeout, label);
+	label->reveal_timer =
+		wl_event_loop_add_timer(view->server->event_loop, handle_reveal_timeout, label);
 	if (!label->tree || !label->reveal_timer || !draw_text(label)) {
 		cordon_label_destroy(label);
 		return false;
@@ -151,8 +152,8 @@ bool cordon_label_create(struct cordon_view *view, struct cordon_label **out) {
 			return false;
 		}
 	}
-	wlr_log(WLR_DEBUG, "View %u labelled %s in %06x", view->id,
-		cordon_log_text(style.text), style.color);
+	wlr_log(WLR_DEBUG, "View %u labelled %s in %06x", view->id, cordon_log_text(style.text),
+		style.color);
 	*out = label;
 	return true;
 }

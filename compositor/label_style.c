@@ -65,13 +65,14 @@ void cordon_label_style_for_tag(const struct cordon_policy *policy, const struct
 		style->color = CORDON_LABEL_UNKNOWN_COLOR;
 		snprintf(style->text, sizeof(style->text), "unknown sandbox");
 	} else {
-		if (!policy || !cordon_policy_get_color(policy, tag->app_id[0] ? tag->app_id : NULL,
-				       NULL, "label-color", &style->color)) {
+		if (!policy ||
+			!cordon_policy_get_color(policy, tag->app_id[0] ? tag->app_id : NULL, NULL,
+				"label-color", &style->color)) {
 			style->color = palette_color(tag);
 		}
 		char app_id[CORDON_LABEL_TEXT_MAX - 72];
-		cordon_escape(app_id, sizeof(app_id), tag->app_id[0] ? tag->app_id : "(no app id)",
-			0);
+		cordon_escape(
+			app_id, sizeof(app_id), tag->app_id[0] ? tag->app_id : "(no app id)", 0);
 		char engine[64];
 		cordon_escape(engine, sizeof(engine), cordon_tag_engine_name(tag), 0);
 		snprintf(style->text, sizeof(style->text), "%s \xc2\xb7 %s", app_id, engine);

@@ -31,7 +31,8 @@ static void handle_inhibitor_destroy(struct wl_listener *listener, void *data) {
 }
 
 static void handle_new_inhibitor(struct wl_listener *listener, void *data) {
-	struct cordon_shortcuts_inhibit *inhibit = wl_container_of(listener, inhibit, new_inhibitor);
+	struct cordon_shortcuts_inhibit *inhibit =
+		wl_container_of(listener, inhibit, new_inhibitor);
 	struct wlr_keyboard_shortcuts_inhibitor_v1 *wlr_inhibitor = data;
 	struct cordon_shortcuts_inhibitor *inhibitor = calloc(1, sizeof(*inhibitor));
 	if (!inhibitor) {
@@ -94,11 +95,12 @@ bool cordon_shortcuts_inhibited(
 	return false;
 }
 
-static void set_active(struct cordon_shortcuts_inhibit *inhibit, struct wlr_surface *surface,
-	bool active) {
+static void set_active(
+	struct cordon_shortcuts_inhibit *inhibit, struct wlr_surface *surface, bool active) {
 	struct cordon_shortcuts_inhibitor *inhibitor;
 	wl_list_for_each(inhibitor, &inhibit->inhibitors, link) {
-		struct wlr_keyboard_shortcuts_inhibitor_v1 *wlr_inhibitor = inhibitor->wlr_inhibitor;
+		struct wlr_keyboard_shortcuts_inhibitor_v1 *wlr_inhibitor =
+			inhibitor->wlr_inhibitor;
 		if (wlr_inhibitor->surface != surface || wlr_inhibitor->active == active) {
 			continue;
 		}

@@ -85,7 +85,8 @@ void cordon_portal_dialog_surface_set_placement(struct cordon_portal_dialog_surf
 void cordon_portal_dialog_surface_set_requester(struct cordon_portal_dialog_surface *surface,
 	const struct cordon_tag *tag, const struct timespec *asked_at) {
 	surface->has_requester = true;
-	cordon_label_style_for_tag(surface->server->policy, tag, tag->sandboxed, &surface->requester);
+	cordon_label_style_for_tag(
+		surface->server->policy, tag, tag->sandboxed, &surface->requester);
 	surface->asked_at = *asked_at;
 }
 
@@ -102,7 +103,8 @@ static void draw_hatching(pixman_image_t *image) {
 				continue;
 			}
 			bool yellow = ((x + y) / TRUSTED_STRIPE) % 2 == 0;
-			data[y * stride + x] = 0xff000000u | (yellow ? TRUSTED_YELLOW : TRUSTED_BLACK);
+			data[y * stride + x] =
+				0xff000000u | (yellow ? TRUSTED_YELLOW : TRUSTED_BLACK);
 		}
 	}
 }
@@ -114,8 +116,9 @@ static void draw_requester(struct cordon_portal_dialog_surface *surface, pixman_
 	int x = TRUSTED_FRAME + 8;
 	const struct cordon_label_style *style = &surface->requester;
 	if (style->shown) {
-		cordon_ui_fill(image, style->color, x, top + (REQUESTER_HEADER - REQUESTER_SWATCH) / 2,
-			REQUESTER_SWATCH, REQUESTER_SWATCH);
+		cordon_ui_fill(image, style->color, x,
+			top + (REQUESTER_HEADER - REQUESTER_SWATCH) / 2, REQUESTER_SWATCH,
+			REQUESTER_SWATCH);
 		x += REQUESTER_SWATCH + 8;
 	}
 	struct cordon_ui_font *font = cordon_labels_font(surface->server->labels);

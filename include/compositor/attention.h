@@ -41,8 +41,8 @@ void cordon_attention_destroy(struct cordon_attention *attention);
  * key, or any key while the overlay is open (Escape closes it). Such a key, and its
  * release, reach no client.
  */
-bool cordon_attention_key(struct cordon_attention *attention, struct cordon_keyboard *keyboard,
-	uint32_t keycode);
+bool cordon_attention_key(
+	struct cordon_attention *attention, struct cordon_keyboard *keyboard, uint32_t keycode);
 void cordon_attention_close(struct cordon_attention *attention);
 
 #endif

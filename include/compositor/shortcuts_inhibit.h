@@ -23,7 +23,8 @@ struct cordon_shortcuts_inhibit *cordon_shortcuts_inhibit_create(struct cordon_s
 void cordon_shortcuts_inhibit_destroy(struct cordon_shortcuts_inhibit *inhibit);
 
 /* Whether SURFACE (the keyboard focus) holds an active inhibitor: bindings go to it. */
-bool cordon_shortcuts_inhibited(struct cordon_shortcuts_inhibit *inhibit, struct wlr_surface *surface);
+bool cordon_shortcuts_inhibited(
+	struct cordon_shortcuts_inhibit *inhibit, struct wlr_surface *surface);
 /*
  * The user took the keyboard back (the attention key): SURFACE's inhibitors stop until
  * the surface gets the keyboard again.

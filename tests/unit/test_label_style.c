@@ -111,7 +111,8 @@ static void test_policy(void) {
 static void test_escaping(void) {
 	struct cordon_label_style style;
 	/* An engine name or app id a security context gave: controls and bidi overrides. */
-	struct cordon_tag tag = tag_of(CORDON_SANDBOX_OTHER, "org.evil\x1b]52;c;x\x07\xe2\x80\xae", true);
+	struct cordon_tag tag =
+		tag_of(CORDON_SANDBOX_OTHER, "org.evil\x1b]52;c;x\x07\xe2\x80\xae", true);
 	snprintf(tag.engine_name, sizeof(tag.engine_name), "jail\n");
 	cordon_label_style_for_tag(NULL, &tag, true, &style);
 	CHECK(strchr(style.text, '\x1b') == NULL);

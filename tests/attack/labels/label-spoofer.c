@@ -42,7 +42,8 @@ static void handle_global(void *data, struct wl_registry *registry, uint32_t nam
 	const char *interface, uint32_t version) {
 	struct state *state = data;
 	if (strcmp(interface, wl_subcompositor_interface.name) == 0) {
-		state->subcompositor = wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
+		state->subcompositor =
+			wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
 	} else if (strcmp(interface, zwp_keyboard_shortcuts_inhibit_manager_v1_interface.name) ==
 		0) {
 		state->inhibit_manager = wl_registry_bind(
@@ -112,8 +113,8 @@ static void add_subsurface(struct state *state) {
 		tc_die("no wl_subcompositor");
 	}
 	struct wl_surface *surface = wl_compositor_create_surface(state->client->compositor);
-	struct wl_subsurface *subsurface =
-		wl_subcompositor_get_subsurface(state->subcompositor, surface, state->toplevel->surface);
+	struct wl_subsurface *subsurface = wl_subcompositor_get_subsurface(
+		state->subcompositor, surface, state->toplevel->surface);
 	wl_subsurface_set_position(subsurface, -8, -40);
 	wl_subsurface_place_above(subsurface, state->toplevel->surface);
 	struct wl_buffer *buffer = tc_buffer_create(
