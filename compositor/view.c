@@ -61,9 +61,8 @@ pid_t cordon_view_get_pid(struct cordon_view *view) {
 
 static void update_borders(struct cordon_view *view) {
 	/*
-	 * wlr_scene_xdg_surface_create keeps its tree's origin at the window geometry's
-	 * (client-side shadows sit outside it): offsetting it again here put a window with
-	 * shadows (GTK) beside its borders and label.
+	 * The surface tree needs no offset: wlr_scene_xdg_surface_create keeps its origin at
+	 * the window geometry's, with client-side shadows outside it.
 	 */
 	bool visible = view->ssd && !view->fullscreen;
 	struct wlr_box box;
