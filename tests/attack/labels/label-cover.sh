@@ -4,7 +4,8 @@
 # own (magenta); or it says its window is a small part of its buffer, so that the rest
 # shows outside the frame as a second, unlabelled window. The label stays whole, in the
 # sandbox's colour, with no magenta on it; nothing of the lying buffer shows outside the
-# geometry cordon frames (docs/security.md, "Labels").
+# geometry cordon frames; the popup is framed in the app's colour (docs/security.md,
+# "Labels").
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
@@ -38,6 +39,17 @@ label_intact() {
 	((above > 0 && over == 0 && strip >= 500 && left >= 990 && right >= 990))
 }
 wait_for "the label to be drawn over the app's subsurface and popup" label_intact
+# The popup wears the app's colour too: a 2 px frame around it (it starts 8 px left of
+# the window and 40 px above it).
+popup_framed() {
+	local side top
+	screenshot HEADLESS-1 "$shot"
+	side=$(color_permille "$shot" "$(rgb "$color")" 2 $((x - 10)) $((y - 40)) 2 40)
+	top=$(color_permille "$shot" "$(rgb "$color")" 2 $((x - 8)) $((y - 42)) $((w + 16)) 2)
+	echo "popup frame: side $side, top $top per mille"
+	((side >= 990 && top >= 990))
+}
+wait_for "the popup's frame in the label colour" popup_framed
 stop_client cover
 
 # The geometry lie: a 400x300 magenta buffer whose window is its 100x100 top-left corner.
