@@ -6,6 +6,7 @@
 # calls itself; the label shows on entering fullscreen and again on the key
 # (docs/security.md, "The secure attention key"). Positive control: with the inhibitor
 # active, an ordinary binding (Logo+m) goes to the app, as the protocol promises.
+# CORDON_ATTENTION_SCREENSHOT=FILE keeps a screenshot of the overlay (docs/).
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
@@ -45,6 +46,9 @@ overlay_drawn() {
 	(($(png_probe "$shot" count-color 245 194 17 8 0 0 1280 720) > 500))
 }
 wait_for "the overlay's frame on screen" overlay_drawn
+if [[ -n "${CORDON_ATTENTION_SCREENSHOT:-}" ]]; then
+	cp "$shot" "$CORDON_ATTENTION_SCREENSHOT"
+fi
 # Typed while it is open: nobody's. Escape closes it, and is not the app's either.
 ctl key click a >/dev/null
 ctl key click Escape >/dev/null
