@@ -2,7 +2,9 @@
 # Window labels (docs/security.md, "Labels"): a sandboxed weston-simple-shm gets a strip
 # above its window and a frame around it, in its sandbox's colour, outside its buffer; a
 # host one gets none. The colour is the policy's label-color for the app, else one of the
-# palette's; cordonctl windows reports the label (colour, text) the screenshot shows.
+# palette's; a client cordon cannot identify is labelled "unknown sandbox" in red; one
+# started by cordon-run is labelled by its security context. cordonctl windows reports
+# the label (colour, text) the screenshot shows.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 command -v weston-simple-shm >/dev/null || skip "weston-simple-shm not found (Debian package weston)"
@@ -16,6 +18,9 @@ test_cgroup app-flatpak-org.example.Labelled-1.scope
 labelled_cgroup=$TEST_CGROUP
 test_cgroup app-flatpak-org.example.Chosen-1.scope
 chosen_cgroup=$TEST_CGROUP
+# A unit name the tag parser rejects (a bad \x escape): its clients' sandbox is unknown.
+test_cgroup 'app-gnome-org.Foo\xzz-1.scope'
+unknown_cgroup=$TEST_CGROUP
 cordon_start --policy "$TEST_TMP/policy.ini"
 
 # rgb "#rrggbb": prints "R G B" for png-probe.
@@ -83,6 +88,17 @@ assert_eq "#3584e4" "$(window_json_by_pid "$chosen_pid" | jq -r .label.color)" "
 ctl focus "$(window_json_by_pid "$chosen_pid" | jq -r .id)" >/dev/null
 wait_for "the label in #3584e4" label_drawn "$chosen_pid" "#3584e4"
 stop_client chosen
+
+# A client cordon cannot identify is labelled as such, in the colour no app gets.
+start_client unknown "${IN_CGROUP[@]}" "$unknown_cgroup" weston-simple-shm
+unknown_pid=$CLIENT_PID
+wait_for "the unknown sandbox's window" _has_window_pid "$unknown_pid"
+assert_eq '"#c01c28" "unknown sandbox"' \
+	"$(window_json_by_pid "$unknown_pid" | jq -c '.label.color, .label.text' | paste -sd' ')" \
+	"the unknown sandbox's label"
+ctl focus "$(window_json_by_pid "$unknown_pid" | jq -r .id)" >/dev/null
+wait_for "the unknown sandbox's label in red" label_drawn "$unknown_pid" "#c01c28"
+stop_client unknown
 
 # A real sandbox: weston-simple-shm started by cordon-run is labelled by the security
 # context cordon-run made for it. LeakSanitizer cannot run where ptrace is denied.
