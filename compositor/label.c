@@ -26,7 +26,7 @@
 
 #define LABEL_FONT "sans-serif:size=10"
 #define TEXT_PAD 6
-/* The widest text drawn; an app id is at most 255 bytes, so this is never reached in practice. */
+/* The widest text drawn (a 255-byte app id fits); longer text ends in an ellipsis. */
 #define TEXT_MAX_WIDTH 2048
 /* One text node per output the strip crosses, up to this many outputs. */
 #define MAX_TEXT_NODES 8
@@ -96,7 +96,19 @@ static bool draw_text(struct cordon_label *label) {
 	label->text_width = cordon_ui_text(image, font, label->style.text_color, 0,
 		top > 0 ? top : 0, TEXT_MAX_WIDTH, label->style.text);
 	label->text_height = height;
-	label->text = cordon_pixel_buffer_from_image(image);
+	if (label->text_width <= 0) {
+		pixman_image_unref(image);
+		return true;
+	}
+	/* Only as wide as the text: a window's label costs a few KiB, not the widest text's. */
+	pixman_image_t *text =
+		pixman_image_create_bits(PIXMAN_a8r8g8b8, label->text_width, height, NULL, 0);
+	if (text) {
+		pixman_image_composite32(PIXMAN_OP_SRC, image, NULL, text, 0, 0, 0, 0, 0, 0,
+			label->text_width, height);
+		label->text = cordon_pixel_buffer_from_image(text);
+		pixman_image_unref(text);
+	}
 	pixman_image_unref(image);
 	return label->text != NULL;
 }
