@@ -20,6 +20,7 @@
 #include "compositor/client.h"
 #include "compositor/output.h"
 #include "compositor/pixel_buffer.h"
+#include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include "portals/ui_draw.h"
@@ -30,6 +31,7 @@
 #define TEXT_MAX_WIDTH 2048
 /* One text node per output the strip crosses, up to this many outputs. */
 #define MAX_TEXT_NODES 8
+#define FOCUS_MARK 8
 
 struct cordon_label {
 	struct cordon_view *view;
@@ -37,6 +39,8 @@ struct cordon_label {
 	struct wlr_scene_tree *tree;
 	struct wlr_scene_rect *frame[4];
 	struct wlr_scene_rect *strip;
+	/* At the strip's right end while the window has the keyboard (the border's cue). */
+	struct wlr_scene_rect *focus_mark;
 	struct wlr_buffer *text; /* NULL without a font */
 	int text_width, text_height;
 	struct wlr_scene_buffer *text_nodes[MAX_TEXT_NODES];
@@ -153,7 +157,10 @@ bool cordon_label_create(struct cordon_view *view, struct cordon_label **out) {
 		}
 	}
 	label->strip = wlr_scene_rect_create(label->tree, 0, 0, color);
-	if (!label->strip) {
+	float mark_color[4];
+	float_color(style.text_color, mark_color);
+	label->focus_mark = wlr_scene_rect_create(label->tree, FOCUS_MARK, FOCUS_MARK, mark_color);
+	if (!label->strip || !label->focus_mark) {
 		cordon_label_destroy(label);
 		return false;
 	}
@@ -270,7 +277,8 @@ static void place_text(struct cordon_label *label, const struct wlr_box *strip) 
 		if (!wlr_box_intersection(&part, &layout_strip, &box)) {
 			continue;
 		}
-		int width = part.width - 2 * TEXT_PAD;
+		/* Room for the focus mark at the end, which is never covered. */
+		int width = part.width - 3 * TEXT_PAD - FOCUS_MARK;
 		if (width > label->text_width) {
 			width = label->text_width;
 		}
@@ -305,8 +313,8 @@ void cordon_label_update(struct cordon_label *label) {
 	int w = box.width, h = box.height, f = CORDON_LABEL_FRAME, s = CORDON_LABEL_STRIP;
 	/* As wide as its text at least: a tiny window still says whose it is. */
 	int strip_width = w + 2 * f;
-	if (label->text && strip_width < label->text_width + 2 * TEXT_PAD) {
-		strip_width = label->text_width + 2 * TEXT_PAD;
+	if (label->text && strip_width < label->text_width + 3 * TEXT_PAD + FOCUS_MARK) {
+		strip_width = label->text_width + 3 * TEXT_PAD + FOCUS_MARK;
 	}
 	struct wlr_box strip = {-f, -f - s, strip_width, s};
 	struct wlr_box edges[4] = {
@@ -330,5 +338,11 @@ void cordon_label_update(struct cordon_label *label) {
 	}
 	wlr_scene_node_set_position(&label->strip->node, strip.x, strip.y);
 	wlr_scene_rect_set_size(label->strip, strip.width > 0 ? strip.width : 0, strip.height);
+	bool focused = view->server->seat->focused_view == view;
+	wlr_scene_node_set_enabled(
+		&label->focus_mark->node, focused && strip.width > 2 * FOCUS_MARK + TEXT_PAD);
+	wlr_scene_node_set_position(&label->focus_mark->node,
+		strip.x + strip.width - FOCUS_MARK - TEXT_PAD,
+		strip.y + (strip.height - FOCUS_MARK) / 2);
 	place_text(label, &strip);
 }
