@@ -87,6 +87,30 @@ wait_for "the window with a chosen colour" _has_window_pid "$chosen_pid"
 assert_eq "#3584e4" "$(window_json_by_pid "$chosen_pid" | jq -r .label.color)" "label-color"
 ctl focus "$(window_json_by_pid "$chosen_pid" | jq -r .id)" >/dev/null
 wait_for "the label in #3584e4" label_drawn "$chosen_pid" "#3584e4"
+# The window with the keyboard has a white square (the text's colour on this blue) at the
+# strip's right end; the other sandboxed window, without the keyboard, has none. The two
+# are apart first (Logo+drag), as both were centred.
+read -r cx cy < <(window_json_by_pid "$chosen_pid" | jq -r '"\(.x) \(.y)"')
+ctl pointer move $((cx + 30)) $((cy + 30)) >/dev/null
+ctl key press super >/dev/null
+ctl pointer button left press >/dev/null
+ctl pointer move 130 130 >/dev/null
+ctl pointer button left release >/dev/null
+ctl key release super >/dev/null
+wait_for "the chosen window to move" sh -c "$(printf '%q ' "$CORDONCTL") --json windows |
+	jq -e --argjson p $chosen_pid 'any(.[]; .pid == \$p and .x == 100)'"
+ctl focus "$(window_json_by_pid "$chosen_pid" | jq -r .id)" >/dev/null
+focus_mark() {
+	local x y w
+	read -r x y w < <(window_json_by_pid "$1" | jq -r '"\(.x) \(.y) \(.width)"')
+	screenshot HEADLESS-1 "$TEST_TMP/mark.png"
+	color_permille "$TEST_TMP/mark.png" "255 255 255" 2 $((x + w + 4 - 6 - 8)) $((y - 26 + 7)) 8 8
+}
+marked() { (($(focus_mark "$1") >= 990)); }
+wait_for "the focus mark on the focused window" marked "$chosen_pid"
+ctl focus "$(window_json_by_pid "$labelled_pid" | jq -r .id)" >/dev/null
+wait_for "the focus mark to move" marked "$labelled_pid"
+assert_eq 0 "$(focus_mark "$chosen_pid")" "focus mark pixels on the window without the keyboard"
 stop_client chosen
 
 # A client cordon cannot identify is labelled as such, in the colour no app gets.
