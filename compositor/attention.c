@@ -27,7 +27,6 @@
 #include "compositor/seat.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
-#include "compositor/shortcuts_inhibit.h"
 #include "compositor/view.h"
 #include "portals/camera_stream.h"
 #include "portals/dialog_surface.h"
@@ -295,9 +294,6 @@ bool cordon_attention_key(
 	struct wlr_keyboard *wlr_keyboard = keyboard->wlr_keyboard;
 	struct cordon_seat *seat = attention->server->seat;
 	if (is_attention_key(attention, wlr_keyboard, keycode)) {
-		/* The user takes the keyboard back from a window that inhibits shortcuts. */
-		cordon_shortcuts_inhibit_suspend(attention->server->shortcuts_inhibit,
-			seat->wlr_seat->keyboard_state.focused_surface);
 		/* Over a lock screen it shows nothing: what it lists is not for anyone. */
 		if (!seat->lock.locked) {
 			open_overlay(attention);

@@ -33,8 +33,11 @@ static const char *const sandbox_allowed[] = {
 	"wp_presentation",
 	"xdg_activation_v1",
 	"zwp_idle_inhibit_manager_v1",
-	/* A VM viewer's; the attention key and VT switching are never inhibited. */
-	"zwp_keyboard_shortcuts_inhibit_manager_v1",
+	/* The pointer as the app's own: its cursor's shape, relative motion for games, and a
+	 * lock or confinement that holds only while the user gave it the keyboard (seat_protocols.c). */
+	"wp_cursor_shape_manager_v1",
+	"zwp_relative_pointer_manager_v1",
+	"zwp_pointer_constraints_v1",
 	/* Naming its own window as a portal dialog's parent; importing is not offered. */
 	"zxdg_exporter_v2",
 	/* Portals exist for sandboxed apps: the caller is known by its tag. */

@@ -241,9 +241,13 @@ static enum cordon_input_taker take_key_press(
 	if (cordon_seat_key_binding(keyboard, keycode)) {
 		return CORDON_INPUT_BINDING;
 	}
-	/* A portal dialog has the keyboard while it is shown: no app may see what is typed. */
-	if (cordon_portals_handle_key(
-		    seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
+	/*
+	 * A portal dialog has the keyboard while it is shown: no app may see what is typed.
+	 * While the session is locked the dialog is hidden under the lock: keys are the locker's.
+	 */
+	if (!seat->lock.locked &&
+		cordon_portals_handle_key(
+			seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
 		return CORDON_INPUT_DIALOG;
 	}
 	return CORDON_INPUT_CLIENT;
@@ -361,8 +365,12 @@ static void deliver_button(struct cordon_input_router *router,
 	const struct wlr_pointer_button_event *event, bool pressed) {
 	struct cordon_seat *seat = router->seat;
 	struct cordon_input_event input = pointer_event(seat, pressed);
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
 	if (pressed) {
 		wl_signal_emit(&router->events.press, &input);
+		if (state->button_count == 0) {
+			cordon_seat_begin_implicit_grab(seat);
+		}
 	}
 	input.serial = wlr_seat_pointer_notify_button(
 		seat->wlr_seat, event->time_msec, event->button, event->state);
@@ -373,13 +381,17 @@ static void deliver_button(struct cordon_input_router *router,
 		/* For a press: the serial a drag must start from. */
 		wl_signal_emit(&router->events.input_delivered, &input);
 	}
+	if (!pressed && state->button_count == 0) {
+		/* The implicit grab is over: the pointer goes to what is under it now. */
+		cordon_seat_update_pointer_focus(seat, event->time_msec);
+	}
 }
 
 void cordon_input_router_button(
 	struct cordon_input_router *router, const struct wlr_pointer_button_event *event) {
 	struct cordon_seat *seat = router->seat;
 	bool pressed = event->state == WL_POINTER_BUTTON_STATE_PRESSED;
-	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH &&
+	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH && !seat->lock.locked &&
 		cordon_portals_handle_button(seat->server->portals, seat->cursor->x,
 			seat->cursor->y, event->button, pressed)) {
 		if (pressed) {

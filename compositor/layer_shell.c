@@ -142,16 +142,59 @@ void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_outp
 }
 
 /*
- * A surface above the windows that wants the keyboard gets it when it appears:
- * an exclusive one (a lock screen, a launcher) keeps it, an on-demand one (a
- * panel's search field) has it until the user clicks elsewhere.
+ * A surface above the windows that wants the keyboard gets it when it appears or
+ * starts to want it: an exclusive one (a lock screen, a launcher) keeps it, an
+ * on-demand one (a panel's search field) has it until the user clicks elsewhere.
  */
+static bool wants_keyboard(struct wlr_layer_surface_v1 *layer) {
+	return layer->current.keyboard_interactive !=
+			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
+		layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP;
+}
+
 static void focus_on_map(struct cordon_layer_surface *surface) {
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
-	if (layer->current.keyboard_interactive !=
-			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
-		layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
+	if (wants_keyboard(layer)) {
 		cordon_seat_focus_surface(surface->server->seat, layer->surface);
+	}
+}
+
+bool cordon_layer_shell_holds_keyboard(struct cordon_server *server) {
+	struct cordon_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		struct cordon_layer_surface *surface;
+		wl_list_for_each(surface, &output->layer_surfaces, link) {
+			struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
+			if (layer->surface->mapped &&
+				layer->current.keyboard_interactive ==
+					ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE &&
+				layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Gives the keyboard back to the windows if this surface has it. */
+static void release_keyboard(struct cordon_layer_surface *surface) {
+	struct cordon_seat *seat = surface->server->seat;
+	if (seat->wlr_seat->keyboard_state.focused_surface != surface->wlr_layer_surface->surface) {
+		return;
+	}
+	cordon_view_focus_top(surface->server);
+	struct cordon_view *focused = seat->focused_view;
+	if (focused) {
+		cordon_seat_focus_surface(seat, focused->xdg_surface->surface);
+	}
+}
+
+/* The client changed its keyboard interactivity or layer while shown. */
+static void update_keyboard(struct cordon_layer_surface *surface) {
+	if (wants_keyboard(surface->wlr_layer_surface)) {
+		focus_on_map(surface);
+	} else {
+		release_keyboard(surface);
 	}
 }
 
@@ -168,23 +211,38 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, unmap);
 	struct cordon_seat *seat = surface->server->seat;
 	wlr_scene_node_set_enabled(&surface->tree->node, false);
-	if (seat->wlr_seat->keyboard_state.focused_surface == surface->wlr_layer_surface->surface) {
-		/* Give the keyboard back to the windows. */
-		cordon_view_focus_top(surface->server);
-		struct cordon_view *focused = seat->focused_view;
-		if (focused) {
-			cordon_seat_focus_surface(seat, focused->xdg_surface->surface);
-		}
-	}
+	release_keyboard(surface);
 	cordon_seat_update_pointer_focus(seat, 0);
 	cordon_freeze_update(surface->server);
 }
 
-/* Sizes of 0 without both opposite anchors are refused by wlroots before this is called. */
+/*
+ * A size of 0 asks cordon to choose it, which the protocol allows only between two
+ * opposite anchors; anything else is the client's error. wlroots 0.20.2 lets such a
+ * commit through (tests/wlcs: LayerSurfaceErrorsTest), so cordon says so before
+ * arranging, which would close the surface without telling the client why.
+ */
+static bool size_is_valid(struct wlr_layer_surface_v1 *layer) {
+	const struct wlr_layer_surface_v1_state *state = &layer->current;
+	const uint32_t horizontal = ANCHOR_LEFT | ANCHOR_RIGHT;
+	const uint32_t vertical = ANCHOR_TOP | ANCHOR_BOTTOM;
+	if (state->desired_width == 0 && (state->anchor & horizontal) != horizontal) {
+		wl_resource_post_error(layer->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+			"width 0 requested without setting left and right anchors");
+		return false;
+	}
+	if (state->desired_height == 0 && (state->anchor & vertical) != vertical) {
+		wl_resource_post_error(layer->resource, ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+			"height 0 requested without setting top and bottom anchors");
+		return false;
+	}
+	return true;
+}
+
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct cordon_layer_surface *surface = wl_container_of(listener, surface, commit);
 	struct wlr_layer_surface_v1 *layer = surface->wlr_layer_surface;
-	if (!surface->output || !layer->initialized) {
+	if (!surface->output || !layer->initialized || !size_is_valid(layer)) {
 		return;
 	}
 	uint32_t committed = layer->current.committed;
@@ -195,6 +253,11 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	/* The initial commit waits for a configure with the size arranged. */
 	if (committed || layer->initial_commit) {
 		cordon_layer_shell_arrange(surface->server, surface->output);
+	}
+	if (layer->surface->mapped &&
+		(committed & (WLR_LAYER_SURFACE_V1_STATE_KEYBOARD_INTERACTIVITY |
+				     WLR_LAYER_SURFACE_V1_STATE_LAYER))) {
+		update_keyboard(surface);
 	}
 }
 

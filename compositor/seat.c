@@ -36,9 +36,9 @@
 #include "compositor/globals.h"
 #include "compositor/input_router.h"
 #include "compositor/seat_protocols.h"
+#include "compositor/session_lock.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
-#include "compositor/shortcuts_inhibit.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
 
@@ -177,9 +177,11 @@ bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode)
 		}
 	}
 
-	/* A window that inhibits shortcuts gets the bindings' keys (not VT switching, above). */
-	if (cordon_shortcuts_inhibited(
-		    seat->server->shortcuts_inhibit, seat->wlr_seat->keyboard_state.focused_surface)) {
+	/*
+	 * A host app that inhibits shortcuts (a virtual machine) gets them, and a locked
+	 * session runs none (they could close, start or quit behind the lock); VT switches stay.
+	 */
+	if (seat->lock.locked || cordon_seat_protocols_shortcuts_inhibited(seat->protocols)) {
 		return false;
 	}
 	/*
@@ -207,8 +209,9 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
-	/* Like the keys, modifiers go to a shown dialog only. */
-	if (cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
+	/* Like the keys, modifiers go to a shown dialog only (none shows while locked). */
+	if (!keyboard->seat->lock.locked &&
+		cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
 		return;
 	}
 	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->wlr_keyboard);
@@ -329,7 +332,8 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 	 * app enters with no keys and no modifiers, and is sent the modifiers when the dialog
 	 * gives the keyboard back.
 	 */
-	if (keyboard && !cordon_portals_withhold_modifiers(seat->server->portals)) {
+	if (keyboard &&
+		(seat->lock.locked || !cordon_portals_withhold_modifiers(seat->server->portals))) {
 		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, keyboard->keycodes,
 			keyboard->num_keycodes, &keyboard->modifiers);
 	} else {
@@ -370,12 +374,30 @@ static void set_cursor_image(struct cordon_seat *seat, const char *name) {
 	wlr_cursor_set_xcursor(seat->cursor, seat->xcursor_manager, name);
 }
 
-void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec) {
+/*
+ * Gives the pointer to the surface under it. True when a motion was sent that still needs
+ * its wl_pointer.frame: an enter or a leave comes with one from wlroots, and a device's own
+ * motion is followed by the device's frame.
+ */
+static bool pointer_focus_at_cursor(struct cordon_seat *seat, uint32_t time_msec) {
 	if (seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH) {
-		return;
+		return false;
 	}
 	if (time_msec == 0) {
 		time_msec = now_msec();
+	}
+	struct wlr_seat *wlr_seat = seat->wlr_seat;
+	struct wlr_seat_pointer_state *state = &wlr_seat->pointer_state;
+	/*
+	 * A held button is the client's implicit grab: the surface that took the press keeps
+	 * the pointer wherever it goes (a selection dragged out of a window) until the last
+	 * button is up. Trusted dialogs still take the pointer first (process_motion).
+	 */
+	if (state->button_count > 0 && state->focused_surface &&
+		!wlr_seat_pointer_has_grab(wlr_seat)) {
+		wlr_seat_pointer_notify_motion(wlr_seat, time_msec,
+			seat->cursor->x - seat->implicit_grab_x, seat->cursor->y - seat->implicit_grab_y);
+		return true;
 	}
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
@@ -395,11 +417,30 @@ void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_ms
 		}
 		/* Through the grab: a drag's target must see the pointer leave. */
 		wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
-		return;
+		return false;
 	}
 	cordon_selection_drag_will_enter(seat->selection, surface);
-	wlr_seat_pointer_notify_enter(seat->wlr_seat, surface, sx, sy);
-	wlr_seat_pointer_notify_motion(seat->wlr_seat, time_msec, sx, sy);
+	/* The enter carries the position; a grab (a drag) is told of the motion itself. */
+	bool entering = state->focused_surface != surface;
+	wlr_seat_pointer_notify_enter(wlr_seat, surface, sx, sy);
+	if (entering && !wlr_seat_pointer_has_grab(wlr_seat)) {
+		return false;
+	}
+	wlr_seat_pointer_notify_motion(wlr_seat, time_msec, sx, sy);
+	return true;
+}
+
+void cordon_seat_begin_implicit_grab(struct cordon_seat *seat) {
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
+	seat->implicit_grab_x = seat->cursor->x - state->sx;
+	seat->implicit_grab_y = seat->cursor->y - state->sy;
+}
+
+/* The scene changed under the pointer: what it now points at hears of it, in one frame. */
+void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec) {
+	if (pointer_focus_at_cursor(seat, time_msec)) {
+		wlr_seat_pointer_notify_frame(seat->wlr_seat);
+	}
 }
 
 /* Compositor grabs: interactive move and resize */
@@ -488,11 +529,14 @@ static void update_drag_icon(struct cordon_seat *seat) {
 	}
 }
 
+/* Client cursors, below: the image follows the pointer. */
+static void apply_cursor(struct cordon_seat *seat, bool force);
+
 static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 	seat->pointer_moved = true;
 	cordon_globals_notify_activity(seat->server->globals);
 	update_drag_icon(seat);
-	cordon_seat_check_cursor(seat);
+	apply_cursor(seat, false);
 	switch (seat->cursor_mode) {
 	case CORDON_CURSOR_MOVE:
 		process_move(seat);
@@ -501,13 +545,16 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 		process_resize(seat);
 		return;
 	case CORDON_CURSOR_PASSTHROUGH:
-		if (cordon_portals_handle_motion(
-			    seat->server->portals, seat->cursor->x, seat->cursor->y)) {
+		/* Dialogs are hidden under a lock: the pointer is the locker's there. */
+		if (!seat->lock.locked &&
+			cordon_portals_handle_motion(
+				seat->server->portals, seat->cursor->x, seat->cursor->y)) {
 			/* Over a portal dialog: the app beneath must not follow the pointer. */
 			wlr_seat_pointer_clear_focus(seat->wlr_seat);
 			return;
 		}
-		cordon_seat_update_pointer_focus(seat, time_msec);
+		/* The device's frame follows. */
+		pointer_focus_at_cursor(seat, time_msec);
 		return;
 	}
 }
@@ -663,7 +710,37 @@ static void apply_cursor(struct cordon_seat *seat, bool force) {
 	}
 }
 
+/*
+ * The scene changed under a still pointer (a window resized or moved, a subsurface placed,
+ * an input region committed): the surface under it now gets the pointer, as if it had
+ * moved there. Nothing is sent when nothing changed, so a frame costs clients nothing;
+ * grabs and dialogs keep the pointer as they hold it.
+ */
+static void rebase_pointer(struct cordon_seat *seat) {
+	if (!seat->pointer_moved || seat->cursor_mode != CORDON_CURSOR_PASSTHROUGH ||
+		wlr_seat_pointer_has_grab(seat->wlr_seat)) {
+		return;
+	}
+	struct wlr_box hotspot = {(int)seat->cursor->x, (int)seat->cursor->y, 1, 1};
+	if (!seat->lock.locked && cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
+		return;
+	}
+	double sx, sy;
+	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
+	if (surface &&
+		(!cordon_seat_surface_may_get_input(seat, surface) ||
+			surface_is_frozen(seat, surface))) {
+		surface = NULL;
+	}
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
+	if (surface == state->focused_surface && (!surface || (sx == state->sx && sy == state->sy))) {
+		return;
+	}
+	cordon_seat_update_pointer_focus(seat, 0);
+}
+
 void cordon_seat_check_cursor(struct cordon_seat *seat) {
+	rebase_pointer(seat);
 	apply_cursor(seat, false);
 }
 
@@ -917,7 +994,8 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 		return NULL;
 	}
 	seat->protocols = cordon_seat_protocols_create(seat);
-	if (!seat->protocols) {
+	seat->session_lock = seat->protocols ? cordon_session_lock_create(seat) : NULL;
+	if (!seat->session_lock) {
 		wlr_log(WLR_ERROR, "Cannot create the seat's protocols");
 		cordon_seat_destroy(seat);
 		return NULL;
@@ -975,6 +1053,7 @@ void cordon_seat_destroy(struct cordon_seat *seat) {
 	wl_list_remove(&seat->pointer_focus_change.link);
 	forget_client_cursor(seat);
 	destroy_virtual_devices(seat);
+	cordon_session_lock_destroy(seat->session_lock);
 	cordon_seat_protocols_destroy(seat->protocols);
 	/* Keyboards still listed belong to devices that outlive us (none normally). */
 	struct cordon_keyboard *keyboard, *tmp;

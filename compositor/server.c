@@ -36,7 +36,6 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
-#include "compositor/shortcuts_inhibit.h"
 #include "compositor/xdg_foreign.h"
 #include "compositor/xdg_shell.h"
 #include "portals/portals.h"
@@ -261,8 +260,7 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	}
 	server->labels = cordon_labels_create(server);
 	server->attention = cordon_attention_create(server);
-	server->shortcuts_inhibit = cordon_shortcuts_inhibit_create(server);
-	if (!server->labels || !server->attention || !server->shortcuts_inhibit) {
+	if (!server->labels || !server->attention) {
 		wlr_log(WLR_ERROR, "Cannot create the window labels and the attention key");
 		goto error;
 	}
@@ -374,7 +372,6 @@ void cordon_server_destroy(struct cordon_server *server) {
 	/* Its listeners would otherwise accept clients into a display being torn down. */
 	cordon_security_context_manager_destroy(server->security_contexts);
 	cordon_attention_destroy(server->attention);
-	cordon_shortcuts_inhibit_destroy(server->shortcuts_inhibit);
 	cordon_portals_destroy(server->portals);
 	cordon_labels_destroy(server->labels);
 	cordon_session_bus_destroy(server->session_bus);

@@ -244,6 +244,23 @@ bool cordon_uri_append_line(struct cordon_uri_buffer *buffer, const char *uri) {
 	return true;
 }
 
+/*
+ * A document id: letters and digits, and since xdg-document-portal 1.22 (base64url ids)
+ * '-' and '_'. Never '.' or '/': an id is one path component that cannot climb.
+ */
+static bool document_id_char(char c) {
+	return isalnum((unsigned char)c) || c == '-' || c == '_';
+}
+
+bool cordon_document_id_valid(const char *id, size_t size) {
+	size_t len = 0;
+	while (document_id_char(id[len])) {
+		len++;
+	}
+	/* The portal's per-app view sits beside the documents: it is not one. */
+	return len > 0 && id[len] == '\0' && len < size && strcmp(id, "by-app") != 0;
+}
+
 bool cordon_uri_split_document(const char *path, const char *root, char *doc_id, size_t id_size,
 	char *name, size_t name_size) {
 	size_t root_len = strlen(root);
@@ -252,10 +269,14 @@ bool cordon_uri_split_document(const char *path, const char *root, char *doc_id,
 	}
 	const char *id = path + root_len + 1;
 	size_t id_len = 0;
-	while (isalnum((unsigned char)id[id_len])) {
+	while (document_id_char(id[id_len])) {
 		id_len++;
 	}
 	if (id_len == 0 || id[id_len] != '/' || id_len >= id_size) {
+		return false;
+	}
+	/* The portal's per-app view sits beside the documents: it is not one. */
+	if (id_len == strlen("by-app") && strncmp(id, "by-app", id_len) == 0) {
 		return false;
 	}
 	const char *base = id + id_len + 1;

@@ -22,6 +22,7 @@
 #include "compositor/foreign_toplevel.h"
 #include "compositor/freeze.h"
 #include "compositor/label.h"
+#include "compositor/layer_shell.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -165,7 +166,10 @@ void cordon_view_focus(struct cordon_view *view) {
 	}
 	set_activated(view, true);
 	update_borders(view);
-	cordon_seat_focus_surface(seat, view->xdg_surface->surface);
+	/* The window is the focused one; the keyboard follows when the layer surface lets go. */
+	if (!cordon_layer_shell_holds_keyboard(view->server)) {
+		cordon_seat_focus_surface(seat, view->xdg_surface->surface);
+	}
 	cordon_freeze_update(view->server);
 }
 

@@ -79,10 +79,14 @@ static void finish(struct cordon_folder_grant *grant) {
 	grant_free(grant);
 }
 
-/* The portal made the id; still, only letters and digits go into a path. */
+/*
+ * The portal made the id; still, only what one path component that cannot climb may hold
+ * goes into a path: letters, digits, and the '-' and '_' of xdg-document-portal 1.22's
+ * base64url ids.
+ */
 static bool valid_id(const char *id) {
-	return id[0] && strlen(id) < ID_MAX &&
-		id[strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")] ==
+	return id[0] && strlen(id) < ID_MAX && strcmp(id, "by-app") != 0 &&
+		id[strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")] ==
 		'\0';
 }
 
@@ -99,8 +103,11 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *ret
 		grant->reason = "the document portal refused the folder";
 	} else if (sd_bus_message_read_strv(reply, &ids) < 0 || !ids || !ids[0] || ids[1] ||
 		!valid_id(ids[0])) {
-		wlr_log(WLR_ERROR, "Folder grant for %s: a bad reply from the document portal",
-			cordon_log_text(grant->app_id));
+		wlr_log(WLR_ERROR,
+			"Folder grant for %s: a bad reply from the document portal (%s document "
+			"id '%s')",
+			cordon_log_text(grant->app_id), !ids || !ids[0] ? "no" : ids[1] ? "more than one" : "one",
+			ids && ids[0] ? cordon_log_text(ids[0]) : "");
 		grant->reason = "the document portal gave no document for the folder";
 	} else if (asprintf(&grant->paths[call->index], "%s/%s/%s", grant->root, ids[0],
 			   grant->names[call->index]) < 0) {

@@ -60,7 +60,7 @@ void cordon_app_budget_give(
  * rate-limited as the caps' lines are; always for a NULL budget (the host is not flooding).
  */
 void cordon_app_budget_log(struct cordon_app_budget *budget, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3), nonnull(2)));
 uint64_t cordon_app_budget_used(
 	const struct cordon_app_budget *budget, enum cordon_app_resource resource);
 /* A number for the app, unique while cordon runs; 0 for NULL. */

@@ -33,6 +33,11 @@ void cordon_layer_shell_destroy(struct cordon_layer_shell *shell);
 
 /* Positions every layer surface of the output and recomputes its usable area. */
 void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_output *output);
+/*
+ * Whether a shown surface above the windows takes the keyboard exclusively (a lock
+ * screen, a launcher): layer-shell lets no window have it meanwhile.
+ */
+bool cordon_layer_shell_holds_keyboard(struct cordon_server *server);
 /* Closes the layer surfaces of an output that is going away. */
 void cordon_layer_shell_output_destroyed(
 	struct cordon_server *server, struct cordon_output *output);

@@ -11,6 +11,7 @@
 struct cordon_input_router;
 struct cordon_selection;
 struct cordon_seat_protocols;
+struct cordon_session_lock;
 struct cordon_server;
 struct cordon_view;
 struct wlr_input_device;
@@ -51,6 +52,11 @@ struct cordon_seat {
 		bool locked;
 		struct wl_client *locker; /* compared only; NULL: locked with no locker (it died) */
 	} lock;
+	/*
+	 * Where the surface that took the first held button lies (layout coordinates of its
+	 * origin): it keeps the pointer until the last button is up (the implicit grab).
+	 */
+	double implicit_grab_x, implicit_grab_y;
 	/* Set when a compositor grab consumed a button press. */
 	bool swallow_button_release;
 	/* No cursor image is shown before the first motion. */
@@ -80,6 +86,8 @@ struct cordon_seat {
 	struct wlr_pointer *virtual_pointer;
 	/* The protocols that extend the seat (seat_protocols.c). */
 	struct cordon_seat_protocols *protocols;
+	/* ext-session-lock-v1 (session_lock.c): it sets the lock below. */
+	struct cordon_session_lock *session_lock;
 
 	enum cordon_cursor_mode cursor_mode;
 	struct cordon_view *grabbed_view;
@@ -117,6 +125,8 @@ void cordon_seat_send_modifiers(struct cordon_seat *seat);
 void cordon_seat_check_cursor(struct cordon_seat *seat);
 /* Re-evaluates pointer focus after the scene changed under the cursor. */
 void cordon_seat_update_pointer_focus(struct cordon_seat *seat, uint32_t time_msec);
+/* The first button goes down on the pointer-focused surface: it keeps the pointer. */
+void cordon_seat_begin_implicit_grab(struct cordon_seat *seat);
 
 void cordon_seat_begin_move(struct cordon_seat *seat, struct cordon_view *view);
 void cordon_seat_begin_resize(struct cordon_seat *seat, struct cordon_view *view, uint32_t edges);

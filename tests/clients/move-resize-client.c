@@ -6,6 +6,8 @@
  * Prints "move serial=N" or "resize edges=E serial=N" when it asks, then
  * "move-sent"/"resize-sent" once the compositor has read the request (a
  * wl_display.sync round trip), so a test may start moving the pointer.
+ * With --unmap-in-grab it then unmaps its window (a null buffer) in the
+ * middle of the grab and prints "unmapped" once that was read.
  * Configures are printed by common.c.
  */
 #include "common.h"
@@ -20,13 +22,40 @@ struct move_resize_client {
 	bool resize;
 	uint32_t edges; /* enum xdg_toplevel_resize_edge */
 	struct wl_callback *sync;
+	bool unmap_in_grab;
+	bool grab_sent; /* the compositor has read the move or resize request */
+	bool unmapped;
 };
+
+static const struct wl_callback_listener sync_listener;
 
 static void handle_sync_done(void *data, struct wl_callback *callback, uint32_t serial) {
 	struct move_resize_client *mrc = data;
 	wl_callback_destroy(callback);
 	mrc->sync = NULL;
+	if (mrc->unmapped) {
+		tc_print("unmapped");
+		return;
+	}
 	tc_print("%s", mrc->resize ? "resize-sent" : "move-sent");
+	mrc->grab_sent = true;
+}
+
+/*
+ * The grab is on and its configure answered: the window goes away under it (xdg-shell
+ * allows a null buffer any time). Not before that configure is acked: an unmap forgets
+ * the configures in flight, and acking one later would be this client's error.
+ */
+static void handle_configure(struct tc_toplevel *toplevel, void *data) {
+	struct move_resize_client *mrc = data;
+	if (!mrc->unmap_in_grab || !mrc->grab_sent || mrc->unmapped) {
+		return;
+	}
+	wl_surface_attach(toplevel->surface, NULL, 0, 0);
+	wl_surface_commit(toplevel->surface);
+	mrc->unmapped = true;
+	mrc->sync = wl_display_sync(mrc->client->display);
+	wl_callback_add_listener(mrc->sync, &sync_listener, mrc);
 }
 
 static const struct wl_callback_listener sync_listener = {
@@ -36,7 +65,8 @@ static const struct wl_callback_listener sync_listener = {
 static void handle_button(
 	struct tc_input *input, uint32_t serial, uint32_t button, uint32_t state) {
 	struct move_resize_client *mrc = input->data;
-	if (button != mrc->button || state != WL_POINTER_BUTTON_STATE_PRESSED || mrc->sync) {
+	if (button != mrc->button || state != WL_POINTER_BUTTON_STATE_PRESSED || mrc->sync ||
+		mrc->unmapped) {
 		return;
 	}
 	/* The serial of the press proves to the compositor that the button is really held. */
@@ -92,7 +122,8 @@ static uint32_t parse_button(const char *value) {
 
 static void usage(void) {
 	tc_die("usage: move-resize-client [--app-id ID] [--width W] [--height H]\n"
-	       "       [--resize EDGES] [--button left|right|middle] [--timeout SECONDS]");
+	       "       [--resize EDGES] [--button left|right|middle] [--unmap-in-grab]\n"
+	       "       [--timeout SECONDS]");
 }
 
 int main(int argc, char *argv[]) {
@@ -100,6 +131,7 @@ int main(int argc, char *argv[]) {
 		TC_WINDOW_LONG_OPTIONS,
 		{"resize", required_argument, NULL, 'r'},
 		{"button", required_argument, NULL, 'b'},
+		{"unmap-in-grab", no_argument, NULL, 'u'},
 		{NULL, 0, NULL, 0},
 	};
 	struct tc_window_options window = {
@@ -121,6 +153,9 @@ int main(int argc, char *argv[]) {
 		case 'b':
 			mrc.button = parse_button(optarg);
 			break;
+		case 'u':
+			mrc.unmap_in_grab = true;
+			break;
 		default:
 			if (!tc_window_option(opt, optarg, &window)) {
 				usage();
@@ -137,6 +172,8 @@ int main(int argc, char *argv[]) {
 	input->data = &mrc;
 	mrc.toplevel = tc_toplevel_create(
 		mrc.client, window.app_id, window.width, window.height, 0xffa05050);
+	mrc.toplevel->on_configure = handle_configure;
+	mrc.toplevel->data = &mrc;
 
 	int code = tc_exit_code(mrc.client, tc_run(mrc.client, tc_timeout_ms(window.timeout)));
 	if (mrc.sync) {

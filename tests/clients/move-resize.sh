@@ -50,6 +50,23 @@ ctl close sizer
 wait_for_window_gone sizer
 expect_clean_exit sizer
 
+# --- a window unmapped in the middle of its resize ------------------------
+# The grab ends with the window; cordon must not configure a surface that has no
+# role state any more (wlroots 0.20 aborts on that).
+start_client vanisher "$TC/move-resize-client" --app-id vanisher --width 300 --height 200 \
+	--resize bottom_right --unmap-in-grab
+wait_for_window vanisher
+read -r x y w h < <(geometry vanisher)
+ctl pointer move $((x + w - 5)) $((y + h - 5))
+wait_log vanisher '^enter '
+ctl pointer button left press
+wait_log vanisher '^unmapped$'
+ctl pointer motion 40 30
+ctl pointer button left release
+wait_for_window_gone vanisher
+kill -0 "$CORDON_PID" 2>/dev/null || fail "cordon died when a window unmapped during its resize"
+stop_client vanisher
+
 # --- compositor modifier drag (logo + left button) --------------------------
 start_client plain "$TC/focus-client" --app-id plain --width 300 --height 200
 wait_for_window plain

@@ -22,7 +22,8 @@ in_malformed=("${IN_CGROUP[@]}" "$malformed")
 privileged=(zwlr_screencopy_manager_v1 zwlr_data_control_manager_v1 ext_data_control_manager_v1
 	zwp_virtual_keyboard_manager_v1 zwlr_virtual_pointer_manager_v1 zwlr_layer_shell_v1
 	zwlr_foreign_toplevel_manager_v1 zwlr_export_dmabuf_manager_v1
-	zwlr_output_manager_v1 zwlr_gamma_control_manager_v1 ext_idle_notifier_v1)
+	zwlr_output_manager_v1 zwlr_gamma_control_manager_v1 ext_idle_notifier_v1
+	zwp_keyboard_shortcuts_inhibit_manager_v1 ext_session_lock_manager_v1)
 everyday=(wl_compositor wl_shm wl_seat xdg_wm_base wl_data_device_manager wl_output
 	wp_cursor_shape_manager_v1 zwp_relative_pointer_manager_v1 zwp_pointer_constraints_v1)
 
@@ -85,8 +86,10 @@ assert_eq cgroup "$(ctl --json clients | jq -r --argjson pid "$pid" \
 assert_eq true "$(ctl --json clients | jq -r --argjson pid "$hpid" \
 	'first(.[] | select(.pid == $pid)) | (.engine == "host") == (.tag_source == "host")')" \
 	"the host client's tag source"
-# The plain listings show the tag beside the label the app chose.
-grep -q "org.gnome.Shell .*\[sandboxed flatpak org.example.Sandboxed\]$" <<<"$(ctl windows)" ||
+# The plain listings show the tag beside the label the app chose (and the label cordon
+# draws from the tag).
+grep -q "org.gnome.Shell .*\[sandboxed flatpak org.example.Sandboxed\] label=#[0-9a-f]\{6\} \"org.example.Sandboxed · flatpak\"$" \
+	<<<"$(ctl windows)" ||
 	fail "cordonctl windows does not show the owner's tag: $(ctl windows)"
 grep -q "^pid=$pid .*globals=$(wc -l <<<"$sandbox_globals") flatpak org.example.Sandboxed instance=42 \[sandboxed\] from cgroup$" \
 	<<<"$(ctl clients)" || fail "cordonctl clients does not show the tag: $(ctl clients)"

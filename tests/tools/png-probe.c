@@ -5,10 +5,12 @@
  *	png-probe FILE size                                    -> "W H"
  *	png-probe FILE pixel X Y                               -> "R G B A"
  *	png-probe FILE count-color R G B [TOLERANCE] [X Y W H] -> number of pixels
+ *	png-probe FILE count-differing OTHER X Y W H           -> number of pixels
  *
  * count-color matches a pixel when each of R, G and B is within TOLERANCE (default 0)
  * of the given value; alpha is ignored, since screenshots of opaque outputs may carry
- * any alpha. The region must lie inside the image: a test that asks about pixels
+ * any alpha. count-differing counts the pixels of the region whose R, G or B differ in
+ * the PNG OTHER (of the same size): what changed on screen between two shots. The region must lie inside the image: a test that asks about pixels
  * that are not there has the wrong geometry, and should hear so.
  */
 #include <errno.h>
@@ -29,7 +31,8 @@ static void usage(void) {
 	fprintf(stderr,
 		"usage: png-probe FILE size\n"
 		"       png-probe FILE pixel X Y\n"
-		"       png-probe FILE count-color R G B [TOLERANCE] [X Y W H]\n");
+		"       png-probe FILE count-color R G B [TOLERANCE] [X Y W H]\n"
+		"       png-probe FILE count-differing OTHER X Y W H\n");
 }
 
 static bool parse_long(const char *what, const char *text, long min, long max, long *out) {
@@ -107,6 +110,47 @@ static int cmd_pixel(const struct image *image, int argc, char **argv) {
 	return 0;
 }
 
+/* Reads X Y W H at argv into a region that must lie inside the image. */
+static bool parse_region(const struct image *image, char **argv, long *x, long *y, long *w, long *h) {
+	if (!parse_long("X", argv[0], 0, image->width, x) ||
+		!parse_long("Y", argv[1], 0, image->height, y) ||
+		!parse_long("W", argv[2], 0, (long)image->width - *x, w) ||
+		!parse_long("H", argv[3], 0, (long)image->height - *y, h)) {
+		fprintf(stderr, "png-probe: the region must lie inside the %ux%u image\n",
+			image->width, image->height);
+		return false;
+	}
+	return true;
+}
+
+static int cmd_count_differing(const struct image *image, int argc, char **argv) {
+	long x, y, w, h;
+	if (argc != 5) {
+		usage();
+		return 1;
+	}
+	struct image other = {0};
+	if (!load_image(argv[0], &other)) {
+		return 1;
+	}
+	int status = 1;
+	if (other.width != image->width || other.height != image->height) {
+		fprintf(stderr, "png-probe: %s is %ux%u, not %ux%u\n", argv[0], other.width,
+			other.height, image->width, image->height);
+	} else if (parse_region(image, argv + 1, &x, &y, &w, &h)) {
+		unsigned long long count = 0;
+		for (long row = y; row < y + h; row++) {
+			for (long col = x; col < x + w; col++) {
+				count += memcmp(pixel_at(image, col, row), pixel_at(&other, col, row), 3) != 0;
+			}
+		}
+		printf("%llu\n", count);
+		status = 0;
+	}
+	free(other.rgba);
+	return status;
+}
+
 static bool near(uint8_t value, long target, long tolerance) {
 	long diff = (long)value - target;
 	return diff <= tolerance && diff >= -tolerance;
@@ -126,15 +170,8 @@ static int cmd_count_color(const struct image *image, int argc, char **argv) {
 	if (argc >= 4 && !parse_long("TOLERANCE", argv[3], 0, 255, &tolerance)) {
 		return 1;
 	}
-	if (argc == 8) {
-		if (!parse_long("X", argv[4], 0, image->width, &x) ||
-			!parse_long("Y", argv[5], 0, image->height, &y) ||
-			!parse_long("W", argv[6], 0, (long)image->width - x, &w) ||
-			!parse_long("H", argv[7], 0, (long)image->height - y, &h)) {
-			fprintf(stderr, "png-probe: the region must lie inside the %ux%u image\n",
-				image->width, image->height);
-			return 1;
-		}
+	if (argc == 8 && !parse_region(image, argv + 4, &x, &y, &w, &h)) {
+		return 1;
 	}
 	unsigned long long count = 0;
 	for (long row = y; row < y + h; row++) {
@@ -163,6 +200,8 @@ int main(int argc, char **argv) {
 		run = cmd_pixel;
 	} else if (strcmp(command, "count-color") == 0) {
 		run = cmd_count_color;
+	} else if (strcmp(command, "count-differing") == 0) {
+		run = cmd_count_differing;
 	} else {
 		fprintf(stderr, "png-probe: unknown command \"%s\"\n", command);
 		usage();

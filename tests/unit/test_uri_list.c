@@ -140,6 +140,19 @@ static void test_split(void) {
 		"/run/user/1000/doc/a1b2/x y.txt", root, id, sizeof(id), name, sizeof(name)));
 	CHECK_STR(id, "a1b2");
 	CHECK_STR(name, "x y.txt");
+	/* xdg-document-portal 1.22 makes base64url ids. */
+	CHECK(cordon_uri_split_document("/run/user/1000/doc/bYDxiaAbyvPfI5j_QAI9-g/x.txt", root, id,
+		sizeof(id), name, sizeof(name)));
+	CHECK_STR(id, "bYDxiaAbyvPfI5j_QAI9-g");
+	CHECK_STR(name, "x.txt");
+	CHECK(!cordon_uri_split_document(
+		"/run/user/1000/doc/by-app/x", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(cordon_document_id_valid("bYDxiaAbyvPfI5j_QAI9-g", 64));
+	CHECK(!cordon_document_id_valid("", 64));
+	CHECK(!cordon_document_id_valid("..", 64));
+	CHECK(!cordon_document_id_valid("a/b", 64));
+	CHECK(!cordon_document_id_valid("by-app", 64));
+	CHECK(!cordon_document_id_valid("abcdefgh", 8));
 	CHECK(!cordon_uri_split_document(
 		"/run/user/1000/doc/a1b2/sub/x", root, id, sizeof(id), name, sizeof(name)));
 	CHECK(!cordon_uri_split_document(

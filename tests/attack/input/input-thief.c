@@ -21,8 +21,21 @@
  *   --cursor WxH          on pointer enter, set a WxH cursor image of --cursor-color
  *   --cursor-hotspot X,Y  its hotspot (default 0,0)
  *   --cursor-color AARRGGBB
+ *   --cursor-shape NAME   on pointer enter, ask for that wp_cursor_shape_v1 shape instead
+ *                         ("cursor-shape NAME"): default, wait, crosshair, not-allowed, text
+ *   --lock-pointer        once mapped, ask for a persistent pointer lock on its window and
+ *                         print "pointer-locked" / "pointer-unlocked" as cordon answers;
+ *                         also prints "relative dx=X dy=Y" for relative pointer motion and
+ *                         "motion x=X y=Y" for wl_pointer motion
+ *   --inhibit-shortcuts   once mapped, ask to take every key, the compositor's bindings
+ *                         too, and print "shortcuts-inhibited" / "shortcuts-restored" as
+ *                         cordon answers ("shortcuts-inhibit-unavailable" without the global)
  */
 #include "common.h"
+#include "cursor-shape-v1-client-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
+#include "pointer-constraints-unstable-v1-client-protocol.h"
+#include "relative-pointer-unstable-v1-client-protocol.h"
 #include "xdg-activation-v1-client-protocol.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +78,20 @@ struct state {
 	int cursor_width, cursor_height, hotspot_x, hotspot_y;
 	uint32_t cursor_color;
 	struct wl_surface *cursor_surface;
+
+	const char *cursor_shape;
+	struct wp_cursor_shape_manager_v1 *shape_manager;
+	struct wp_cursor_shape_device_v1 *shape_device;
+
+	bool lock_pointer;
+	struct zwp_pointer_constraints_v1 *constraints;
+	struct zwp_locked_pointer_v1 *locked;
+	struct zwp_relative_pointer_manager_v1 *relative_manager;
+	struct zwp_relative_pointer_v1 *relative;
+
+	bool inhibit_shortcuts;
+	struct zwp_keyboard_shortcuts_inhibit_manager_v1 *shortcuts_manager;
+	struct zwp_keyboard_shortcuts_inhibitor_v1 *shortcuts_inhibitor;
 };
 
 /* Clipboard */
@@ -313,13 +340,115 @@ static void set_cursor(struct state *state, uint32_t serial) {
 		state->hotspot_x, state->hotspot_y);
 }
 
+/* The shapes the attacks use: what an app would put over a dialog's button to mislead. */
+static uint32_t shape_from_name(const char *name) {
+	static const struct {
+		const char *name;
+		uint32_t shape;
+	} shapes[] = {
+		{"default", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DEFAULT},
+		{"wait", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT},
+		{"crosshair", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_CROSSHAIR},
+		{"not-allowed", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NOT_ALLOWED},
+		{"text", WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_TEXT},
+	};
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		if (strcmp(name, shapes[i].name) == 0) {
+			return shapes[i].shape;
+		}
+	}
+	tc_die("unknown cursor shape \"%s\"", name);
+	return 0;
+}
+
+static void set_cursor_shape(struct state *state, uint32_t serial) {
+	if (!state->shape_device) {
+		state->shape_device = wp_cursor_shape_manager_v1_get_pointer(
+			state->shape_manager, state->input->pointer);
+	}
+	wp_cursor_shape_device_v1_set_shape(
+		state->shape_device, serial, shape_from_name(state->cursor_shape));
+	tc_print("cursor-shape %s", state->cursor_shape);
+}
+
 static void handle_pointer_enter(void *data, struct wl_pointer *pointer, uint32_t serial,
 	struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y) {
 	struct state *state = data;
 	tc_print("pointer-enter");
-	if (state->cursor_width > 0) {
+	if (state->cursor_shape) {
+		set_cursor_shape(state, serial);
+	} else if (state->cursor_width > 0) {
 		set_cursor(state, serial);
 	}
+}
+
+/* Keyboard shortcuts */
+
+static void handle_shortcuts_active(
+	void *data, struct zwp_keyboard_shortcuts_inhibitor_v1 *inhibitor) {
+	tc_print("shortcuts-inhibited");
+}
+
+static void handle_shortcuts_inactive(
+	void *data, struct zwp_keyboard_shortcuts_inhibitor_v1 *inhibitor) {
+	tc_print("shortcuts-restored");
+}
+
+static const struct zwp_keyboard_shortcuts_inhibitor_v1_listener shortcuts_listener = {
+	.active = handle_shortcuts_active,
+	.inactive = handle_shortcuts_inactive,
+};
+
+static void inhibit_shortcuts(struct state *state) {
+	if (!state->shortcuts_manager) {
+		tc_print("shortcuts-inhibit-unavailable");
+		return;
+	}
+	state->shortcuts_inhibitor = zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts(
+		state->shortcuts_manager, state->toplevel->surface, state->client->seat);
+	zwp_keyboard_shortcuts_inhibitor_v1_add_listener(
+		state->shortcuts_inhibitor, &shortcuts_listener, state);
+	tc_print("shortcuts-inhibit-requested");
+}
+
+/* Pointer lock and relative motion */
+
+static void handle_locked(void *data, struct zwp_locked_pointer_v1 *locked) {
+	tc_print("pointer-locked");
+}
+
+static void handle_unlocked(void *data, struct zwp_locked_pointer_v1 *locked) {
+	tc_print("pointer-unlocked");
+}
+
+static const struct zwp_locked_pointer_v1_listener locked_listener = {
+	.locked = handle_locked,
+	.unlocked = handle_unlocked,
+};
+
+static void handle_relative_motion(void *data, struct zwp_relative_pointer_v1 *relative,
+	uint32_t utime_hi, uint32_t utime_lo, wl_fixed_t dx, wl_fixed_t dy, wl_fixed_t dx_unaccel,
+	wl_fixed_t dy_unaccel) {
+	tc_print("relative dx=%d dy=%d", wl_fixed_to_int(dx), wl_fixed_to_int(dy));
+}
+
+static const struct zwp_relative_pointer_v1_listener relative_listener = {
+	.relative_motion = handle_relative_motion,
+};
+
+static void lock_pointer(struct state *state) {
+	if (!state->constraints || !state->relative_manager) {
+		tc_die("no zwp_pointer_constraints_v1 or zwp_relative_pointer_manager_v1");
+	}
+	state->locked = zwp_pointer_constraints_v1_lock_pointer(state->constraints,
+		state->toplevel->surface, state->input->pointer, NULL,
+		ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_locked_pointer_v1_add_listener(state->locked, &locked_listener, state);
+	state->relative = zwp_relative_pointer_manager_v1_get_relative_pointer(
+		state->relative_manager, state->input->pointer);
+	zwp_relative_pointer_v1_add_listener(state->relative, &relative_listener, state);
+	wl_surface_commit(state->toplevel->surface);
+	tc_print("lock-requested");
 }
 
 static void handle_pointer_leave(
@@ -329,6 +458,11 @@ static void handle_pointer_leave(
 
 static void handle_pointer_motion(
 	void *data, struct wl_pointer *pointer, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+	struct state *state = data;
+	/* Where the pointer went: only with --lock-pointer, the attack that asks. */
+	if (state->lock_pointer) {
+		tc_print("motion x=%d y=%d", wl_fixed_to_int(x), wl_fixed_to_int(y));
+	}
 }
 
 static void handle_pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial,
@@ -379,6 +513,19 @@ static void handle_global(void *data, struct wl_registry *registry, uint32_t nam
 	} else if (strcmp(interface, xdg_activation_v1_interface.name) == 0) {
 		state->activation =
 			wl_registry_bind(registry, name, &xdg_activation_v1_interface, 1);
+	} else if (strcmp(interface, wp_cursor_shape_manager_v1_interface.name) == 0) {
+		state->shape_manager =
+			wl_registry_bind(registry, name, &wp_cursor_shape_manager_v1_interface, 1);
+	} else if (strcmp(interface, zwp_pointer_constraints_v1_interface.name) == 0) {
+		state->constraints =
+			wl_registry_bind(registry, name, &zwp_pointer_constraints_v1_interface, 1);
+	} else if (strcmp(interface, zwp_keyboard_shortcuts_inhibit_manager_v1_interface.name) ==
+		0) {
+		state->shortcuts_manager = wl_registry_bind(
+			registry, name, &zwp_keyboard_shortcuts_inhibit_manager_v1_interface, 1);
+	} else if (strcmp(interface, zwp_relative_pointer_manager_v1_interface.name) == 0) {
+		state->relative_manager = wl_registry_bind(
+			registry, name, &zwp_relative_pointer_manager_v1_interface, 1);
 	}
 }
 
@@ -442,6 +589,9 @@ int main(int argc, char *argv[]) {
 		{"cursor", required_argument, NULL, 'u'},
 		{"cursor-hotspot", required_argument, NULL, 'H'},
 		{"cursor-color", required_argument, NULL, 'U'},
+		{"cursor-shape", required_argument, NULL, 'S'},
+		{"lock-pointer", no_argument, NULL, 'L'},
+		{"inhibit-shortcuts", no_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
 	};
 	struct state state = {
@@ -489,6 +639,16 @@ int main(int argc, char *argv[]) {
 		case 'U':
 			state.cursor_color = parse_color(optarg);
 			break;
+		case 'S':
+			shape_from_name(optarg);
+			state.cursor_shape = optarg;
+			break;
+		case 'L':
+			state.lock_pointer = true;
+			break;
+		case 'I':
+			state.inhibit_shortcuts = true;
+			break;
 		default:
 			if (!tc_window_option(opt, optarg, &state.window)) {
 				tc_die("unknown option");
@@ -503,6 +663,9 @@ int main(int argc, char *argv[]) {
 	wl_display_roundtrip(client->display);
 	if (!client->seat || !state.manager) {
 		tc_die("no wl_seat or wl_data_device_manager");
+	}
+	if (state.cursor_shape && !state.shape_manager) {
+		tc_die("no wp_cursor_shape_manager_v1");
 	}
 	state.device = wl_data_device_manager_get_data_device(state.manager, client->seat);
 	wl_data_device_add_listener(state.device, &device_listener, &state);
@@ -525,6 +688,12 @@ int main(int argc, char *argv[]) {
 		wl_surface_commit(state.toplevel->surface);
 	}
 	tc_print("mapping");
+	if (state.lock_pointer) {
+		lock_pointer(&state);
+	}
+	if (state.inhibit_shortcuts) {
+		inhibit_shortcuts(&state);
+	}
 	const char *token = getenv("XDG_ACTIVATION_TOKEN");
 	if (state.activate_env && token && *token) {
 		/* As a launched app does once its window is up. */
@@ -553,6 +722,18 @@ int main(int argc, char *argv[]) {
 	tc_toplevel_destroy(state.toplevel);
 	if (state.cursor_surface) {
 		wl_surface_destroy(state.cursor_surface);
+	}
+	if (state.shape_device) {
+		wp_cursor_shape_device_v1_destroy(state.shape_device);
+	}
+	if (state.locked) {
+		zwp_locked_pointer_v1_destroy(state.locked);
+	}
+	if (state.relative) {
+		zwp_relative_pointer_v1_destroy(state.relative);
+	}
+	if (state.shortcuts_inhibitor) {
+		zwp_keyboard_shortcuts_inhibitor_v1_destroy(state.shortcuts_inhibitor);
 	}
 	if (state.current) {
 		wl_data_offer_destroy(state.current);

@@ -65,7 +65,8 @@ grep -q "^read \.\./\.ssh/id_rsa: ENOENT$" <<<"$out" ||
 grep -q "^write \.\./escaped: E[A-Z]*$" <<<"$out" ||
 	fail "no refusal of ../escaped: $(grep '^write \.\./escaped' <<<"$out")"
 # Positive controls: the folder's file, and a file written into it that the host sees.
-grep -q "^granted path /run/user/$(id -u)/doc/[A-Za-z0-9]*/Pictures$" <<<"$out" ||
+# Document ids are letters and digits, and '-' and '_' since xdg-document-portal 1.22.
+grep -q "^granted path /run/user/$(id -u)/doc/[A-Za-z0-9_-]*/Pictures$" <<<"$out" ||
 	fail "the folder did not come as a document: $(head -n 3 <<<"$out")"
 grep -qxF "inside the pictures' own $$" <<<"$out" || fail "the folder's own file: $out"
 grep -qx "wrote from-app.txt" <<<"$out" || fail "writing into the folder: $out"
