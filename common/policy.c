@@ -21,6 +21,7 @@ enum policy_type {
 	POLICY_WORD, /* one word, from words when given */
 	POLICY_LIST, /* comma-separated words, from words when given; may be empty */
 	POLICY_BUS_NAMES, /* comma-separated D-Bus well-known names, each may end in ".*" */
+	POLICY_COLOR, /* #RRGGBB */
 };
 
 struct policy_key {
@@ -120,6 +121,8 @@ static const struct policy_key policy_keys[] = {
 	{"dbus-see", POLICY_BUS_NAMES, NULL, false},
 	{"dbus-system-talk", POLICY_BUS_NAMES, NULL, false},
 	{"dbus-a11y", POLICY_BOOL, NULL, false},
+	/* cordon's window labels (docs/policy.md): the colour of the app's frame and strip. */
+	{"label-color", POLICY_COLOR, NULL, false},
 };
 
 /*
@@ -443,6 +446,12 @@ static bool check_value(const struct policy_key *key, const char *value, char **
 		struct word_check check = {key, reason};
 		return for_each_word(value, check_bus_name, &check);
 	}
+	case POLICY_COLOR: {
+		uint32_t rgb;
+		return cordon_policy_parse_color(value, &rgb) ||
+			fail(reason, "'%s' must be a colour such as #3584e4, not '%s'", key->name,
+				value);
+	}
 	}
 	return fail(reason, "'%s' has no type", key->name);
 }
@@ -757,6 +766,32 @@ uint64_t cordon_policy_get_duration_ms(const struct cordon_policy *policy, const
 uint64_t cordon_policy_get_size(const struct cordon_policy *policy, const char *app_id,
 	const char *profile, const char *key, uint64_t fallback) {
 	return get_number(policy, app_id, profile, key, fallback, parse_size);
+}
+
+bool cordon_policy_parse_color(const char *text, uint32_t *rgb) {
+	if (text[0] != '#' || strlen(text) != 7) {
+		return false;
+	}
+	uint32_t value = 0;
+	for (int i = 1; i < 7; i++) {
+		char c = text[i];
+		int digit = c >= '0' && c <= '9' ? c - '0'
+			: c >= 'a' && c <= 'f'   ? c - 'a' + 10
+			: c >= 'A' && c <= 'F'   ? c - 'A' + 10
+						 : -1;
+		if (digit < 0) {
+			return false;
+		}
+		value = value << 4 | (uint32_t)digit;
+	}
+	*rgb = value;
+	return true;
+}
+
+bool cordon_policy_get_color(const struct cordon_policy *policy, const char *app_id,
+	const char *profile, const char *key, uint32_t *rgb) {
+	const char *value = cordon_policy_get(policy, app_id, profile, key);
+	return value && cordon_policy_parse_color(value, rgb);
 }
 
 struct word_match {

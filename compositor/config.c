@@ -366,6 +366,14 @@ static bool handle_general_key(
 		free(config->terminal);
 		config->terminal = terminal;
 		return true;
+	} else if (strcmp(key, "secure-attention-key") == 0) {
+		if (!cordon_parse_key_combo(
+			    value, &config->attention_modifiers, &config->attention_keysym)) {
+			return fail(reason,
+				"secure-attention-key must be a key with modifiers such as Logo+Escape, got '%s'",
+				value);
+		}
+		return true;
 	} else if (strcmp(key, "move-modifier") == 0) {
 		if (!cordon_parse_modifier(value, &config->move_modifier)) {
 			return fail(reason,
@@ -585,6 +593,8 @@ static struct cordon_config *config_create(void) {
 	config->repeat_delay = DEFAULT_REPEAT_DELAY;
 	config->xcursor_size = default_xcursor_size();
 	config->move_modifier = WLR_MODIFIER_LOGO;
+	config->attention_modifiers = WLR_MODIFIER_LOGO;
+	config->attention_keysym = XKB_KEY_Escape;
 	config->freeze_sandboxed = true;
 	config->freeze_host = false;
 	config->freeze_delay_ms = 10000;

@@ -27,6 +27,7 @@
 #include <wlr/util/edges.h>
 #include <wlr/util/log.h>
 
+#include "compositor/attention.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
 #include "compositor/seat.h"
@@ -233,6 +234,10 @@ static enum cordon_input_taker ledger_take(struct cordon_input_router *router, u
 static enum cordon_input_taker take_key_press(
 	struct cordon_input_router *router, struct cordon_keyboard *keyboard, uint32_t keycode) {
 	struct cordon_seat *seat = router->seat;
+	/* First of all: no dialog, grab, inhibitor or app may keep it from the user. */
+	if (cordon_attention_key(seat->server->attention, keyboard, keycode)) {
+		return CORDON_INPUT_BINDING;
+	}
 	if (cordon_seat_key_binding(keyboard, keycode)) {
 		return CORDON_INPUT_BINDING;
 	}

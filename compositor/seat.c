@@ -29,6 +29,7 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "compositor/attention.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
 #include "compositor/freeze.h"
@@ -71,6 +72,8 @@ void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_clien
 	seat->lock.locked = locked;
 	seat->lock.locker = locked ? locker : NULL;
 	if (locked && !was_locked) {
+		/* What the overlay lists is not for whoever finds the screen locked. */
+		cordon_attention_close(seat->server->attention);
 		/* The lock screen takes over: nobody else keeps focus. */
 		cordon_input_router_focus_will_change(seat->router, NULL);
 		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);

@@ -25,12 +25,14 @@
 
 #include "common/policy.h"
 #include "compositor/apps.h"
+#include "compositor/attention.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
 #include "compositor/freeze.h"
 #include "compositor/global_filter.h"
 #include "compositor/globals.h"
 #include "compositor/ipc.h"
+#include "compositor/label.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
@@ -256,6 +258,12 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	if (!server->portals) {
 		goto error;
 	}
+	server->labels = cordon_labels_create(server);
+	server->attention = cordon_attention_create(server);
+	if (!server->labels || !server->attention) {
+		wlr_log(WLR_ERROR, "Cannot create the window labels and the attention key");
+		goto error;
+	}
 	server->apps = cordon_apps_create(server);
 	server->freeze = server->apps ? cordon_freeze_create(server) : NULL;
 	if (!server->freeze) {
@@ -363,7 +371,9 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_global_filter_finish(server);
 	/* Its listeners would otherwise accept clients into a display being torn down. */
 	cordon_security_context_manager_destroy(server->security_contexts);
+	cordon_attention_destroy(server->attention);
 	cordon_portals_destroy(server->portals);
+	cordon_labels_destroy(server->labels);
 	cordon_session_bus_destroy(server->session_bus);
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->new_input.link);

@@ -21,6 +21,7 @@
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
 #include "compositor/freeze.h"
+#include "compositor/label.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
@@ -60,10 +61,10 @@ pid_t cordon_view_get_pid(struct cordon_view *view) {
 }
 
 static void update_borders(struct cordon_view *view) {
-	/* The tree is at the geometry's origin; client-side shadows sit outside it. */
-	const struct wlr_box *geometry = &view->xdg_surface->geometry;
-	wlr_scene_node_set_position(&view->surface_tree->node, -geometry->x, -geometry->y);
-
+	/*
+	 * The surface tree needs no offset: wlr_scene_xdg_surface_create keeps its origin at
+	 * the window geometry's, with client-side shadows outside it.
+	 */
 	bool visible = view->ssd && !view->fullscreen;
 	struct wlr_box box;
 	cordon_view_get_box(view, &box);
@@ -83,6 +84,9 @@ static void update_borders(struct cordon_view *view) {
 		wlr_scene_rect_set_size(view->border[i], edges[i].width, edges[i].height);
 		wlr_scene_rect_set_color(view->border[i], color);
 	}
+	if (view->label) {
+		cordon_label_update(view->label);
+	}
 }
 
 void cordon_view_set_ssd(struct cordon_view *view, bool ssd) {
@@ -94,6 +98,9 @@ void cordon_view_move_to(struct cordon_view *view, int x, int y) {
 	view->x = x;
 	view->y = y;
 	wlr_scene_node_set_position(&view->tree->node, x, y);
+	if (view->label) {
+		cordon_label_update(view->label); /* its text follows the outputs it crosses */
+	}
 }
 
 bool cordon_view_is_visible(struct cordon_view *view) {
@@ -254,11 +261,21 @@ static struct cordon_output *view_output(struct cordon_view *view) {
 	return cordon_output_at(view->server, box.x + box.width / 2.0, box.y + box.height / 2.0);
 }
 
-/* Fills the output's usable area, inside the borders when the server draws them. */
-static void fit_to_area(struct cordon_view *view, const struct wlr_box *area) {
+/* What cordon draws outside the window: the label, else server-side borders. */
+static void frame_insets(struct cordon_view *view, int *top, int *side) {
+	cordon_label_insets(view, top, side);
 	int b = view->ssd ? BORDER_WIDTH : 0;
-	cordon_view_move_to(view, area->x + b, area->y + b);
-	wlr_xdg_toplevel_set_size(view->xdg_toplevel, area->width - 2 * b, area->height - 2 * b);
+	*top = *top > b ? *top : b;
+	*side = *side > b ? *side : b;
+}
+
+/* Fills the output's usable area, inside the borders and label cordon draws. */
+static void fit_to_area(struct cordon_view *view, const struct wlr_box *area) {
+	int top, side;
+	frame_insets(view, &top, &side);
+	cordon_view_move_to(view, area->x + side, area->y + top);
+	wlr_xdg_toplevel_set_size(
+		view->xdg_toplevel, area->width - 2 * side, area->height - top - side);
 }
 
 void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
@@ -311,6 +328,10 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 		wlr_xdg_toplevel_set_size(view->xdg_toplevel, box.width, box.height);
 		/* Fullscreen covers the panels: lift the view above the top layer. */
 		wlr_scene_node_reparent(&view->tree->node, view->server->layers[CORDON_LAYER_TOP]);
+		/* The label gives way to the app, after saying whose it is (as browsers do). */
+		if (view->label) {
+			cordon_label_reveal(view->label);
+		}
 	} else {
 		wlr_scene_node_reparent(&view->tree->node, view->server->layers[CORDON_LAYER_VIEWS]);
 		if (view->maximized) {
@@ -398,18 +419,20 @@ static void place_new_view(struct cordon_view *view) {
 	}
 	int x = parent_box.x + (parent_box.width - box.width) / 2;
 	int y = parent_box.y + (parent_box.height - box.height) / 2;
-	/* Keep the top-left corner, where the client's controls usually are, visible. */
-	if (x + box.width > area.x + area.width) {
-		x = area.x + area.width - box.width;
+	/* Keep the top-left corner, where the client's controls (and the label) are, visible. */
+	int top, side;
+	frame_insets(view, &top, &side);
+	if (x + box.width + side > area.x + area.width) {
+		x = area.x + area.width - box.width - side;
 	}
-	if (y + box.height > area.y + area.height) {
-		y = area.y + area.height - box.height;
+	if (y + box.height + side > area.y + area.height) {
+		y = area.y + area.height - box.height - side;
 	}
-	if (x < area.x) {
-		x = area.x;
+	if (x < area.x + side) {
+		x = area.x + side;
 	}
-	if (y < area.y) {
-		y = area.y;
+	if (y < area.y + top) {
+		y = area.y + top;
 	}
 	cordon_view_move_to(view, x, y);
 }
@@ -534,6 +557,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&view->set_app_id.link);
 	wl_list_remove(&view->link);
 	cordon_decoration_view_destroyed(view);
+	cordon_label_destroy(view->label);
 	/* The xdg_surface may live on without its role object: it parents nothing of ours. */
 	view->xdg_surface->data = NULL;
 	wlr_scene_node_destroy(&view->tree->node);
@@ -587,9 +611,10 @@ static void configure_unmapped_state(struct cordon_view *view) {
 		cordon_output_get_box(output, &box);
 		wlr_xdg_toplevel_set_size(view->xdg_toplevel, box.width, box.height);
 	} else if (maximized) {
-		int b = view->ssd ? BORDER_WIDTH : 0;
-		wlr_xdg_toplevel_set_size(view->xdg_toplevel, output->usable_area.width - 2 * b,
-			output->usable_area.height - 2 * b);
+		int top, side;
+		frame_insets(view, &top, &side);
+		wlr_xdg_toplevel_set_size(view->xdg_toplevel, output->usable_area.width - 2 * side,
+			output->usable_area.height - top - side);
 	} else {
 		wlr_xdg_toplevel_set_size(view->xdg_toplevel, 0, 0);
 	}
@@ -669,6 +694,12 @@ struct cordon_view *cordon_view_create(
 	}
 	view->surface_tree = wlr_scene_xdg_surface_create(view->tree, xdg_surface);
 	if (!view->surface_tree) {
+		wlr_scene_node_destroy(&view->tree->node);
+		free(view);
+		return NULL;
+	}
+	/* After the surfaces, so that it is drawn above them and their popups. */
+	if (!cordon_label_create(view, &view->label)) {
 		wlr_scene_node_destroy(&view->tree->node);
 		free(view);
 		return NULL;

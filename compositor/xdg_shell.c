@@ -1,7 +1,9 @@
 /*
  * xdg-shell surfaces: a toplevel becomes a view; a popup gets a scene tree
  * below its parent (a toplevel, another popup or a layer surface) and is
- * unconstrained so that it stays on the output its root is on.
+ * unconstrained so that it stays on the output its root is on. A sandboxed
+ * app's popup is framed in its label colour (compositor/label.c), above its
+ * own surfaces.
  */
 #include "compositor/xdg_shell.h"
 
@@ -11,6 +13,7 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
+#include "compositor/label.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -19,6 +22,9 @@
 struct cordon_popup {
 	struct cordon_server *server;
 	struct wlr_xdg_popup *wlr_popup;
+	/* A sandboxed app's: in the popup's scene tree, which destroys them with it. */
+	struct wlr_scene_rect *frame[4];
+	bool framed;
 	struct wl_listener commit;
 	struct wl_listener reposition;
 	struct wl_listener destroy;
@@ -90,8 +96,51 @@ void cordon_xdg_shell_attach_popup(struct cordon_server *server, struct wlr_xdg_
 	xdg_surface->data = tree;
 }
 
+/* The frame goes around the popup's geometry, at its tree's origin. */
+static void update_popup_frame(struct cordon_popup *popup) {
+	struct wlr_xdg_surface *base = popup->wlr_popup->base;
+	struct wlr_scene_tree *tree = base->data;
+	uint32_t color;
+	if (!tree) {
+		return;
+	}
+	if (!popup->framed) {
+		popup->framed = true;
+		if (!cordon_label_client_color(
+			    popup->server, wl_resource_get_client(base->resource), &color)) {
+			return;
+		}
+		float rgba[4] = {(float)(color >> 16 & 0xff) / 255.0f,
+			(float)(color >> 8 & 0xff) / 255.0f, (float)(color & 0xff) / 255.0f, 1.0f};
+		for (int i = 0; i < 4; i++) {
+			popup->frame[i] = wlr_scene_rect_create(tree, 0, 0, rgba);
+			if (!popup->frame[i]) {
+				/* A sandboxed app's popup is not shown without its colour. */
+				wl_resource_post_no_memory(base->resource);
+				return;
+			}
+		}
+	}
+	int w = base->geometry.width, h = base->geometry.height, f = CORDON_LABEL_POPUP_FRAME;
+	const struct wlr_box edges[4] = {
+		{-f, -f, w + 2 * f, f},
+		{-f, h, w + 2 * f, f},
+		{-f, 0, f, h},
+		{w, 0, f, h},
+	};
+	for (int i = 0; i < 4; i++) {
+		if (popup->frame[i]) {
+			wlr_scene_node_set_position(&popup->frame[i]->node, edges[i].x, edges[i].y);
+			wlr_scene_rect_set_size(popup->frame[i], edges[i].width, edges[i].height);
+		}
+	}
+}
+
 static void handle_popup_commit(struct wl_listener *listener, void *data) {
 	struct cordon_popup *popup = wl_container_of(listener, popup, commit);
+	if (popup->wlr_popup->base->surface->mapped) {
+		update_popup_frame(popup);
+	}
 	if (popup->wlr_popup->base->initial_commit) {
 		/* Placed where it fits, which is the configure the initial commit waits for. */
 		unconstrain_popup(popup->server, popup->wlr_popup);

@@ -4,33 +4,42 @@
  * shows, in the portal layer, a tree above every other scene layer, so that no
  * app surface can cover the dialog. Sandboxed clients cannot capture it: screen
  * capture globals are hidden from them (compositor/global_filter.c).
+ *
+ * Around whatever the plugin painted, cordon draws its own frame: a hatching of
+ * yellow and black that no app window ever gets (theirs are labels of one solid
+ * colour, compositor/label.c), and for a request a header with what only cordon
+ * knows: the requesting app's label colour and name, and the time it asked.
  */
 #include "portals/dialog_surface.h"
 
-#include <drm_fourcc.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <wlr/interfaces/wlr_buffer.h>
+#include <time.h>
+#include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/box.h>
 
+#include "compositor/label.h"
 #include "compositor/output.h"
+#include "compositor/pixel_buffer.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "portals/ui_draw.h"
 
 /* Bigger than any output cordon drives; bounds what a plugin can make cordon allocate. */
 #define MAX_SIZE 8192
 /* Between a corner-placed surface and the output's edges. */
 #define PLACEMENT_MARGIN 8
-
-struct pixel_buffer {
-	struct wlr_buffer base;
-	void *data;
-	size_t stride;
-};
+/* The trusted frame: its width, the hatching's stripe width, its colours. */
+#define TRUSTED_FRAME 6
+#define TRUSTED_STRIPE 6
+#define TRUSTED_YELLOW 0xf5c211
+#define TRUSTED_BLACK 0x1a1a1a
+#define REQUESTER_HEADER 26
+#define REQUESTER_SWATCH 14
 
 struct cordon_portal_dialog_surface {
 	struct cordon_server *server;
@@ -39,30 +48,9 @@ struct cordon_portal_dialog_surface {
 	struct wlr_scene_buffer *node;
 	int x, y;
 	enum cordon_portal_dialog_placement placement;
-};
-
-static void pixel_buffer_destroy(struct wlr_buffer *wlr_buffer) {
-	struct pixel_buffer *buffer = wl_container_of(wlr_buffer, buffer, base);
-	free(buffer->data);
-	free(buffer);
-}
-
-static bool pixel_buffer_begin_access(struct wlr_buffer *wlr_buffer, uint32_t flags, void **data,
-	uint32_t *format, size_t *stride) {
-	struct pixel_buffer *buffer = wl_container_of(wlr_buffer, buffer, base);
-	*data = buffer->data;
-	*format = DRM_FORMAT_ARGB8888;
-	*stride = buffer->stride;
-	return true;
-}
-
-static void pixel_buffer_end_access(struct wlr_buffer *wlr_buffer) {
-}
-
-static const struct wlr_buffer_impl pixel_buffer_impl = {
-	.destroy = pixel_buffer_destroy,
-	.begin_data_ptr_access = pixel_buffer_begin_access,
-	.end_data_ptr_access = pixel_buffer_end_access,
+	bool has_requester;
+	struct cordon_label_style requester;
+	struct timespec asked_at;
 };
 
 struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
@@ -91,6 +79,82 @@ void cordon_portal_dialog_surface_destroy(struct cordon_portal_dialog_surface *s
 void cordon_portal_dialog_surface_set_placement(struct cordon_portal_dialog_surface *surface,
 	enum cordon_portal_dialog_placement placement) {
 	surface->placement = placement;
+}
+
+void cordon_portal_dialog_surface_set_requester(struct cordon_portal_dialog_surface *surface,
+	const struct cordon_tag *tag, const struct timespec *asked_at) {
+	surface->has_requester = true;
+	cordon_label_style_for_tag(
+		surface->server->policy, tag, tag->sandboxed, &surface->requester);
+	surface->asked_at = *asked_at;
+}
+
+/* Diagonal stripes over the frame's band, so that it reads as no single colour. */
+static void draw_hatching(pixman_image_t *image) {
+	int width = pixman_image_get_width(image), height = pixman_image_get_height(image);
+	uint32_t *data = pixman_image_get_data(image);
+	int stride = pixman_image_get_stride(image) / 4;
+	for (int y = 0; y < height; y++) {
+		bool band_row = y < TRUSTED_FRAME || y >= height - TRUSTED_FRAME;
+		for (int x = 0; x < width; x++) {
+			if (!band_row && x >= TRUSTED_FRAME && x < width - TRUSTED_FRAME) {
+				x = width - TRUSTED_FRAME - 1;
+				continue;
+			}
+			bool yellow = ((x + y) / TRUSTED_STRIPE) % 2 == 0;
+			data[y * stride + x] =
+				0xff000000u | (yellow ? TRUSTED_YELLOW : TRUSTED_BLACK);
+		}
+	}
+}
+
+static void draw_requester(struct cordon_portal_dialog_surface *surface, pixman_image_t *image) {
+	int width = pixman_image_get_width(image) - 2 * TRUSTED_FRAME;
+	int top = TRUSTED_FRAME;
+	cordon_ui_fill(image, TRUSTED_BLACK, TRUSTED_FRAME, top, width, REQUESTER_HEADER);
+	int x = TRUSTED_FRAME + 8;
+	const struct cordon_label_style *style = &surface->requester;
+	if (style->shown) {
+		cordon_ui_fill(image, style->color, x,
+			top + (REQUESTER_HEADER - REQUESTER_SWATCH) / 2, REQUESTER_SWATCH,
+			REQUESTER_SWATCH);
+		x += REQUESTER_SWATCH + 8;
+	}
+	struct cordon_ui_font *font = cordon_labels_font(surface->server->labels);
+	if (!font) {
+		return;
+	}
+	char when[16];
+	struct tm tm;
+	time_t seconds = surface->asked_at.tv_sec;
+	if (!localtime_r(&seconds, &tm) || strftime(when, sizeof(when), "%H:%M:%S", &tm) == 0) {
+		snprintf(when, sizeof(when), "?");
+	}
+	char text[CORDON_LABEL_TEXT_MAX + 64];
+	snprintf(text, sizeof(text), "cordon \xc2\xb7 asked by %s at %s",
+		style->shown ? style->text : "a host app", when);
+	int text_top = top + (REQUESTER_HEADER - cordon_ui_font_height(font)) / 2;
+	cordon_ui_text(image, font, 0xffffff, x, text_top > top ? text_top : top,
+		TRUSTED_FRAME + width - x - 8, text);
+}
+
+/* The plugin's image inside cordon's frame (and header); NULL when memory ran out. */
+static pixman_image_t *frame_image(struct cordon_portal_dialog_surface *surface) {
+	int width = pixman_image_get_width(surface->image);
+	int height = pixman_image_get_height(surface->image);
+	int header = surface->has_requester ? REQUESTER_HEADER : 0;
+	pixman_image_t *framed = pixman_image_create_bits(PIXMAN_a8r8g8b8,
+		width + 2 * TRUSTED_FRAME, height + 2 * TRUSTED_FRAME + header, NULL, 0);
+	if (!framed) {
+		return NULL;
+	}
+	draw_hatching(framed);
+	if (header) {
+		draw_requester(surface, framed);
+	}
+	pixman_image_composite32(PIXMAN_OP_SRC, surface->image, NULL, framed, 0, 0, 0, 0,
+		TRUSTED_FRAME, TRUSTED_FRAME + header, width, height);
+	return framed;
 }
 
 pixman_image_t *cordon_portal_dialog_surface_get_image(
@@ -141,28 +205,24 @@ void cordon_portal_dialog_surface_commit(
 	if (!surface->image || !surface->layer) {
 		return;
 	}
-	int width = pixman_image_get_width(surface->image);
-	int height = pixman_image_get_height(surface->image);
-	size_t stride = (size_t)pixman_image_get_stride(surface->image);
-	struct pixel_buffer *buffer = calloc(1, sizeof(*buffer));
-	void *data = malloc(stride * (size_t)height);
-	if (!buffer || !data) {
-		free(buffer);
-		free(data);
+	pixman_image_t *framed = frame_image(surface);
+	if (!framed) {
 		return;
 	}
-	memcpy(data, pixman_image_get_data(surface->image), stride * (size_t)height);
-	buffer->data = data;
-	buffer->stride = stride;
-	wlr_buffer_init(&buffer->base, &pixel_buffer_impl, width, height);
+	int height = pixman_image_get_height(framed);
+	struct wlr_buffer *buffer = cordon_pixel_buffer_from_image(framed);
+	pixman_image_unref(framed);
+	if (!buffer) {
+		return;
+	}
 	if (!surface->node) {
 		surface->node = wlr_scene_buffer_create(surface->layer, NULL);
 	}
 	if (surface->node) {
-		wlr_scene_buffer_set_buffer(surface->node, &buffer->base);
+		wlr_scene_buffer_set_buffer(surface->node, buffer);
 	}
 	/* The node holds its own lock; ours goes, so the buffer dies when it is replaced. */
-	wlr_buffer_drop(&buffer->base);
+	wlr_buffer_drop(buffer);
 	if (!surface->node) {
 		return;
 	}
@@ -173,14 +233,19 @@ void cordon_portal_dialog_surface_commit(
 	if (output) {
 		cordon_output_get_box(output, &box);
 	}
+	/* The plugin's pixels are placed as they always were; cordon's frame goes around them. */
+	int content_width = pixman_image_get_width(surface->image);
+	int content_height = pixman_image_get_height(surface->image);
 	if (surface->placement == CORDON_PORTAL_DIALOG_TOP_RIGHT) {
-		surface->x = box.x + box.width - width - PLACEMENT_MARGIN;
+		surface->x = box.x + box.width - content_width - PLACEMENT_MARGIN;
 		surface->y = box.y + PLACEMENT_MARGIN;
 	} else {
-		surface->x = box.x + (box.width - width) / 2;
-		surface->y = box.y + (box.height - height) / 2;
+		surface->x = box.x + (box.width - content_width) / 2;
+		surface->y = box.y + (box.height - content_height) / 2;
 	}
-	wlr_scene_node_set_position(&node->node, surface->x, surface->y);
+	int header = height - content_height - 2 * TRUSTED_FRAME;
+	wlr_scene_node_set_position(
+		&node->node, surface->x - TRUSTED_FRAME, surface->y - TRUSTED_FRAME - header);
 	/* What was drawn last is on top, in the portal layer and of it. */
 	wlr_scene_node_raise_to_top(&node->node);
 	wlr_scene_node_raise_to_top(&surface->layer->node);

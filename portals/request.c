@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
@@ -119,6 +120,8 @@ struct cordon_portal_request *cordon_portal_request_create_for(struct cordon_por
 	request->client = caller->client;
 	request->tag = caller->tag;
 	request->pid = caller->pid;
+	/* Shown in the dialog's frame and the attention overlay: something only cordon knows. */
+	clock_gettime(CLOCK_REALTIME, &request->asked_at);
 	request->over_app_cap = app_at_cap(portals, caller);
 	wl_list_init(&request->parent_destroy.link);
 	wl_list_insert(portals->requests.prev, &request->link);

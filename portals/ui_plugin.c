@@ -325,6 +325,10 @@ static pixman_image_t *host_get_image(
 	if (!dialog->surface) {
 		dialog->surface = cordon_portal_dialog_surface_create(
 			dialog->ui->portals->server, dialog->ui->portals->layer);
+		if (dialog->surface) {
+			cordon_portal_dialog_surface_set_requester(
+				dialog->surface, &dialog->request->tag, &dialog->request->asked_at);
+		}
 	}
 	return dialog->surface
 		? cordon_portal_dialog_surface_get_image(dialog->surface, width, height)

@@ -42,6 +42,7 @@ static void print_portal_requests(struct json_object *result);
 static void print_camera_streams(struct json_object *result);
 static void print_transfers(struct json_object *result);
 static void print_apps(struct json_object *result);
+static void print_attention(struct json_object *result);
 
 static const struct command commands[] = {
 	{"outputs", "", "list the outputs", 0, 0, print_outputs},
@@ -77,6 +78,8 @@ static const struct command commands[] = {
 		NULL},
 	{"output-remove", "OUTPUT", "unplug a headless output (cordon --headless only)", 1, 1,
 		NULL},
+	{"attention", "", "what the secure attention overlay shows, if it is open", 0, 0,
+		print_attention},
 };
 
 static void usage(FILE *out) {
@@ -405,7 +408,16 @@ static void print_window(struct json_object *obj) {
 		putchar(' ');
 		print_word(sandbox_app_id);
 	}
-	fputs("]\n", stdout);
+	putchar(']');
+	/* The label cordon draws around it, in the colour the user sees. */
+	struct json_object *label = NULL;
+	if (json_object_object_get_ex(obj, "label", &label) && label) {
+		fputs(" label=", stdout);
+		print_field(label, "color", "?");
+		putchar(' ');
+		print_quoted(get_string(label, "text", ""));
+	}
+	putchar('\n');
 }
 
 static void print_windows(struct json_object *result) {
@@ -528,6 +540,21 @@ static void print_camera_streams(struct json_object *result) {
 		       "\n",
 			get_int(close_box, "x"), get_int(close_box, "y"),
 			get_int(close_box, "width"), get_int(close_box, "height"));
+	}
+}
+
+static void print_attention(struct json_object *result) {
+	if (!get_bool(result, "open")) {
+		puts("the attention overlay is closed");
+		return;
+	}
+	struct json_object *lines = NULL;
+	json_object_object_get_ex(result, "lines", &lines);
+	size_t count = lines ? json_object_array_length(lines) : 0;
+	for (size_t i = 0; i < count; i++) {
+		/* Escaped again: the terminal trusts cordonctl, not the socket's peer. */
+		print_text(json_object_get_string(json_object_array_get_idx(lines, i)), 0);
+		putchar('\n');
 	}
 }
 

@@ -33,6 +33,7 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"thaw", cordon_ipc_thaw, false},
 	{"output-add", cordon_ipc_output_add, false},
 	{"output-remove", cordon_ipc_output_remove, false},
+	{"attention", cordon_ipc_attention, false},
 	{NULL, NULL, false},
 };
 

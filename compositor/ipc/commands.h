@@ -30,6 +30,8 @@ CORDON_IPC_HANDLER(cordon_ipc_transfers);
 CORDON_IPC_HANDLER(cordon_ipc_apps);
 CORDON_IPC_HANDLER(cordon_ipc_freeze);
 CORDON_IPC_HANDLER(cordon_ipc_thaw);
+/* attention_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_attention);
 /* commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_screenshot);
 CORDON_IPC_HANDLER(cordon_ipc_quit);

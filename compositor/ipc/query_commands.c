@@ -7,6 +7,7 @@
 
 #include "compositor/client.h"
 #include "compositor/input_router.h"
+#include "compositor/label.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -58,6 +59,22 @@ CORDON_IPC_HANDLER(cordon_ipc_outputs) {
 	return true;
 }
 
+/* The label cordon draws (label.c), from the tag: null for a host window. */
+static void add_label(struct json_object *object, struct cordon_view *view) {
+	if (!view->label) {
+		json_object_object_add(object, "label", NULL);
+		return;
+	}
+	const struct cordon_label_style *style = cordon_label_get_style(view->label);
+	char color[8];
+	cordon_label_color_name(style->color, color);
+	struct json_object *label = json_object_new_object();
+	add_string(label, "color", color);
+	add_string(label, "text", style->text);
+	add_bool(label, "shown", cordon_label_is_shown(view->label));
+	json_object_object_add(object, "label", label);
+}
+
 CORDON_IPC_HANDLER(cordon_ipc_windows) {
 	if (argc != 0) {
 		return cordon_ipc_fail(error, "usage: windows");
@@ -94,6 +111,7 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		add_string(object, "sandbox_app_id", tag ? tag->app_id : "");
 		add_string(object, "sandbox_instance", tag ? tag->instance : "");
 		add_string(object, "tag_source", cordon_client_tag_source_name(owner));
+		add_label(object, view);
 		json_object_array_add(*result, object);
 	}
 	return true;

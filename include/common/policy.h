@@ -66,6 +66,12 @@ uint64_t cordon_policy_get_size(const struct cordon_policy *policy, const char *
 bool cordon_policy_list_contains(const struct cordon_policy *policy, const char *app_id,
 	const char *profile, const char *key, const char *word);
 
+/* A colour "#RRGGBB" as 0xRRGGBB; false for anything else. */
+bool cordon_policy_parse_color(const char *text, uint32_t *rgb);
+/* A colour key's value; false (RGB untouched) when nothing sets it. */
+bool cordon_policy_get_color(const struct cordon_policy *policy, const char *app_id,
+	const char *profile, const char *key, uint32_t *rgb);
+
 /* Whether a comma-separated list holds word (words are trimmed). */
 bool cordon_policy_word_in_list(const char *list, const char *word);
 

@@ -73,6 +73,9 @@ struct cordon_server {
 	/* Per-app caps (app_limits.c), and the watch on data-source offers (offer_limits.c). */
 	struct cordon_app_limits *app_limits;
 	struct cordon_offer_limits *offer_limits;
+	/* Window labels (label.c) and the secure attention key (attention.c). */
+	struct cordon_labels *labels;
+	struct cordon_attention *attention;
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */

@@ -24,6 +24,7 @@ struct cordon_view {
 	struct wlr_scene_tree *surface_tree; /* the client's surfaces and popups */
 	struct cordon_decoration *decoration; /* NULL until the client asks */
 	struct wlr_scene_rect *border[4]; /* server-side borders, hidden unless SSD */
+	struct cordon_label *label; /* a sandboxed app's label (label.c); NULL for the host */
 	struct wlr_foreign_toplevel_handle_v1 *foreign_toplevel;
 
 	int x, y; /* layout position of the window geometry's origin */

@@ -21,6 +21,14 @@ enum cordon_portal_dialog_placement {
 /* Where the next commits place it on its output: centred unless told. */
 void cordon_portal_dialog_surface_set_placement(struct cordon_portal_dialog_surface *surface,
 	enum cordon_portal_dialog_placement placement);
+/*
+ * The request the dialog is for: its frame's header shows the app's label colour and name
+ * (from TAG) and the time it asked.
+ */
+struct cordon_tag;
+struct timespec;
+void cordon_portal_dialog_surface_set_requester(struct cordon_portal_dialog_surface *surface,
+	const struct cordon_tag *tag, const struct timespec *asked_at);
 /* The image to paint, resized (and cleared) when the size changes; NULL on a bad size. */
 pixman_image_t *cordon_portal_dialog_surface_get_image(
 	struct cordon_portal_dialog_surface *surface, int width, int height);
@@ -30,7 +38,10 @@ pixman_image_t *cordon_portal_dialog_surface_get_image(
  */
 void cordon_portal_dialog_surface_commit(
 	struct cordon_portal_dialog_surface *surface, struct wl_resource *parent);
-/* Where the dialog is, in layout coordinates; false when it is not shown. */
+/*
+ * Where the dialog's own pixels are (inside cordon's frame), in layout coordinates; false
+ * when it is not shown.
+ */
 bool cordon_portal_dialog_surface_get_box(const struct cordon_portal_dialog_surface *surface,
 	int *x, int *y, int *width, int *height);
 

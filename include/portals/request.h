@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <wayland-server-core.h>
 
 #include "sandbox/cgroup_tag.h"
@@ -125,6 +126,7 @@ struct cordon_portal_request {
 	 */
 	struct cordon_tag tag;
 	pid_t pid;
+	struct timespec asked_at; /* CLOCK_REALTIME, when the app asked */
 	char token[CORDON_PORTAL_TOKEN_LEN + 1];
 	enum cordon_portal_request_state state;
 	/* Made while its app was at CORDON_PORTAL_MAX_REQUESTS_PER_APP: refused at submit. */

@@ -86,8 +86,10 @@ assert_eq cgroup "$(ctl --json clients | jq -r --argjson pid "$pid" \
 assert_eq true "$(ctl --json clients | jq -r --argjson pid "$hpid" \
 	'first(.[] | select(.pid == $pid)) | (.engine == "host") == (.tag_source == "host")')" \
 	"the host client's tag source"
-# The plain listings show the tag beside the label the app chose.
-grep -q "org.gnome.Shell .*\[sandboxed flatpak org.example.Sandboxed\]$" <<<"$(ctl windows)" ||
+# The plain listings show the tag beside the label the app chose (and the label cordon
+# draws from the tag).
+grep -q "org.gnome.Shell .*\[sandboxed flatpak org.example.Sandboxed\] label=#[0-9a-f]\{6\} \"org.example.Sandboxed · flatpak\"$" \
+	<<<"$(ctl windows)" ||
 	fail "cordonctl windows does not show the owner's tag: $(ctl windows)"
 grep -q "^pid=$pid .*globals=$(wc -l <<<"$sandbox_globals") flatpak org.example.Sandboxed instance=42 \[sandboxed\] from cgroup$" \
 	<<<"$(ctl clients)" || fail "cordonctl clients does not show the tag: $(ctl clients)"

@@ -625,6 +625,21 @@ static void test_dialog_grace(void) {
 		"dialog-grace-ms must be a whole number from 0 to 10000, got '-1'");
 }
 
+static void test_attention_key(void) {
+	clear_env();
+	struct cordon_config *config = LOAD_OK("[general]\nterminal = foot\n");
+	CHECK(config->attention_modifiers == WLR_MODIFIER_LOGO);
+	CHECK(config->attention_keysym == XKB_KEY_Escape);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[general]\nsecure-attention-key = Ctrl+Alt+Delete\n");
+	CHECK(config->attention_modifiers == (WLR_MODIFIER_CTRL | WLR_MODIFIER_ALT));
+	CHECK(config->attention_keysym == XKB_KEY_Delete);
+	cordon_config_destroy(config);
+	EXPECT_ERROR("[general]\nsecure-attention-key = Logo+Nokey\n", 2,
+		"secure-attention-key must be a key with modifiers such as Logo+Escape, got "
+		"'Logo+Nokey'");
+}
+
 static void test_explicit_path(void) {
 	clear_env();
 	char *path = tmp_path("does-not-exist.ini");
@@ -745,6 +760,7 @@ int main(void) {
 	test_errors();
 	test_print_max_size();
 	test_dialog_grace();
+	test_attention_key();
 	test_explicit_path();
 	test_default_path();
 	test_example_file();

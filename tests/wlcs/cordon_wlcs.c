@@ -337,9 +337,11 @@ static bool position_window(void *data) {
 			call->surface_id, view ? "not mapped" : "not a toplevel");
 		return true;
 	}
-	/* wlcs places the surface's origin; a view's position is its geometry's. */
-	const struct wlr_box *geometry = &view->xdg_surface->geometry;
-	cordon_view_move_to(view, call->x + geometry->x, call->y + geometry->y);
+	/*
+	 * wlcs places the window geometry's origin (pointer_respects_window_geom_offset), which
+	 * is a view's position.
+	 */
+	cordon_view_move_to(view, call->x, call->y);
 	cordon_seat_update_pointer_focus(call->ws->server->seat, 0);
 	return true;
 }
