@@ -33,9 +33,11 @@ export XDG_DATA_DIRS="$DEST$CORDON_INSTALL_DATADIR:/usr/share"
 unset XDG_DESKTOP_PORTAL_DIR
 export G_MESSAGES_DEBUG=xdg-desktop-portal
 export XDG_STATE_HOME="$TEST_TMP/state"
-export CORDON_PORTAL_UI=auto CORDON_PORTAL_AUTO="$TEST_TMP/answer"
+# The user's configuration, with the auto UI (the tests' stand-in for a person) answering.
+answer=$TEST_TMP/answer
 mkdir -p "$XDG_CONFIG_HOME/cordon"
-printf '[general]\nterminal = weston-simple-shm\n' >"$XDG_CONFIG_HOME/cordon/cordon.ini"
+printf '[general]\nterminal = weston-simple-shm\n[portal]\nui = auto\nui-options = %s\n' \
+	"$answer" >"$XDG_CONFIG_HOME/cordon/cordon.ini"
 start_session_bus
 # Headless here: a display manager would start it on a seat's console.
 WLR_BACKENDS=headless cordon_start_command wayland-0 "${exec_words[@]}"
@@ -60,11 +62,11 @@ _cordon_on_bus() {
 }
 wait_for "cordon to own its portal name" _cordon_on_bus
 echo "session plan $RANDOM" >"$TEST_TMP/plan.txt"
-echo "$TEST_TMP/plan.txt" >"$CORDON_PORTAL_AUTO"
+echo "$TEST_TMP/plan.txt" >"$answer"
 out=$("$CORDON_TEST_DBUS_PORTAL_CLIENT" OpenFile --title "Open a plan" 2>"$TEST_TMP/client.err") ||
 	fail "the portal request failed: $out $(cat "$TEST_TMP/client.err")"
 assert_eq 0 "$(sed -n 's/^response //p' <<<"$out")" "OpenFile's response through the frontend ($out)"
-# Only cordon's dialog knows this path: the auto UI read it from CORDON_PORTAL_AUTO.
+# Only cordon's dialog knows this path: the auto UI read it from its answers file.
 grep -qx "uri file://$TEST_TMP/plan.txt" <<<"$out" || fail "not the file cordon's dialog chose: $out"
 # And by cordon-portals.conf, not by cordon.portal's deprecated UseIn.
 grep -q "Found 'cordon' in configuration for org.freedesktop.impl.portal.FileChooser" \
