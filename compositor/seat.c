@@ -62,7 +62,8 @@ static bool surface_is_frozen(struct cordon_seat *seat, struct wlr_surface *surf
 /* While the session is locked, only the locker gets input (none while it has no locker). */
 bool cordon_seat_surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface) {
 	return !seat->lock.locked || !surface ||
-		(seat->lock.locker && wl_resource_get_client(surface->resource) == seat->lock.locker);
+		(seat->lock.locker &&
+			wl_resource_get_client(surface->resource) == seat->lock.locker);
 }
 
 void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_client *locker) {
@@ -70,7 +71,12 @@ void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_clien
 	seat->lock.locked = locked;
 	seat->lock.locker = locked ? locker : NULL;
 	if (locked && !was_locked) {
-		/* The lock screen takes over: nobody else keeps focus. */
+		/* The lock screen takes over: nobody else keeps focus, no move or resize goes on.
+		 */
+		cordon_seat_end_grab(seat, NULL);
+		/* A drag an app started is cancelled, not dropped into the lock screen. */
+		wlr_seat_pointer_end_grab(seat->wlr_seat);
+		wlr_seat_keyboard_end_grab(seat->wlr_seat);
 		cordon_input_router_focus_will_change(seat->router, NULL);
 		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
 		wlr_seat_pointer_clear_focus(seat->wlr_seat);
@@ -173,6 +179,11 @@ bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode)
 		}
 	}
 
+	/* While locked, only the VT switch: a binding could start or close what the lock hides. */
+	if (seat->lock.locked) {
+		return false;
+	}
+
 	/*
 	 * Bindings match the key's level-one keysym, so that Logo+Shift+q is
 	 * found whatever Shift does to q.
@@ -198,8 +209,9 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
-	/* Like the keys, modifiers go to a shown dialog only. */
-	if (cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
+	/* Like the keys, modifiers go to a shown dialog only (to the locker while locked). */
+	if (!keyboard->seat->lock.locked &&
+		cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
 		return;
 	}
 	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->wlr_keyboard);
@@ -320,7 +332,8 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 	 * app enters with no keys and no modifiers, and is sent the modifiers when the dialog
 	 * gives the keyboard back.
 	 */
-	if (keyboard && !cordon_portals_withhold_modifiers(seat->server->portals)) {
+	if (keyboard &&
+		(seat->lock.locked || !cordon_portals_withhold_modifiers(seat->server->portals))) {
 		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, keyboard->keycodes,
 			keyboard->num_keycodes, &keyboard->modifiers);
 	} else {
@@ -532,8 +545,10 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 		process_resize(seat);
 		return;
 	case CORDON_CURSOR_PASSTHROUGH:
-		if (cordon_portals_handle_motion(
-			    seat->server->portals, seat->cursor->x, seat->cursor->y)) {
+		/* Dialogs are under the session lock's cover while locked: not theirs. */
+		if (!seat->lock.locked &&
+			cordon_portals_handle_motion(
+				seat->server->portals, seat->cursor->x, seat->cursor->y)) {
 			/* Over a portal dialog: the app beneath must not follow the pointer. */
 			wlr_seat_pointer_clear_focus(seat->wlr_seat);
 			return;
@@ -707,7 +722,8 @@ static void rebase_pointer(struct cordon_seat *seat) {
 		return;
 	}
 	struct wlr_box hotspot = {(int)seat->cursor->x, (int)seat->cursor->y, 1, 1};
-	if (cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
+	if (!seat->lock.locked &&
+		cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
 		return;
 	}
 	double sx, sy;

@@ -1,0 +1,36 @@
+/* The session lock (ext-session-lock-v1): a locker covers every output and alone gets input. */
+#ifndef CORDON_COMPOSITOR_SESSION_LOCK_H
+#define CORDON_COMPOSITOR_SESSION_LOCK_H
+
+#include <stdbool.h>
+#include <wayland-server-core.h>
+
+struct cordon_server;
+
+struct cordon_session_lock {
+	struct cordon_server *server;
+	struct wlr_session_lock_manager_v1 *manager;
+	/* Above every other layer, cordon's portal dialogs included; enabled while locked. */
+	struct wlr_scene_tree *tree;
+	bool locked;
+	/* The live lock object; NULL while unlocked and while locked by a locker that died. */
+	struct wlr_session_lock_v1 *lock;
+	struct wl_list outputs; /* lock_output.link: one cover per output while locked */
+
+	struct wl_listener new_lock;
+	struct wl_listener manager_destroy;
+	struct wl_listener layout_add;
+	struct wl_listener layout_change;
+	/* On LOCK, while it lives. */
+	struct wl_listener new_surface;
+	struct wl_listener unlock;
+	struct wl_listener lock_destroy;
+};
+
+struct cordon_session_lock *cordon_session_lock_create(struct cordon_server *server);
+void cordon_session_lock_destroy(struct cordon_session_lock *session_lock);
+
+/* Whether the session is locked (also while no locker is alive). */
+bool cordon_session_lock_is_locked(const struct cordon_session_lock *session_lock);
+
+#endif
