@@ -289,8 +289,7 @@ void cordon_input_router_key(struct cordon_input_router *router, struct cordon_k
 		}
 	} else {
 		enum cordon_input_taker taker = ledger_take(router, event->keycode);
-		/* Pressed in an app before the lock: its release is the locker's (the app had a
-		 * leave). */
+		/* Pressed in an app before the lock (which sent it a leave): now the locker's. */
 		if (taker == CORDON_INPUT_CLIENT && seat->lock.locked) {
 			taker = CORDON_INPUT_LOCK;
 		}

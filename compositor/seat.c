@@ -71,8 +71,7 @@ void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_clien
 	seat->lock.locked = locked;
 	seat->lock.locker = locked ? locker : NULL;
 	if (locked && !was_locked) {
-		/* The lock screen takes over: nobody else keeps focus, no move or resize goes on.
-		 */
+		/* The lock screen takes over: nobody keeps focus, no move or resize goes on. */
 		cordon_seat_end_grab(seat, NULL);
 		/* A drag an app started is cancelled, not dropped into the lock screen. */
 		wlr_seat_pointer_end_grab(seat->wlr_seat);

@@ -256,12 +256,12 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	server->portals = cordon_portals_create(server, &portal_ui);
 	if (!server->portals) {
 		goto error;
+	}
 	/* After the portals: its scene tree is drawn above their dialogs. */
 	server->session_lock = cordon_session_lock_create(server);
 	if (!server->session_lock) {
 		wlr_log(WLR_ERROR, "Cannot create the session lock");
 		goto error;
-	}
 	}
 	server->apps = cordon_apps_create(server);
 	server->freeze = server->apps ? cordon_freeze_create(server) : NULL;
