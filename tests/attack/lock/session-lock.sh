@@ -14,6 +14,7 @@ source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
 command -v swaylock >/dev/null || skip "swaylock not found (Debian package swaylock)"
 command -v grim >/dev/null || skip "grim not found (Debian package grim)"
 command -v wl-copy >/dev/null || skip "wl-copy not found (Debian package wl-clipboard)"
+command -v openssl >/dev/null || skip "openssl not found (Debian package openssl)"
 THIEF=${CORDON_INPUT_THIEF:?CORDON_INPUT_THIEF is not set}
 LOCKER="$TC/lock-client"
 
@@ -154,5 +155,29 @@ wait_for "the thief to get the keyboard back" \
 keys_before=$(log_count thief '^key code=30 ')
 ctl key click a >/dev/null
 wait_for "the thief to take a key after the unlock" log_count_above thief '^key code=30 ' "$keys_before"
+
+# 7. swaylock's own unlock, through PAM: the password is root's in a copy of /etc/shadow
+# that only swaylock's private mount namespace sees. A wrong password keeps the lock.
+hash=$(openssl passwd -6 -salt cordonlock 'lockpass')
+sed "s|^root:[^:]*:|root:$hash:|" /etc/shadow >"$TEST_TMP/shadow"
+start_client swaylock2 unshare --mount --propagation private sh -c \
+	'mount --bind "$1" /etc/shadow && shift && exec "$@"' _ "$TEST_TMP/shadow" \
+	swaylock --no-unlock-indicator --color 0000ff
+wait_log thief '^keyboard-leave$'
+wait_for "swaylock to lock again" both_covered_by relock "0 0 255"
+type_text "wrongpass"
+ctl key click Return >/dev/null
+wait_for "swaylock to refuse the wrong password" grep -q 'pam_authenticate failed' "$TEST_TMP/swaylock2.log"
+both_covered_by wrong "0 0 255" || fail "a wrong password unlocked the session"
+client_alive swaylock2 || fail "swaylock ended on a wrong password"
+keys_before=$(log_count thief '^key code=')
+type_text "lockpass"
+ctl key click Return >/dev/null
+wait_for "swaylock to unlock and exit" not client_alive swaylock2
+assert_eq "$keys_before" "$(log_count thief '^key code=')" "keys the thief got from the password"
+wait_for "the apps to show after swaylock's unlock" shot_has_apps
+assert_eq 1 "$(grep -c 'went away without unlocking' "$CORDON_LOG")" \
+	"locks abandoned (only the kill -9; swaylock's exit was an unlock)"
 echo "session lock: no key, button, pixel or paste for the apps while locked, also after" \
-	"kill -9 of swaylock; a second lock refused; a new locker unlocks; the apps work again"
+	"kill -9 of swaylock; a second lock refused; a new locker unlocks; swaylock unlocks" \
+	"with the password only; the apps work again"
