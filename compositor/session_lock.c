@@ -213,6 +213,43 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	}
 }
 
+/*
+ * Besides the cover, every other tree of the scene (the layers with the apps, the portal
+ * dialogs) is disabled while locked: what renders the scene elsewhere than on an output
+ * (a capture of one window renders the scene at the window's place, which may be off every
+ * output, where no cover is) finds nothing of the session either.
+ */
+static void hide_session(struct cordon_session_lock *session_lock) {
+	struct wlr_scene_node *node;
+	wl_list_for_each(node, &session_lock->server->scene->tree.children, link) {
+		if (node == &session_lock->tree->node || !node->enabled) {
+			continue;
+		}
+		struct wlr_scene_node **slot =
+			wl_array_add(&session_lock->hidden_trees, sizeof(*slot));
+		if (!slot) {
+			wlr_log(WLR_ERROR, "Cannot hide the session under the lock: exiting");
+			abort();
+		}
+		*slot = node;
+		wlr_scene_node_set_enabled(node, false);
+	}
+}
+
+/* Enables again what hide_session disabled and is still in the scene. */
+static void show_session(struct cordon_session_lock *session_lock) {
+	struct wlr_scene_node *node, **hidden;
+	wl_list_for_each(node, &session_lock->server->scene->tree.children, link) {
+		wl_array_for_each(hidden, &session_lock->hidden_trees) {
+			if (*hidden == node) {
+				wlr_scene_node_set_enabled(node, true);
+			}
+		}
+	}
+	wl_array_release(&session_lock->hidden_trees);
+	wl_array_init(&session_lock->hidden_trees);
+}
+
 static void forget_lock(struct cordon_session_lock *session_lock) {
 	wl_list_remove(&session_lock->new_surface.link);
 	wl_list_remove(&session_lock->unlock.link);
@@ -229,6 +266,7 @@ static void handle_unlock(struct wl_listener *listener, void *data) {
 		destroy_output(lock_output);
 	}
 	wlr_scene_node_set_enabled(&session_lock->tree->node, false);
+	show_session(session_lock);
 	cordon_seat_set_lock(seat_of(session_lock), false, NULL);
 	wlr_log(WLR_INFO, "Session unlocked by its locker");
 }
@@ -283,6 +321,9 @@ static void handle_new_lock(struct wl_listener *listener, void *data) {
 	/* Covered before the locker hears it is locked: nothing of the session shows after. */
 	wlr_scene_node_raise_to_top(&session_lock->tree->node);
 	wlr_scene_node_set_enabled(&session_lock->tree->node, true);
+	if (!taking_over) {
+		hide_session(session_lock);
+	}
 	struct wlr_output_layout_output *layout_output;
 	wl_list_for_each(layout_output, &session_lock->server->output_layout->outputs, link) {
 		cover_output(session_lock, layout_output->output);
@@ -337,6 +378,7 @@ struct cordon_session_lock *cordon_session_lock_create(struct cordon_server *ser
 	}
 	session_lock->server = server;
 	wl_list_init(&session_lock->outputs);
+	wl_array_init(&session_lock->hidden_trees);
 	session_lock->manager = wlr_session_lock_manager_v1_create(server->display);
 	/* Created last on the scene's root: above the layers and the portal dialogs. */
 	session_lock->tree = wlr_scene_tree_create(&server->scene->tree);
@@ -374,6 +416,7 @@ void cordon_session_lock_destroy(struct cordon_session_lock *session_lock) {
 	wl_list_remove(&session_lock->layout_add.link);
 	wl_list_remove(&session_lock->layout_change.link);
 	wlr_scene_node_destroy(&session_lock->tree->node);
+	wl_array_release(&session_lock->hidden_trees);
 	free(session_lock);
 }
 

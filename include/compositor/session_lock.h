@@ -16,6 +16,8 @@ struct cordon_session_lock {
 	/* The live lock object; NULL while unlocked and while locked by a locker that died. */
 	struct wlr_session_lock_v1 *lock;
 	struct wl_list outputs; /* lock_output.link: one cover per output while locked */
+	/* The scene root's other trees, disabled while locked (struct wlr_scene_node *). */
+	struct wl_array hidden_trees;
 
 	struct wl_listener new_lock;
 	struct wl_listener manager_destroy;
