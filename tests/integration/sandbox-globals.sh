@@ -22,7 +22,8 @@ in_malformed=("${IN_CGROUP[@]}" "$malformed")
 privileged=(zwlr_screencopy_manager_v1 zwlr_data_control_manager_v1 ext_data_control_manager_v1
 	zwp_virtual_keyboard_manager_v1 zwlr_virtual_pointer_manager_v1 zwlr_layer_shell_v1
 	zwlr_foreign_toplevel_manager_v1 zwlr_export_dmabuf_manager_v1
-	zwlr_output_manager_v1 zwlr_gamma_control_manager_v1 ext_idle_notifier_v1)
+	zwlr_output_manager_v1 zwlr_gamma_control_manager_v1 ext_idle_notifier_v1
+	ext_session_lock_manager_v1)
 everyday=(wl_compositor wl_shm wl_seat xdg_wm_base wl_data_device_manager wl_output
 	wp_cursor_shape_manager_v1 zwp_relative_pointer_manager_v1 zwp_pointer_constraints_v1)
 
