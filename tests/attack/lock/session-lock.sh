@@ -6,8 +6,9 @@
 # docs/security.md, "Session lock": while locked no app gets a key or a button, no app
 # pixel is on any output (cordonctl screenshot and grim), no binding runs, a sandboxed
 # app cannot even see the lock global, a second lock is refused; after the crash the
-# outputs stay covered and input still goes nowhere, a new locker takes over, and only
-# its unlock_and_destroy gives the session back, after which the apps work again.
+# outputs stay covered and input still goes nowhere, a new swaylock takes over, and only
+# its unlock (the right password, not a wrong one) gives the session back, after which
+# the apps work again; the test locker then gets the pointer and the keys while it locks.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
@@ -133,20 +134,28 @@ shot_has_no_apps abandoned
 user_tries_everything
 assert_eq 1 "$(log_count thief '^keyboard-enter$')" "keyboard enters of the thief so far"
 
-# 5. A new locker takes over and gets the keys; only its unlock gives the session back.
-start_client locker "$LOCKER" --color ffffff00 --unlock-key 28
-wait_log locker '^locked$'
-wait_for "the new locker to cover both outputs in yellow" both_covered_by takeover "255 255 0"
+# 5. A new swaylock takes over from the dead one, and only its own unlock, through PAM,
+# gives the session back: the password is root's in a copy of /etc/shadow that only
+# swaylock's private mount namespace sees. A wrong password keeps the lock.
+hash=$(openssl passwd -6 -salt cordonlock 'lockpass')
+sed "s|^root:[^:]*:|root:$hash:|" /etc/shadow >"$TEST_TMP/shadow"
+start_client swaylock2 unshare --mount --propagation private sh -c \
+	'mount --bind "$1" /etc/shadow && shift && exec "$@"' _ "$TEST_TMP/shadow" \
+	swaylock --no-unlock-indicator --color 0000ff
+wait_for "the new swaylock to cover both outputs" both_covered_by takeover "0 0 255"
 shot_has_no_apps takeover
-wait_log locker '^keyboard-enter$'
-ctl pointer move 400 300 >/dev/null
-ctl pointer button left click >/dev/null
-wait_log locker '^button code=272 state=pressed$'
-ctl key click b >/dev/null
-wait_log locker '^key code=48 state=pressed$'
-! log_has thief '^key code=48 ' || fail "a key typed into the new locker reached the thief"
+keys_before=$(log_count thief '^key code=')
+type_text "wrongpass"
 ctl key click Return >/dev/null
-wait_log locker '^unlocked$'
+wait_for "swaylock to refuse the wrong password" grep -q 'pam_authenticate failed' "$TEST_TMP/swaylock2.log"
+both_covered_by wrong "0 0 255" || fail "a wrong password unlocked the session"
+client_alive swaylock2 || fail "swaylock ended on a wrong password"
+type_text "lockpass"
+ctl key click Return >/dev/null
+wait_for "swaylock to unlock and exit" not client_alive swaylock2
+assert_eq "$keys_before" "$(log_count thief '^key code=')" "keys the thief got from the passwords"
+assert_eq 1 "$(grep -c 'went away without unlocking' "$CORDON_LOG")" \
+	"locks abandoned (only the kill -9; swaylock's exit was an unlock)"
 
 # 6. Unlocked: the apps show again, and the thief has the keyboard back and takes keys.
 wait_for "the apps to show again" shot_has_apps
@@ -156,28 +165,24 @@ keys_before=$(log_count thief '^key code=30 ')
 ctl key click a >/dev/null
 wait_for "the thief to take a key after the unlock" log_count_above thief '^key code=30 ' "$keys_before"
 
-# 7. swaylock's own unlock, through PAM: the password is root's in a copy of /etc/shadow
-# that only swaylock's private mount namespace sees. A wrong password keeps the lock.
-hash=$(openssl passwd -6 -salt cordonlock 'lockpass')
-sed "s|^root:[^:]*:|root:$hash:|" /etc/shadow >"$TEST_TMP/shadow"
-start_client swaylock2 unshare --mount --propagation private sh -c \
-	'mount --bind "$1" /etc/shadow && shift && exec "$@"' _ "$TEST_TMP/shadow" \
-	swaylock --no-unlock-indicator --color 0000ff
-wait_log thief '^keyboard-leave$'
-wait_for "swaylock to lock again" both_covered_by relock "0 0 255"
-type_text "wrongpass"
+# 7. The test locker: the pointer and the keys are its own while it holds the lock, and
+# its unlock_and_destroy ends the lock as swaylock's did.
+start_client locker "$LOCKER" --color ffffff00 --unlock-key 28
+wait_log locker '^locked$'
+wait_for "the test locker to cover both outputs in yellow" both_covered_by yellow "255 255 0"
+shot_has_no_apps yellow
+wait_log locker '^keyboard-enter$'
+ctl pointer move 400 300 >/dev/null
+ctl pointer button left click >/dev/null
+wait_log locker '^button code=272 state=pressed$'
+ctl key click b >/dev/null
+wait_log locker '^key code=48 state=pressed$'
+! log_has thief '^key code=48 ' || fail "a key typed into the test locker reached the thief"
 ctl key click Return >/dev/null
-wait_for "swaylock to refuse the wrong password" grep -q 'pam_authenticate failed' "$TEST_TMP/swaylock2.log"
-both_covered_by wrong "0 0 255" || fail "a wrong password unlocked the session"
-client_alive swaylock2 || fail "swaylock ended on a wrong password"
-keys_before=$(log_count thief '^key code=')
-type_text "lockpass"
-ctl key click Return >/dev/null
-wait_for "swaylock to unlock and exit" not client_alive swaylock2
-assert_eq "$keys_before" "$(log_count thief '^key code=')" "keys the thief got from the password"
-wait_for "the apps to show after swaylock's unlock" shot_has_apps
-assert_eq 1 "$(grep -c 'went away without unlocking' "$CORDON_LOG")" \
-	"locks abandoned (only the kill -9; swaylock's exit was an unlock)"
+wait_log locker '^unlocked$'
+wait_for "the apps to show after the test locker's unlock" shot_has_apps
+wait_for "the thief to get the keyboard back again" \
+	sh -c '[ "$(grep -c "^keyboard-enter$" "$1")" -ge 3 ]' _ "$TEST_TMP/thief.log"
 echo "session lock: no key, button, pixel or paste for the apps while locked, also after" \
-	"kill -9 of swaylock; a second lock refused; a new locker unlocks; swaylock unlocks" \
-	"with the password only; the apps work again"
+	"kill -9 of swaylock; a second lock refused; a new swaylock takes over and unlocks" \
+	"with the password only; the test locker gets pointer and keys; the apps work again"
