@@ -50,6 +50,10 @@ static const char *const global_words[] = {
 	"zwlr_output_manager_v1",
 	/* Tells the app when the user is away from the machine. */
 	"ext_idle_notifier_v1",
+	/* Takes every key while it has the keyboard, cordon's bindings too (a VM's viewer). */
+	"zwp_keyboard_shortcuts_inhibit_manager_v1",
+	/* Locks the session: all input and the whole screen for the locker. */
+	"ext_session_lock_manager_v1",
 	"wp_security_context_manager_v1",
 	/* Parents the app's surfaces to another client's exported window. */
 	"zxdg_importer_v2",

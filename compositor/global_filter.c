@@ -2,8 +2,15 @@
  * The global filter: a sandboxed client sees only what an ordinary app needs
  * to draw, take input and exchange data through the user. Everything else
  * (screen capture, clipboard managers, virtual input, panels, output and gamma
- * control, input inhibitors, and any global added later) stays invisible and
- * cannot be bound. An allow-list, so that a new global is private by default.
+ * control, session locking) stays invisible and cannot be bound, unless the
+ * app's policy grants it by name.
+ *
+ * Every global cordon creates is in exactly one of two tables: offered to
+ * sandboxed apps, or host-only (with what it would give away). A global in
+ * neither is hidden from sandboxed apps like a host-only one, so a protocol added
+ * later is private by default, and tests/wlcs/descriptor-check.c fails until it is
+ * classified. Globals are matched by interface name: wlroots keeps its
+ * wl_interface structs private, so their names are what cordon can compare.
  */
 #include "compositor/global_filter.h"
 
@@ -15,7 +22,9 @@
 #include "compositor/client.h"
 #include "compositor/server.h"
 
-static const char *const sandbox_allowed[] = {
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const offered[] = {
 	"wl_compositor",
 	"wl_subcompositor",
 	"wl_shm",
@@ -38,19 +47,62 @@ static const char *const sandbox_allowed[] = {
 	"wp_cursor_shape_manager_v1",
 	"zwp_relative_pointer_manager_v1",
 	"zwp_pointer_constraints_v1",
-	/* Naming its own window as a portal dialog's parent; importing is not offered. */
+	/* Naming its own window as a portal dialog's parent; importing is host-only. */
 	"zxdg_exporter_v2",
 	/* Portals exist for sandboxed apps: the caller is known by its tag. */
 	"cordon_portal_manager_v1",
 };
 
-static bool allow_listed(const char *name) {
-	for (size_t i = 0; i < sizeof(sandbox_allowed) / sizeof(sandbox_allowed[0]); i++) {
-		if (strcmp(name, sandbox_allowed[i]) == 0) {
+/* What each would give a sandboxed app. */
+static const struct {
+	const char *name;
+	const char *gives;
+} host_only[] = {
+	{"zwlr_screencopy_manager_v1", "every pixel on screen, other apps' windows included"},
+	{"zwlr_export_dmabuf_manager_v1", "every output's frames, as dmabufs"},
+	{"zwlr_data_control_manager_v1", "every selection, read and set without focus or a user action"},
+	{"ext_data_control_manager_v1", "every selection, read and set without focus or a user action"},
+	{"zwp_virtual_keyboard_manager_v1", "typing into whichever window has the keyboard"},
+	{"zwlr_virtual_pointer_manager_v1", "clicking anywhere, trusted dialogs included"},
+	{"zwlr_layer_shell_v1", "surfaces over every window (fake dialogs) and the keyboard exclusively"},
+	{"zwlr_foreign_toplevel_manager_v1", "every window's title and app id, and closing them"},
+	{"zwlr_gamma_control_manager_v1", "the colours of whole outputs, to hide or fake what they show"},
+	{"zwlr_output_manager_v1", "the output layout and modes, and switching outputs off"},
+	{"ext_idle_notifier_v1", "when the user is away from the machine"},
+	{"ext_session_lock_manager_v1", "locking the session: all input and all of the screen"},
+	{"zwp_keyboard_shortcuts_inhibit_manager_v1", "cordon's own key bindings"},
+	{"wp_security_context_manager_v1", "connections tagged with a sandbox of its choosing"},
+	{"zxdg_importer_v2", "parenting its surfaces to another app's window"},
+};
+
+static bool listed(const char *name, const char *const *names, size_t count) {
+	for (size_t i = 0; i < count; i++) {
+		if (strcmp(name, names[i]) == 0) {
 			return true;
 		}
 	}
 	return false;
+}
+
+static bool host_only_listed(const char *name) {
+	for (size_t i = 0; i < ARRAY_LEN(host_only); i++) {
+		if (strcmp(name, host_only[i].name) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+enum cordon_global_class cordon_global_class_of(const char *interface_name) {
+	bool is_offered = listed(interface_name, offered, ARRAY_LEN(offered));
+	bool is_host_only = host_only_listed(interface_name);
+	if (is_offered && is_host_only) {
+		return CORDON_GLOBAL_IN_BOTH;
+	}
+	if (is_offered) {
+		return CORDON_GLOBAL_OFFERED;
+	}
+	return is_host_only ? CORDON_GLOBAL_HOST_ONLY : CORDON_GLOBAL_UNCLASSIFIED;
 }
 
 /*
@@ -73,7 +125,16 @@ bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_gl
 		return true;
 	}
 	const char *name = wl_global_get_interface(global)->name;
-	return allow_listed(name) || granted(client, name);
+	switch (cordon_global_class_of(name)) {
+	case CORDON_GLOBAL_OFFERED:
+		return true;
+	case CORDON_GLOBAL_HOST_ONLY:
+		return granted(client, name);
+	case CORDON_GLOBAL_UNCLASSIFIED:
+	case CORDON_GLOBAL_IN_BOTH:
+		break;
+	}
+	return false;
 }
 
 static bool filter_global(

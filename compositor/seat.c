@@ -35,6 +35,7 @@
 #include "compositor/globals.h"
 #include "compositor/input_router.h"
 #include "compositor/seat_protocols.h"
+#include "compositor/session_lock.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -62,8 +63,7 @@ static bool surface_is_frozen(struct cordon_seat *seat, struct wlr_surface *surf
 /* While the session is locked, only the locker gets input (none while it has no locker). */
 bool cordon_seat_surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface) {
 	return !seat->lock.locked || !surface ||
-		(seat->lock.locker &&
-			wl_resource_get_client(surface->resource) == seat->lock.locker);
+		(seat->lock.locker && wl_resource_get_client(surface->resource) == seat->lock.locker);
 }
 
 void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_client *locker) {
@@ -178,11 +178,13 @@ bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode)
 		}
 	}
 
-	/* While locked, only the VT switch: a binding could start or close what the lock hides. */
-	if (seat->lock.locked) {
+	/*
+	 * A host app that inhibits shortcuts (a virtual machine) gets them, and a locked
+	 * session runs none (they could close, start or quit behind the lock); VT switches stay.
+	 */
+	if (seat->lock.locked || cordon_seat_protocols_shortcuts_inhibited(seat->protocols)) {
 		return false;
 	}
-
 	/*
 	 * Bindings match the key's level-one keysym, so that Logo+Shift+q is
 	 * found whatever Shift does to q.
@@ -208,7 +210,7 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
-	/* Like the keys, modifiers go to a shown dialog only (to the locker while locked). */
+	/* Like the keys, modifiers go to a shown dialog only (none shows while locked). */
 	if (!keyboard->seat->lock.locked &&
 		cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
 		return;
@@ -544,7 +546,7 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 		process_resize(seat);
 		return;
 	case CORDON_CURSOR_PASSTHROUGH:
-		/* Dialogs are under the session lock's cover while locked: not theirs. */
+		/* Dialogs are hidden under a lock: the pointer is the locker's there. */
 		if (!seat->lock.locked &&
 			cordon_portals_handle_motion(
 				seat->server->portals, seat->cursor->x, seat->cursor->y)) {
@@ -721,8 +723,7 @@ static void rebase_pointer(struct cordon_seat *seat) {
 		return;
 	}
 	struct wlr_box hotspot = {(int)seat->cursor->x, (int)seat->cursor->y, 1, 1};
-	if (!seat->lock.locked &&
-		cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
+	if (!seat->lock.locked && cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
 		return;
 	}
 	double sx, sy;
@@ -823,6 +824,8 @@ static void handle_request_start_drag(struct wl_listener *listener, void *data) 
 	struct cordon_seat *seat = wl_container_of(listener, seat, request_start_drag);
 	/* A drag starts from a held button on the origin surface: the policy checks the press. */
 	cordon_selection_request_start_drag(seat->selection, data);
+	/* A drag that starts takes the pointer from its surface, a refused one gives it back. */
+	cordon_seat_update_pointer_focus(seat, 0);
 }
 
 static void handle_drag_icon_destroy(struct wl_listener *listener, void *data) {
@@ -994,7 +997,8 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 		return NULL;
 	}
 	seat->protocols = cordon_seat_protocols_create(seat);
-	if (!seat->protocols) {
+	seat->session_lock = seat->protocols ? cordon_session_lock_create(seat) : NULL;
+	if (!seat->session_lock) {
 		wlr_log(WLR_ERROR, "Cannot create the seat's protocols");
 		cordon_seat_destroy(seat);
 		return NULL;
@@ -1052,6 +1056,7 @@ void cordon_seat_destroy(struct cordon_seat *seat) {
 	wl_list_remove(&seat->pointer_focus_change.link);
 	forget_client_cursor(seat);
 	destroy_virtual_devices(seat);
+	cordon_session_lock_destroy(seat->session_lock);
 	cordon_seat_protocols_destroy(seat->protocols);
 	/* Keyboards still listed belong to devices that outlive us (none normally). */
 	struct cordon_keyboard *keyboard, *tmp;

@@ -4,7 +4,6 @@
  */
 #include "compositor/server.h"
 #include "compositor/session_bus.h"
-#include "compositor/session_lock.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -257,12 +256,6 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	if (!server->portals) {
 		goto error;
 	}
-	/* After the portals: its scene tree is drawn above their dialogs. */
-	server->session_lock = cordon_session_lock_create(server);
-	if (!server->session_lock) {
-		wlr_log(WLR_ERROR, "Cannot create the session lock");
-		goto error;
-	}
 	server->apps = cordon_apps_create(server);
 	server->freeze = server->apps ? cordon_freeze_create(server) : NULL;
 	if (!server->freeze) {
@@ -370,7 +363,6 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_global_filter_finish(server);
 	/* Its listeners would otherwise accept clients into a display being torn down. */
 	cordon_security_context_manager_destroy(server->security_contexts);
-	cordon_session_lock_destroy(server->session_lock);
 	cordon_portals_destroy(server->portals);
 	cordon_session_bus_destroy(server->session_bus);
 	wl_list_remove(&server->new_output.link);

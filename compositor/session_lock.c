@@ -48,7 +48,7 @@ struct lock_output {
 };
 
 static struct cordon_seat *seat_of(struct cordon_session_lock *session_lock) {
-	return session_lock->server->seat;
+	return session_lock->seat;
 }
 
 static void set_fill_color(struct cordon_session_lock *session_lock, const float color[4]) {
@@ -291,8 +291,8 @@ static bool may_lock(struct cordon_session_lock *session_lock, struct wl_client 
 	}
 	if (session_lock->lock) {
 		wlr_log(WLR_ERROR,
-			"Refusing a session lock: the session is already locked by a "
-			"live locker");
+			"Refusing a second session locker: the session is locked by a live "
+			"locker");
 		return false;
 	}
 	return true;
@@ -371,16 +371,18 @@ static void handle_manager_destroy(struct wl_listener *listener, void *data) {
 	stop_listening(session_lock);
 }
 
-struct cordon_session_lock *cordon_session_lock_create(struct cordon_server *server) {
+struct cordon_session_lock *cordon_session_lock_create(struct cordon_seat *seat) {
 	struct cordon_session_lock *session_lock = calloc(1, sizeof(*session_lock));
 	if (!session_lock) {
 		return NULL;
 	}
+	struct cordon_server *server = seat->server;
+	session_lock->seat = seat;
 	session_lock->server = server;
 	wl_list_init(&session_lock->outputs);
 	wl_array_init(&session_lock->hidden_trees);
 	session_lock->manager = wlr_session_lock_manager_v1_create(server->display);
-	/* Created last on the scene's root: above the layers and the portal dialogs. */
+	/* Disabled until a lock begins; then raised above every other tree (handle_new_lock). */
 	session_lock->tree = wlr_scene_tree_create(&server->scene->tree);
 	if (!session_lock->manager || !session_lock->tree) {
 		if (session_lock->tree) {

@@ -12,6 +12,16 @@ struct wl_global;
 void cordon_global_filter_init(struct cordon_server *server);
 void cordon_global_filter_finish(struct cordon_server *server);
 
+enum cordon_global_class {
+	CORDON_GLOBAL_UNCLASSIFIED, /* in neither table: hidden from sandboxed apps */
+	CORDON_GLOBAL_OFFERED, /* to every client */
+	CORDON_GLOBAL_HOST_ONLY, /* to the host, and to apps whose policy grants it by name */
+	CORDON_GLOBAL_IN_BOTH, /* a mistake in the tables: hidden from sandboxed apps */
+};
+
+/* Which table a global's interface is in (tests/wlcs/descriptor-check.c checks every one). */
+enum cordon_global_class cordon_global_class_of(const char *interface_name);
+
 /* Whether this client may see (and bind) this global. */
 bool cordon_global_visible(const struct wl_client *client, const struct wl_global *global);
 

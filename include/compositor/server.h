@@ -60,8 +60,6 @@ struct cordon_server {
 	struct cordon_globals *globals;
 	struct cordon_ipc_server *ipc;
 	struct cordon_portals *portals;
-	/* ext-session-lock-v1: covers every output above the portals (session_lock.c). */
-	struct cordon_session_lock *session_lock;
 	struct cordon_apps *apps; /* clients grouped into apps (apps.c) */
 	struct cordon_freeze *freeze; /* freezing and boosting apps (freeze.c) */
 	struct cordon_security_context_manager *security_contexts;

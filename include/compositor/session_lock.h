@@ -5,12 +5,14 @@
 #include <stdbool.h>
 #include <wayland-server-core.h>
 
+struct cordon_seat;
 struct cordon_server;
 
 struct cordon_session_lock {
+	struct cordon_seat *seat; /* whose lock it sets (cordon_seat_set_lock) */
 	struct cordon_server *server;
 	struct wlr_session_lock_manager_v1 *manager;
-	/* Above every other layer, cordon's portal dialogs included; enabled while locked. */
+	/* Raised above every other tree, the portal dialogs' included, when a lock begins. */
 	struct wlr_scene_tree *tree;
 	bool locked;
 	/* The live lock object; NULL while unlocked and while locked by a locker that died. */
@@ -29,7 +31,7 @@ struct cordon_session_lock {
 	struct wl_listener lock_destroy;
 };
 
-struct cordon_session_lock *cordon_session_lock_create(struct cordon_server *server);
+struct cordon_session_lock *cordon_session_lock_create(struct cordon_seat *seat);
 void cordon_session_lock_destroy(struct cordon_session_lock *session_lock);
 
 /* Whether the session is locked (also while no locker is alive). */

@@ -19,7 +19,7 @@ expected=(
 	zwlr_virtual_pointer_manager_v1 ext_idle_notifier_v1 zwlr_gamma_control_manager_v1
 	zwlr_output_manager_v1 xdg_wm_base zxdg_decoration_manager_v1 wl_seat wl_output
 	wp_cursor_shape_manager_v1 zwp_relative_pointer_manager_v1 zwp_pointer_constraints_v1
-	ext_session_lock_manager_v1
+	zwp_keyboard_shortcuts_inhibit_manager_v1 ext_session_lock_manager_v1
 )
 missing=()
 for interface in "${expected[@]}"; do
