@@ -18,7 +18,7 @@
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
 
-#include "compositor/client.h"
+#include "compositor/global_filter.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 
@@ -284,9 +284,12 @@ static void handle_lock_destroy(struct wl_listener *listener, void *data) {
 }
 
 static bool may_lock(struct cordon_session_lock *session_lock, struct wl_client *client) {
-	/* The global is hidden from sandboxes: a sandboxed locker got it some other way. */
-	if (cordon_client_is_sandboxed(cordon_client_from_wl(client))) {
-		wlr_log(WLR_ERROR, "Refusing a session lock from a sandboxed client");
+	/*
+	 * Host-only unless an app's policy grants it by name: a sandboxed client that was not
+	 * granted it has no business locking (it could not have bound the global).
+	 */
+	if (!cordon_global_visible(client, session_lock->manager->global)) {
+		wlr_log(WLR_ERROR, "Refusing a session lock: a sandboxed app without the grant");
 		return false;
 	}
 	if (session_lock->lock) {
