@@ -238,19 +238,43 @@ static enum cordon_input_taker take_key_press(
 	if (cordon_attention_key(seat->server->attention, keyboard, keycode)) {
 		return CORDON_INPUT_BINDING;
 	}
+	/* While locked, only the VT switch is a binding (seat.c). */
 	if (cordon_seat_key_binding(keyboard, keycode)) {
 		return CORDON_INPUT_BINDING;
 	}
-	/*
-	 * A portal dialog has the keyboard while it is shown: no app may see what is typed.
-	 * While the session is locked the dialog is hidden under the lock: keys are the locker's.
-	 */
-	if (!seat->lock.locked &&
-		cordon_portals_handle_key(
-			seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
+	/* Before the dialogs: they are under the lock's cover, and their requests wait. */
+	if (seat->lock.locked) {
+		return CORDON_INPUT_LOCK;
+	}
+	/* A portal dialog has the keyboard while it is shown: no app may see what is typed. */
+	if (cordon_portals_handle_key(
+		    seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
 		return CORDON_INPUT_DIALOG;
 	}
 	return CORDON_INPUT_CLIENT;
+}
+
+/*
+ * A key while locked reaches the locker's surface, if it has the keyboard, and nobody
+ * else. Nothing is signalled: no press while locked is the user's action in an app (no
+ * clipboard, drag or activation may follow from it), and the seat's last press becomes
+ * nobody's, so no token made before the lock can use one.
+ */
+static void deliver_key_to_locker(struct cordon_input_router *router,
+	struct cordon_keyboard *keyboard, const struct wlr_keyboard_key_event *event) {
+	struct cordon_seat *seat = router->seat;
+	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
+		note_press(router, NULL, 0);
+	}
+	/* One pressed while locked and released after the unlock was never the app's. */
+	if (!seat->lock.locked ||
+		!cordon_seat_surface_may_get_input(
+			seat, seat->wlr_seat->keyboard_state.focused_surface)) {
+		return;
+	}
+	wlr_seat_set_keyboard(seat->wlr_seat, keyboard->wlr_keyboard);
+	wlr_seat_keyboard_notify_key(
+		seat->wlr_seat, event->time_msec, event->keycode, event->state);
 }
 
 void cordon_input_router_key(struct cordon_input_router *router, struct cordon_keyboard *keyboard,
@@ -260,12 +284,24 @@ void cordon_input_router_key(struct cordon_input_router *router, struct cordon_k
 	if (pressed) {
 		enum cordon_input_taker taker = take_key_press(router, keyboard, event->keycode);
 		ledger_add(router, event->keycode, taker);
+		if (taker == CORDON_INPUT_LOCK) {
+			deliver_key_to_locker(router, keyboard, event);
+			return;
+		}
 		if (taker != CORDON_INPUT_CLIENT) {
 			note_press(router, NULL, 0);
 			return;
 		}
 	} else {
-		switch (ledger_take(router, event->keycode)) {
+		enum cordon_input_taker taker = ledger_take(router, event->keycode);
+		/* Pressed in an app before the lock (which sent it a leave): now the locker's. */
+		if (taker == CORDON_INPUT_CLIENT && seat->lock.locked) {
+			taker = CORDON_INPUT_LOCK;
+		}
+		switch (taker) {
+		case CORDON_INPUT_LOCK:
+			deliver_key_to_locker(router, keyboard, event);
+			return;
 		case CORDON_INPUT_BINDING:
 		case CORDON_INPUT_GRAB:
 			return;
@@ -387,11 +423,45 @@ static void deliver_button(struct cordon_input_router *router,
 	}
 }
 
+/*
+ * A button while locked: to the locker's surface under the pointer (a press there gives it
+ * the keyboard, for the output the user looks at), to nobody else, and signalled to no one,
+ * like a key (deliver_key_to_locker). Dialogs and compositor grabs are not asked.
+ */
+static void deliver_button_to_locker(
+	struct cordon_input_router *router, const struct wlr_pointer_button_event *event) {
+	struct cordon_seat *seat = router->seat;
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
+	bool pressed = event->state == WL_POINTER_BUTTON_STATE_PRESSED;
+	if (pressed) {
+		note_press(router, NULL, 0);
+		if (state->focused_surface) {
+			cordon_seat_focus_surface(seat, state->focused_surface);
+		}
+		if (state->button_count == 0) {
+			cordon_seat_begin_implicit_grab(seat);
+		}
+	} else if (seat->swallow_button_release) {
+		seat->swallow_button_release = false;
+		return;
+	}
+	/* wlroots sends it to the pointer focus: the locker's surface, or no one (seat.c). */
+	wlr_seat_pointer_notify_button(
+		seat->wlr_seat, event->time_msec, event->button, event->state);
+	if (!pressed && state->button_count == 0) {
+		cordon_seat_update_pointer_focus(seat, event->time_msec);
+	}
+}
+
 void cordon_input_router_button(
 	struct cordon_input_router *router, const struct wlr_pointer_button_event *event) {
 	struct cordon_seat *seat = router->seat;
 	bool pressed = event->state == WL_POINTER_BUTTON_STATE_PRESSED;
-	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH && !seat->lock.locked &&
+	if (seat->lock.locked) {
+		deliver_button_to_locker(router, event);
+		return;
+	}
+	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH &&
 		cordon_portals_handle_button(seat->server->portals, seat->cursor->x,
 			seat->cursor->y, event->button, pressed)) {
 		if (pressed) {

@@ -74,7 +74,11 @@ void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_clien
 	if (locked && !was_locked) {
 		/* What the overlay lists is not for whoever finds the screen locked. */
 		cordon_attention_close(seat->server->attention);
-		/* The lock screen takes over: nobody else keeps focus. */
+		/* The lock screen takes over: nobody keeps focus, no move or resize goes on. */
+		cordon_seat_end_grab(seat, NULL);
+		/* A drag an app started is cancelled, not dropped into the lock screen. */
+		wlr_seat_pointer_end_grab(seat->wlr_seat);
+		wlr_seat_keyboard_end_grab(seat->wlr_seat);
 		cordon_input_router_focus_will_change(seat->router, NULL);
 		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
 		wlr_seat_pointer_clear_focus(seat->wlr_seat);

@@ -34,6 +34,8 @@ enum cordon_input_taker {
 	CORDON_INPUT_DIALOG, /* a trusted dialog that has the keyboard or the pointer */
 	CORDON_INPUT_GRAB, /* a compositor grab (interactive move or resize) */
 	CORDON_INPUT_CLIENT, /* the app with the focus */
+	/* The session locker (or nobody, while locked without one): never an app, never consent. */
+	CORDON_INPUT_LOCK,
 };
 
 /* An input event on its way to a client (data of the router's signals). */

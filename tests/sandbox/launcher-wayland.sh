@@ -71,7 +71,7 @@ for global in zwlr_screencopy_manager_v1 zwlr_data_control_manager_v1 \
 	zwp_virtual_keyboard_manager_v1 zwlr_virtual_pointer_manager_v1 zwlr_layer_shell_v1 \
 	zwlr_foreign_toplevel_manager_v1 zwlr_export_dmabuf_manager_v1 zwlr_output_manager_v1 \
 	zwlr_gamma_control_manager_v1 zwlr_input_inhibit_manager_v1 \
-	wp_security_context_manager_v1; do
+	wp_security_context_manager_v1 ext_session_lock_manager_v1; do
 	! grep -qx "$global" <<<"$globals" || fail "wayland-info inside sees $global"
 done
 
