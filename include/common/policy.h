@@ -58,6 +58,9 @@ uint64_t cordon_policy_get_size(const struct cordon_policy *policy, const char *
 bool cordon_policy_list_contains(const struct cordon_policy *policy, const char *app_id,
 	const char *profile, const char *key, const char *word);
 
+/* The words a key accepts, NULL-terminated; NULL for a key that takes any word (or none). */
+const char *const *cordon_policy_key_words(const char *key);
+
 /* Whether a comma-separated list holds word (words are trimmed). */
 bool cordon_policy_word_in_list(const char *list, const char *word);
 
