@@ -36,12 +36,17 @@ static const char *const allow_words[] = {"devel", NULL};
  * The privileged globals a sandboxed app may be granted, each in the filter's host-only table
  * (compositor/global_filter.c; tests/unit/test_global_tables.c checks it).
  * tests/integration/policy-globals.sh checks that each name is a global cordon really offers,
- * so a typo here cannot hide. Not every host-only global is grantable: the ext capture and
- * toplevel-list globals, the lock screen and output power are not.
+ * so a typo here cannot hide. Not every host-only global is grantable: the lock screen and
+ * output power are not.
  */
 static const char *const global_words[] = {
 	"zwlr_screencopy_manager_v1",
 	"zwlr_export_dmabuf_manager_v1",
+	/* Screen and window capture need all three; the window's handle comes from the list. */
+	"ext_image_copy_capture_manager_v1",
+	"ext_output_image_capture_source_manager_v1",
+	"ext_foreign_toplevel_image_capture_source_manager_v1",
+	"ext_foreign_toplevel_list_v1",
 	"zwlr_data_control_manager_v1",
 	"ext_data_control_manager_v1",
 	"zwp_virtual_keyboard_manager_v1",

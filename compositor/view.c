@@ -25,6 +25,7 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/xdg_dialog.h"
 
 #define BORDER_WIDTH 3
 /* What cordon does on request; it has no window menu. */
@@ -129,6 +130,8 @@ static void set_activated(struct cordon_view *view, bool activated) {
 	}
 }
 
+#define MAX_MODAL_DEPTH 16
+
 static void raise_view(struct cordon_view *view) {
 	wlr_scene_node_raise_to_top(&view->tree->node);
 	wl_list_remove(&view->link);
@@ -139,6 +142,16 @@ void cordon_view_focus(struct cordon_view *view) {
 	struct cordon_seat *seat = view->server->seat;
 	if (!view->mapped) {
 		return;
+	}
+	/* A modal dialog takes the focus meant for its parent, which comes up just beneath it
+	 * (xdg_dialog.c). wlroots refuses parent loops; the bound is for dialogs of dialogs. */
+	for (int depth = 0; depth < MAX_MODAL_DEPTH; depth++) {
+		struct cordon_view *modal = cordon_view_modal_child(view);
+		if (!modal) {
+			break;
+		}
+		raise_view(view);
+		view = modal;
 	}
 	/* Before anything is sent to it: a frozen app must be running again. */
 	cordon_freeze_view_activating(view);
@@ -626,18 +639,12 @@ static void handle_request_minimize(struct wl_listener *listener, void *data) {
 
 static void handle_set_title(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, set_title);
-	if (view->foreign_toplevel) {
-		wlr_foreign_toplevel_handle_v1_set_title(
-			view->foreign_toplevel, cordon_view_get_title(view));
-	}
+	cordon_foreign_toplevel_update_names(view);
 }
 
 static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, set_app_id);
-	if (view->foreign_toplevel) {
-		wlr_foreign_toplevel_handle_v1_set_app_id(
-			view->foreign_toplevel, cordon_view_get_app_id(view));
-	}
+	cordon_foreign_toplevel_update_names(view);
 }
 
 struct cordon_view *cordon_view_create(
