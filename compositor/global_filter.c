@@ -51,7 +51,8 @@ static const char *const offered_to_sandboxes[] = {
 	"xdg_activation_v1",
 	"zwp_idle_inhibit_manager_v1",
 	/* The pointer as the app's own: its cursor's shape, relative motion for games, and a
-	 * lock or confinement that holds only while the user gave it the keyboard (seat_protocols.c). */
+	 * lock or confinement that holds only while the user gave it the keyboard
+	 * (seat_protocols.c). */
 	"wp_cursor_shape_manager_v1",
 	"zwp_relative_pointer_manager_v1",
 	"zwp_pointer_constraints_v1",
@@ -136,7 +137,8 @@ bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_gl
 		return true;
 	}
 	if (tables != CORDON_GLOBAL_HOST_ONLY) {
-		wlr_log(WLR_ERROR, "Global %s is not in exactly one table of global_filter.c: hidden", name);
+		wlr_log(WLR_ERROR,
+			"Global %s is not in exactly one table of global_filter.c: hidden", name);
 		return false;
 	}
 	return granted(client, name);

@@ -156,8 +156,7 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	globals->output_management = cordon_output_management_create(server);
 	globals->layer_shell = cordon_layer_shell_create(server);
 	globals->decorations = cordon_decorations_create(server);
-	globals->content_type =
-		wlr_content_type_manager_v1_create(display, CONTENT_TYPE_VERSION);
+	globals->content_type = wlr_content_type_manager_v1_create(display, CONTENT_TYPE_VERSION);
 	globals->system_bell = wlr_xdg_system_bell_v1_create(display, SYSTEM_BELL_VERSION);
 	globals->ext_toplevel_list =
 		wlr_ext_foreign_toplevel_list_v1_create(display, EXT_FOREIGN_TOPLEVEL_LIST_VERSION);

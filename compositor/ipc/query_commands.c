@@ -77,12 +77,13 @@ static const char *content_type_name(struct cordon_server *server, struct cordon
 }
 
 /* The window's xdg parent (a dialog's), and whether xdg-dialog made it modal over it. */
-static void add_parent(struct json_object *object, struct cordon_server *server,
-	struct cordon_view *view) {
+static void add_parent(
+	struct json_object *object, struct cordon_server *server, struct cordon_view *view) {
 	struct wlr_xdg_toplevel *parent = view->xdg_toplevel->parent;
 	struct cordon_view *parent_view =
 		parent ? cordon_view_from_surface(server, parent->base->surface) : NULL;
-	struct wlr_xdg_dialog_v1 *dialog = wlr_xdg_dialog_v1_try_from_wlr_xdg_toplevel(view->xdg_toplevel);
+	struct wlr_xdg_dialog_v1 *dialog =
+		wlr_xdg_dialog_v1_try_from_wlr_xdg_toplevel(view->xdg_toplevel);
 	add_int(object, "parent", parent_view ? (int)parent_view->id : 0);
 	add_bool(object, "modal", parent_view && dialog && dialog->modal);
 }

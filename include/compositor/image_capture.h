@@ -1,4 +1,5 @@
-/* ext-image-copy-capture for host clients: outputs, and windows named by ext-foreign-toplevel-list. */
+/* ext-image-copy-capture for host clients: outputs, and windows named by ext-foreign-toplevel-list.
+ */
 #ifndef CORDON_COMPOSITOR_IMAGE_CAPTURE_H
 #define CORDON_COMPOSITOR_IMAGE_CAPTURE_H
 

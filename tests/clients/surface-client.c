@@ -32,7 +32,8 @@ static void handle_global(void *data, struct wl_registry *registry, uint32_t nam
 	const char *interface, uint32_t version) {
 	struct globals *globals = data;
 	if (strcmp(interface, wl_subcompositor_interface.name) == 0) {
-		globals->subcompositor = wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
+		globals->subcompositor =
+			wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
 	} else if (strcmp(interface, wp_viewporter_interface.name) == 0) {
 		globals->viewporter = wl_registry_bind(registry, name, &wp_viewporter_interface, 1);
 	} else if (strcmp(interface, wp_single_pixel_buffer_manager_v1_interface.name) == 0) {
@@ -175,8 +176,8 @@ int main(int argc, char *argv[]) {
 
 	/* The overlay: one pixel, stretched over the left half of the window. */
 	struct wl_surface *overlay = wl_compositor_create_surface(client->compositor);
-	struct wl_subsurface *subsurface = wl_subcompositor_get_subsurface(
-		globals.subcompositor, overlay, toplevel->surface);
+	struct wl_subsurface *subsurface =
+		wl_subcompositor_get_subsurface(globals.subcompositor, overlay, toplevel->surface);
 	wl_subsurface_set_position(subsurface, 0, 0);
 	struct wl_buffer *buffer = wp_single_pixel_buffer_manager_v1_create_u32_rgba_buffer(
 		globals.single_pixel, channel(pixel, 24), channel(pixel, 16), channel(pixel, 8),

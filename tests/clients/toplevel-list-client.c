@@ -30,7 +30,8 @@ static void handle_closed(void *data, struct ext_foreign_toplevel_handle_v1 *han
 static void handle_done(void *data, struct ext_foreign_toplevel_handle_v1 *handle) {
 }
 
-static void handle_title(void *data, struct ext_foreign_toplevel_handle_v1 *handle, const char *title) {
+static void handle_title(
+	void *data, struct ext_foreign_toplevel_handle_v1 *handle, const char *title) {
 	replace(&((struct toplevel *)data)->title, title);
 }
 
@@ -76,8 +77,8 @@ static void handle_global(void *data, struct wl_registry *registry, uint32_t nam
 	const char *interface, uint32_t version) {
 	struct state *state = data;
 	if (strcmp(interface, ext_foreign_toplevel_list_v1_interface.name) == 0) {
-		state->list =
-			wl_registry_bind(registry, name, &ext_foreign_toplevel_list_v1_interface, 1);
+		state->list = wl_registry_bind(
+			registry, name, &ext_foreign_toplevel_list_v1_interface, 1);
 		ext_foreign_toplevel_list_v1_add_listener(state->list, &list_listener, state);
 	}
 }
@@ -111,7 +112,8 @@ int main(int argc, char *argv[]) {
 	struct toplevel *toplevel, *tmp;
 	wl_list_for_each_safe(toplevel, tmp, &state.toplevels, link) {
 		tc_print("toplevel app_id=%s title=%s identifier=%s",
-			toplevel->app_id ? toplevel->app_id : "", toplevel->title ? toplevel->title : "",
+			toplevel->app_id ? toplevel->app_id : "",
+			toplevel->title ? toplevel->title : "",
 			toplevel->identifier ? toplevel->identifier : "");
 		ext_foreign_toplevel_handle_v1_destroy(toplevel->handle);
 		free(toplevel->app_id);

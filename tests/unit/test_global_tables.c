@@ -26,7 +26,8 @@ struct census {
 };
 
 /* Called by libwayland for every global, for the new registry: everything the display holds. */
-static bool note_global(const struct wl_client *client, const struct wl_global *global, void *data) {
+static bool note_global(
+	const struct wl_client *client, const struct wl_global *global, void *data) {
 	struct census *census = data;
 	const char *name = wl_global_get_interface(global)->name;
 	for (size_t i = 0; i < census->count; i++) {
@@ -116,7 +117,8 @@ static void check_created_globals(void) {
 	for (size_t i = 0; i < census.count; i++) {
 		unsigned tables = cordon_global_tables_holding(census.names[i]);
 		if (tables != CORDON_GLOBAL_OFFERED && tables != CORDON_GLOBAL_HOST_ONLY) {
-			fprintf(stderr, "cordon creates %s, which is in %s of global_filter.c's tables\n",
+			fprintf(stderr,
+				"cordon creates %s, which is in %s of global_filter.c's tables\n",
 				census.names[i], tables ? "both" : "neither");
 			failures++;
 		}
