@@ -36,8 +36,7 @@ static const char *const allow_words[] = {"devel", NULL};
  * The privileged globals a sandboxed app may be granted, each in the filter's host-only table
  * (compositor/global_filter.c; tests/unit/test_global_tables.c checks it).
  * tests/integration/policy-globals.sh checks that each name is a global cordon really offers,
- * so a typo here cannot hide. Not every host-only global is grantable: the lock screen and
- * output power are not.
+ * so a typo here cannot hide. Not every host-only global is grantable: the lock screen is not.
  */
 static const char *const global_words[] = {
 	"zwlr_screencopy_manager_v1",

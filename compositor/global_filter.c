@@ -85,7 +85,6 @@ static const char *const host_only[] = {
 	"ext_foreign_toplevel_list_v1",
 	"zwlr_gamma_control_manager_v1",
 	"zwlr_output_manager_v1",
-	"zwlr_output_power_manager_v1",
 	"ext_idle_notifier_v1",
 	"ext_session_lock_manager_v1",
 	"wp_security_context_manager_v1",
