@@ -221,10 +221,16 @@ void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
 		cordon_view_focus(bottom);
 		return;
 	}
-	/* The inverse: send the top view to the bottom, focus the new top. */
-	wlr_scene_node_lower_to_bottom(&top->tree->node);
-	wl_list_remove(&top->link);
-	wl_list_insert(server->views.prev, &top->link);
+	/* The inverse: send the top view to the bottom, focus the new top. A modal dialog
+	 * goes down with the windows it is modal over, still above them: else focusing its
+	 * parent would bring it straight back. */
+	struct cordon_view *lowered = top;
+	for (int depth = 0; lowered && depth <= MAX_MODAL_DEPTH; depth++) {
+		wlr_scene_node_lower_to_bottom(&lowered->tree->node);
+		wl_list_remove(&lowered->link);
+		wl_list_insert(server->views.prev, &lowered->link);
+		lowered = cordon_view_modal_parent(lowered);
+	}
 	struct cordon_view *next = wl_container_of(server->views.next, next, link);
 	wl_list_for_each(next, &server->views, link) {
 		if (next->mapped) {

@@ -46,6 +46,16 @@ struct cordon_view *cordon_view_modal_child(struct cordon_view *view) {
 	return NULL;
 }
 
+struct cordon_view *cordon_view_modal_parent(struct cordon_view *view) {
+	struct wlr_xdg_toplevel *parent = view->xdg_toplevel->parent;
+	struct wlr_xdg_dialog_v1 *dialog =
+		wlr_xdg_dialog_v1_try_from_wlr_xdg_toplevel(view->xdg_toplevel);
+	if (!parent || !dialog || !dialog->modal) {
+		return NULL;
+	}
+	return cordon_view_from_surface(view->server, parent->base->surface);
+}
+
 static void handle_set_modal(struct wl_listener *listener, void *data) {
 	struct dialog *dialog = wl_container_of(listener, dialog, set_modal);
 	struct wlr_xdg_toplevel *parent = dialog->wlr_dialog->xdg_toplevel->parent;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A GTK 4 window opens a modal dialog over itself (xdg-dialog-v1), as on a user's click. The dialog comes
 # up above its parent with the keyboard; while it is up, neither a click on the parent
-# nor cordonctl focus gives the parent the keyboard or raises it over the dialog. Once
+# nor cordonctl focus nor Alt+Tab either way gives the parent the keyboard or raises it
+# over the dialog. Once
 # the dialog is closed the parent has the keyboard again. GTK rings the bell
 # (xdg-system-bell, which cordon logs) and names its icon (xdg-toplevel-icon, which
 # cordon accepts and does not draw) on the way.
@@ -60,6 +61,26 @@ ctl focus "$parent_id" >/dev/null
 # What the click and the focus command did is done once cordon has answered a later request.
 ctl windows >/dev/null
 dialog_on_top || fail "the parent took the focus or came up over its modal dialog: $(windows_json)"
+
+# Alt+Tab and Alt+Shift+Tab with another window: the dialog and its parent go up and
+# down together, the dialog above, and the parent never gets the keyboard.
+start_client other "$CORDON_TEST_CLIENTS/focus-client" --app-id org.example.Other --width 200 \
+	--height 100
+wait_for_window org.example.Other
+wait_for_focus org.example.Other
+other_on_top() {
+	[[ "$(window_json org.example.Other | jq -r .focused)" == true ]] && (($(stack_index Modal) < $(stack_index Parent)))
+}
+# Forward raises the bottom window (the parent: its dialog comes instead), back lowers
+# the top one (the dialog: its parent goes down with it).
+for step in "alt+Tab dialog_on_top" "alt+shift+Tab other_on_top" "alt+shift+Tab dialog_on_top" \
+	"alt+Tab other_on_top"; do
+	read -r keys expected <<<"$step"
+	ctl key "$keys" >/dev/null
+	"$expected" || fail "after $keys: not $expected: $(windows_json)"
+done
+stop_client other
+wait_for "the dialog to have the keyboard again" dialog_on_top
 
 # The bell: GTK rang it through xdg-system-bell, and cordon logged it.
 wait_for "the bell in cordon's log" grep -q "Bell from host app" "$CORDON_LOG"
