@@ -69,7 +69,8 @@ start_client other "$CORDON_TEST_CLIENTS/focus-client" --app-id org.example.Othe
 wait_for_window org.example.Other
 wait_for_focus org.example.Other
 other_on_top() {
-	[[ "$(window_json org.example.Other | jq -r .focused)" == true ]] && (($(stack_index Modal) < $(stack_index Parent)))
+	[[ "$(window_json org.example.Other | jq -r .focused)" == true ]] &&
+		(($(stack_index Modal) < $(stack_index Parent)))
 }
 # Forward raises the bottom window (the parent: its dialog comes instead), back lowers
 # the top one (the dialog: its parent goes down with it).
