@@ -36,7 +36,7 @@ static const char *const allow_words[] = {"devel", NULL};
  * The privileged globals a sandboxed app may be granted, each in the filter's host-only table
  * (compositor/global_filter.c; tests/unit/test_global_tables.c checks it).
  * tests/integration/policy-globals.sh checks that each name is a global cordon really offers,
- * so a typo here cannot hide. Not every host-only global is grantable: the lock screen is not.
+ * so a typo here cannot hide.
  */
 static const char *const global_words[] = {
 	"zwlr_screencopy_manager_v1",
@@ -56,6 +56,10 @@ static const char *const global_words[] = {
 	"zwlr_output_manager_v1",
 	/* Tells the app when the user is away from the machine. */
 	"ext_idle_notifier_v1",
+	/* Takes every key while it has the keyboard, cordon's bindings too (a VM's viewer). */
+	"zwp_keyboard_shortcuts_inhibit_manager_v1",
+	/* Locks the session: all input and the whole screen for the locker. */
+	"ext_session_lock_manager_v1",
 	"wp_security_context_manager_v1",
 	/* Parents the app's surfaces to another client's exported window. */
 	"zxdg_importer_v2",

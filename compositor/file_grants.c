@@ -312,12 +312,8 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *err
 		for (size_t j = 0; j < count; j++) {
 			size_t k = batch->first + j;
 			size_t i = request->file_index[k];
-			/* The id comes from the portal: still, only letters and digits go in a
-			 * path. */
-			if (!ids[j][0] || strlen(ids[j]) >= ID_MAX ||
-				ids[j][strspn(ids[j],
-					"abcdefghijklmnopqrstuvwxyz"
-					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")] != '\0') {
+			/* The id comes from the portal: still, only what cannot climb goes in a path. */
+			if (!cordon_document_id_valid(ids[j], ID_MAX)) {
 				continue;
 			}
 			if (asprintf(&request->out[i], "%s/%s/%s", request->grants->sandbox_root,

@@ -56,8 +56,6 @@ static const char *const offered_to_sandboxes[] = {
 	"wp_cursor_shape_manager_v1",
 	"zwp_relative_pointer_manager_v1",
 	"zwp_pointer_constraints_v1",
-	/* Its own shortcuts while it has the keyboard; never the secure attention key. */
-	"zwp_keyboard_shortcuts_inhibit_manager_v1",
 	/* Naming its own window as a portal dialog's parent; importing is not offered. */
 	"zxdg_exporter_v2",
 	/* Portals exist for sandboxed apps: the caller is known by its tag. */
@@ -87,6 +85,8 @@ static const char *const host_only[] = {
 	"zwlr_output_manager_v1",
 	"ext_idle_notifier_v1",
 	"ext_session_lock_manager_v1",
+	/* cordon's bindings, taken by the app that has the keyboard (seat_protocols.c). */
+	"zwp_keyboard_shortcuts_inhibit_manager_v1",
 	"wp_security_context_manager_v1",
 	/* Parents the app's surfaces to another client's exported window. */
 	"zxdg_importer_v2",

@@ -236,9 +236,13 @@ static enum cordon_input_taker take_key_press(
 	if (cordon_seat_key_binding(keyboard, keycode)) {
 		return CORDON_INPUT_BINDING;
 	}
-	/* A portal dialog has the keyboard while it is shown: no app may see what is typed. */
-	if (cordon_portals_handle_key(
-		    seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
+	/*
+	 * A portal dialog has the keyboard while it is shown: no app may see what is typed.
+	 * While the session is locked the dialog is hidden under the lock: keys are the locker's.
+	 */
+	if (!seat->lock.locked &&
+		cordon_portals_handle_key(
+			seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
 		return CORDON_INPUT_DIALOG;
 	}
 	return CORDON_INPUT_CLIENT;
@@ -382,7 +386,7 @@ void cordon_input_router_button(
 	struct cordon_input_router *router, const struct wlr_pointer_button_event *event) {
 	struct cordon_seat *seat = router->seat;
 	bool pressed = event->state == WL_POINTER_BUTTON_STATE_PRESSED;
-	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH &&
+	if (seat->cursor_mode == CORDON_CURSOR_PASSTHROUGH && !seat->lock.locked &&
 		cordon_portals_handle_button(seat->server->portals, seat->cursor->x,
 			seat->cursor->y, event->button, pressed)) {
 		if (pressed) {

@@ -9,7 +9,9 @@
  * cordon keeps the verdict per view (view->occluded) for what it decides itself: a
  * press on a view that the user cannot see is no consent (input_router.c). A view
  * counts as occluded while it is shown (mapped, not minimized) and none of the
- * buffers in its tree has a primary output.
+ * buffers in its tree has a primary output. wlroots gives a buffer one only where more
+ * than a tenth of its visible part lies on that output, so a window pushed almost
+ * entirely off every output counts as occluded too.
  */
 #include "compositor/occlusion.h"
 

@@ -143,6 +143,33 @@ static void draw_node(struct shot *shot, struct wlr_scene_node *node, int lx, in
 	}
 }
 
+/*
+ * The cursor as the user sees it, whether the output draws it into its frames or on a
+ * cursor plane of its own (0.20's headless outputs claim one): where wlroots draws a
+ * software cursor, in output pixels, with its hotspot at the pointer. Drawn from the
+ * cursor's own texture, so the output's cursor state is left as it is.
+ */
+static void draw_cursors(struct shot *shot, struct wlr_output *wlr_output) {
+	struct wlr_output_cursor *cursor;
+	wl_list_for_each(cursor, &wlr_output->cursors, link) {
+		if (!cursor->enabled || !cursor->visible || !cursor->texture) {
+			continue;
+		}
+		wlr_render_pass_add_texture(shot->pass, &(struct wlr_render_texture_options){
+			.texture = cursor->texture,
+			.src_box = cursor->src_box,
+			.dst_box = {
+				.x = (int)cursor->x - cursor->hotspot_x,
+				.y = (int)cursor->y - cursor->hotspot_y,
+				.width = (int)cursor->width,
+				.height = (int)cursor->height,
+			},
+			.transform = cursor->transform,
+			.blend_mode = WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
+		});
+	}
+}
+
 /* Renders the output's part of the scene; the pixels are XRGB8888. */
 static bool render_output(struct cordon_output *output, bool with_cursor, uint8_t *pixels,
 	uint32_t stride, int width, int height, char **error) {
@@ -170,14 +197,7 @@ static bool render_output(struct cordon_output *output, bool with_cursor, uint8_
 	struct wlr_scene_node *root = &server->scene->tree.node;
 	draw_node(&shot, root, root->x, root->y);
 	if (with_cursor) {
-		/*
-		 * The cursor the user sees, whether the output draws it in software or on a
-		 * cursor plane (0.20's headless outputs have one): locking software cursors turns
-		 * a hardware one into a software one for the shot, as screencopy does.
-		 */
-		wlr_output_lock_software_cursors(wlr_output, true);
-		wlr_output_add_software_cursors_to_render_pass(wlr_output, shot.pass, NULL);
-		wlr_output_lock_software_cursors(wlr_output, false);
+		draw_cursors(&shot, wlr_output);
 	}
 	bool ok = wlr_render_pass_submit(shot.pass);
 	struct wlr_texture **texture;

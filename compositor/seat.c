@@ -35,6 +35,7 @@
 #include "compositor/globals.h"
 #include "compositor/input_router.h"
 #include "compositor/seat_protocols.h"
+#include "compositor/session_lock.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -174,6 +175,13 @@ bool cordon_seat_key_binding(struct cordon_keyboard *keyboard, uint32_t keycode)
 	}
 
 	/*
+	 * A host app that inhibits shortcuts (a virtual machine) gets them, and a locked
+	 * session runs none (they could close, start or quit behind the lock); VT switches stay.
+	 */
+	if (seat->lock.locked || cordon_seat_protocols_shortcuts_inhibited(seat->protocols)) {
+		return false;
+	}
+	/*
 	 * Bindings match the key's level-one keysym, so that Logo+Shift+q is
 	 * found whatever Shift does to q.
 	 */
@@ -198,8 +206,9 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data) {
 
 static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) {
 	struct cordon_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
-	/* Like the keys, modifiers go to a shown dialog only. */
-	if (cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
+	/* Like the keys, modifiers go to a shown dialog only (none shows while locked). */
+	if (!keyboard->seat->lock.locked &&
+		cordon_portals_withhold_modifiers(keyboard->seat->server->portals)) {
 		return;
 	}
 	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->wlr_keyboard);
@@ -320,7 +329,8 @@ void cordon_seat_focus_surface(struct cordon_seat *seat, struct wlr_surface *sur
 	 * app enters with no keys and no modifiers, and is sent the modifiers when the dialog
 	 * gives the keyboard back.
 	 */
-	if (keyboard && !cordon_portals_withhold_modifiers(seat->server->portals)) {
+	if (keyboard &&
+		(seat->lock.locked || !cordon_portals_withhold_modifiers(seat->server->portals))) {
 		wlr_seat_keyboard_notify_enter(seat->wlr_seat, surface, keyboard->keycodes,
 			keyboard->num_keycodes, &keyboard->modifiers);
 	} else {
@@ -532,8 +542,10 @@ static void process_motion(struct cordon_seat *seat, uint32_t time_msec) {
 		process_resize(seat);
 		return;
 	case CORDON_CURSOR_PASSTHROUGH:
-		if (cordon_portals_handle_motion(
-			    seat->server->portals, seat->cursor->x, seat->cursor->y)) {
+		/* Dialogs are hidden under a lock: the pointer is the locker's there. */
+		if (!seat->lock.locked &&
+			cordon_portals_handle_motion(
+				seat->server->portals, seat->cursor->x, seat->cursor->y)) {
 			/* Over a portal dialog: the app beneath must not follow the pointer. */
 			wlr_seat_pointer_clear_focus(seat->wlr_seat);
 			return;
@@ -707,7 +719,7 @@ static void rebase_pointer(struct cordon_seat *seat) {
 		return;
 	}
 	struct wlr_box hotspot = {(int)seat->cursor->x, (int)seat->cursor->y, 1, 1};
-	if (cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
+	if (!seat->lock.locked && cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
 		return;
 	}
 	double sx, sy;
@@ -979,7 +991,8 @@ struct cordon_seat *cordon_seat_create(struct cordon_server *server) {
 		return NULL;
 	}
 	seat->protocols = cordon_seat_protocols_create(seat);
-	if (!seat->protocols) {
+	seat->session_lock = seat->protocols ? cordon_session_lock_create(seat) : NULL;
+	if (!seat->session_lock) {
 		wlr_log(WLR_ERROR, "Cannot create the seat's protocols");
 		cordon_seat_destroy(seat);
 		return NULL;
@@ -1037,6 +1050,7 @@ void cordon_seat_destroy(struct cordon_seat *seat) {
 	wl_list_remove(&seat->pointer_focus_change.link);
 	forget_client_cursor(seat);
 	destroy_virtual_devices(seat);
+	cordon_session_lock_destroy(seat->session_lock);
 	cordon_seat_protocols_destroy(seat->protocols);
 	/* Keyboards still listed belong to devices that outlive us (none normally). */
 	struct cordon_keyboard *keyboard, *tmp;

@@ -1,17 +1,21 @@
 /*
- * The protocols that extend the seat's pointer, each a wlroots implementation wired to
- * the seat under its rules: a cursor shape is the pointer-focused client's choice of
- * image, shown under the same rules as a cursor surface (seat.c); relative motion goes
- * where the pointer's focus is, which a frozen client never has. A pointer constraint
- * (lock or confine) holds only on a window that has both the pointer and the keyboard
- * the user gave it, and never while a trusted dialog is up: an app cannot trap the
- * pointer of a user who merely passes over it, and the focus bindings always free it.
+ * The protocols that extend the seat, each a wlroots implementation wired to the seat
+ * under its rules: a cursor shape is the pointer-focused client's choice of image, shown
+ * under the same rules as a cursor surface (seat.c); relative motion goes where the
+ * pointer's focus is, which a frozen client never has. A pointer constraint (lock or
+ * confine) holds only on a window that has both the pointer and the keyboard the user
+ * gave it, and never while a trusted dialog is up: an app cannot trap the pointer of a
+ * user who merely passes over it, and the focus bindings always free it. Keyboard
+ * shortcuts inhibition (a remote desktop or a virtual machine taking every key) is
+ * host-only (the global filter hides it from sandboxes) and holds only while its surface
+ * has the keyboard.
  */
 #include "compositor/seat_protocols.h"
 
 #include <stdlib.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor_shape_v1.h>
+#include <wlr/types/wlr_keyboard_shortcuts_inhibit_v1.h>
 #include <wlr/types/wlr_pointer.h>
 #include <wlr/types/wlr_pointer_constraints_v1.h>
 #include <wlr/types/wlr_relative_pointer_v1.h>
@@ -99,10 +103,48 @@ static void handle_new_constraint(struct wl_listener *listener, void *data) {
 	update_constraint(protocols);
 }
 
+/* Keyboard shortcuts inhibitors: active exactly while their surface has the keyboard. */
+static void update_shortcuts_inhibitors(struct cordon_seat_protocols *protocols) {
+	struct wlr_seat *wlr_seat = protocols->seat->wlr_seat;
+	struct wlr_surface *focused = wlr_seat->keyboard_state.focused_surface;
+	struct wlr_keyboard_shortcuts_inhibitor_v1 *inhibitor;
+	wl_list_for_each(inhibitor, &protocols->shortcuts_inhibit->inhibitors, link) {
+		bool wanted = inhibitor->seat == wlr_seat && inhibitor->surface == focused;
+		if (wanted && !inhibitor->active) {
+			wlr_keyboard_shortcuts_inhibitor_v1_activate(inhibitor);
+		} else if (!wanted && inhibitor->active) {
+			wlr_keyboard_shortcuts_inhibitor_v1_deactivate(inhibitor);
+		}
+	}
+}
+
+bool cordon_seat_protocols_shortcuts_inhibited(struct cordon_seat_protocols *protocols) {
+	if (!protocols) {
+		return false;
+	}
+	struct wlr_seat *wlr_seat = protocols->seat->wlr_seat;
+	struct wlr_surface *focused = wlr_seat->keyboard_state.focused_surface;
+	struct wlr_keyboard_shortcuts_inhibitor_v1 *inhibitor;
+	wl_list_for_each(inhibitor, &protocols->shortcuts_inhibit->inhibitors, link) {
+		if (inhibitor->active && inhibitor->seat == wlr_seat && focused &&
+			inhibitor->surface == focused) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void handle_new_inhibitor(struct wl_listener *listener, void *data) {
+	struct cordon_seat_protocols *protocols =
+		wl_container_of(listener, protocols, new_inhibitor);
+	update_shortcuts_inhibitors(protocols);
+}
+
 static void handle_keyboard_focus_change(struct wl_listener *listener, void *data) {
 	struct cordon_seat_protocols *protocols =
 		wl_container_of(listener, protocols, keyboard_focus_change);
 	update_constraint(protocols);
+	update_shortcuts_inhibitors(protocols);
 }
 
 static void handle_pointer_focus_change(struct wl_listener *listener, void *data) {
@@ -166,8 +208,9 @@ struct cordon_seat_protocols *cordon_seat_protocols_create(struct cordon_seat *s
 	protocols->relative_pointer = wlr_relative_pointer_manager_v1_create(display);
 	protocols->cursor_shape = wlr_cursor_shape_manager_v1_create(display, CURSOR_SHAPE_VERSION);
 	protocols->pointer_constraints = wlr_pointer_constraints_v1_create(display);
+	protocols->shortcuts_inhibit = wlr_keyboard_shortcuts_inhibit_v1_create(display);
 	if (!protocols->relative_pointer || !protocols->cursor_shape ||
-		!protocols->pointer_constraints) {
+		!protocols->pointer_constraints || !protocols->shortcuts_inhibit) {
 		/* The globals go with the display. */
 		free(protocols);
 		return NULL;
@@ -180,6 +223,9 @@ struct cordon_seat_protocols *cordon_seat_protocols_create(struct cordon_seat *s
 	protocols->new_constraint.notify = handle_new_constraint;
 	wl_signal_add(
 		&protocols->pointer_constraints->events.new_constraint, &protocols->new_constraint);
+	protocols->new_inhibitor.notify = handle_new_inhibitor;
+	wl_signal_add(
+		&protocols->shortcuts_inhibit->events.new_inhibitor, &protocols->new_inhibitor);
 	struct wlr_seat *wlr_seat = seat->wlr_seat;
 	protocols->keyboard_focus_change.notify = handle_keyboard_focus_change;
 	wl_signal_add(
@@ -196,6 +242,7 @@ void cordon_seat_protocols_destroy(struct cordon_seat_protocols *protocols) {
 	}
 	wl_list_remove(&protocols->request_set_shape.link);
 	wl_list_remove(&protocols->new_constraint.link);
+	wl_list_remove(&protocols->new_inhibitor.link);
 	wl_list_remove(&protocols->keyboard_focus_change.link);
 	wl_list_remove(&protocols->pointer_focus_change.link);
 	wl_list_remove(&protocols->active_constraint_destroy.link);

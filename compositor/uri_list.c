@@ -252,6 +252,15 @@ static bool document_id_char(char c) {
 	return isalnum((unsigned char)c) || c == '-' || c == '_';
 }
 
+bool cordon_document_id_valid(const char *id, size_t size) {
+	size_t len = 0;
+	while (document_id_char(id[len])) {
+		len++;
+	}
+	/* The portal's per-app view sits beside the documents: it is not one. */
+	return len > 0 && id[len] == '\0' && len < size && strcmp(id, "by-app") != 0;
+}
+
 bool cordon_uri_split_document(const char *path, const char *root, char *doc_id, size_t id_size,
 	char *name, size_t name_size) {
 	size_t root_len = strlen(root);

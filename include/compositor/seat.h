@@ -11,6 +11,7 @@
 struct cordon_input_router;
 struct cordon_selection;
 struct cordon_seat_protocols;
+struct cordon_session_lock;
 struct cordon_server;
 struct cordon_view;
 struct wlr_input_device;
@@ -85,6 +86,8 @@ struct cordon_seat {
 	struct wlr_pointer *virtual_pointer;
 	/* The protocols that extend the seat (seat_protocols.c). */
 	struct cordon_seat_protocols *protocols;
+	/* ext-session-lock-v1 (session_lock.c): it sets the lock below. */
+	struct cordon_session_lock *session_lock;
 
 	enum cordon_cursor_mode cursor_mode;
 	struct cordon_view *grabbed_view;

@@ -53,10 +53,17 @@ bool cordon_uri_append_file(struct cordon_uri_buffer *buffer, const char *path);
 bool cordon_uri_append_line(struct cordon_uri_buffer *buffer, const char *uri);
 
 /*
+ * Whether ID, shorter than SIZE, is a document id the portal may have made: one path
+ * component of letters, digits, '-' and '_' (xdg-document-portal 1.22's base64url ids),
+ * never '.', '/' or the portal's by-app view.
+ */
+bool cordon_document_id_valid(const char *id, size_t size);
+/*
  * Splits a path inside a document view (ROOT/DOC_ID/NAME, ROOT e.g. /run/user/1000/doc):
- * DOC_ID letters and digits, NAME one component that is not "." or "..". Returns false for
- * anything else, and for an id or a name that does not fit its buffer (ID_SIZE and
- * NAME_SIZE bytes, NUL included): the lengths are checked before anything is copied.
+ * DOC_ID as cordon_document_id_valid says, NAME one component that is not "." or "..".
+ * Returns false for anything else, and for an id or a name that does not fit its buffer
+ * (ID_SIZE and NAME_SIZE bytes, NUL included): the lengths are checked before anything is
+ * copied.
  */
 bool cordon_uri_split_document(const char *path, const char *root, char *doc_id, size_t id_size,
 	char *name, size_t name_size);

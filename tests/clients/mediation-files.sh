@@ -106,7 +106,7 @@ focus_and_press files-reader
 wait_for "the reader to paste" log_has reader '^pasted bytes=[1-9]'
 list=$(cat "$app_data/list")
 no_host_path "$app_data/list" "what the sandbox received"
-[[ "$list" =~ ^file://$doc_inside/([A-Za-z0-9]+)/([^/]+)$'\r'$ ]] ||
+[[ "$list" =~ ^file://$doc_inside/([A-Za-z0-9_-]+)/([^/]+)$'\r'$ ]] ||
 	fail "not one document path: $(cat -A "$app_data/list")"
 doc_id=${BASH_REMATCH[1]}
 inside=$(uri_path "${list%$'\r'}")
@@ -179,7 +179,7 @@ wait_for "the host to see the long list" host_list_has "f39.txt"
 pastes=$(log_count reader '^pasted bytes=')
 ctl key click a >/dev/null
 wait_for "the long list's paste" log_count_above reader '^pasted bytes=' "$pastes"
-assert_eq 40 "$(grep -c "^file://$doc_inside/[A-Za-z0-9]*/f[0-9]*\.txt"$'\r'"\$" "$app_data/list")" \
+assert_eq 40 "$(grep -c "^file://$doc_inside/[A-Za-z0-9_-]*/f[0-9]*\.txt"$'\r'"\$" "$app_data/list")" \
 	"documents for the 40 files"
 last=$(uri_path "$(tail -n 1 "$app_data/list" | tr -d '\r')")
 assert_eq "file 39 of $$" "$(run_in "$app" cat "$last")" "the 40th file inside"

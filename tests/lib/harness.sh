@@ -255,6 +255,12 @@ extra_pid() {
 	printf '%s\n' "${CORDON_EXTRA_PIDS[$1]}"
 }
 
+# extra_expect_exit NAME: the extra instance NAME is about to end on purpose (a quit the
+# test asks for): wait_for stops taking its exit for a crash (take its extra_pid first).
+extra_expect_exit() {
+	CORDON_EXTRA_PIDS[$1]=
+}
+
 ctl() {
 	"$CORDONCTL" --socket "$CORDON_SOCKET" "$@"
 }

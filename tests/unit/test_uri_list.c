@@ -147,6 +147,12 @@ static void test_split(void) {
 	CHECK_STR(name, "x.txt");
 	CHECK(!cordon_uri_split_document(
 		"/run/user/1000/doc/by-app/x", root, id, sizeof(id), name, sizeof(name)));
+	CHECK(cordon_document_id_valid("bYDxiaAbyvPfI5j_QAI9-g", 64));
+	CHECK(!cordon_document_id_valid("", 64));
+	CHECK(!cordon_document_id_valid("..", 64));
+	CHECK(!cordon_document_id_valid("a/b", 64));
+	CHECK(!cordon_document_id_valid("by-app", 64));
+	CHECK(!cordon_document_id_valid("abcdefgh", 8));
 	CHECK(!cordon_uri_split_document(
 		"/run/user/1000/doc/a1b2/sub/x", root, id, sizeof(id), name, sizeof(name)));
 	CHECK(!cordon_uri_split_document(

@@ -66,6 +66,8 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"zwp_relative_pointer_manager_v1", 1},
 	{"wp_cursor_shape_manager_v1", 1},
 	{"zwp_pointer_constraints_v1", 1},
+	{"zwp_keyboard_shortcuts_inhibit_manager_v1", 1},
+	{"ext_session_lock_manager_v1", 1},
 	{"wp_security_context_manager_v1", 1},
 	{"cordon_portal_manager_v1", 5},
 	{"zxdg_exporter_v2", 1},

@@ -27,9 +27,13 @@
  *                         print "pointer-locked" / "pointer-unlocked" as cordon answers;
  *                         also prints "relative dx=X dy=Y" for relative pointer motion and
  *                         "motion x=X y=Y" for wl_pointer motion
+ *   --inhibit-shortcuts   once mapped, ask to take every key, the compositor's bindings
+ *                         too, and print "shortcuts-inhibited" / "shortcuts-restored" as
+ *                         cordon answers ("shortcuts-inhibit-unavailable" without the global)
  */
 #include "common.h"
 #include "cursor-shape-v1-client-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "relative-pointer-unstable-v1-client-protocol.h"
 #include "xdg-activation-v1-client-protocol.h"
@@ -84,6 +88,10 @@ struct state {
 	struct zwp_locked_pointer_v1 *locked;
 	struct zwp_relative_pointer_manager_v1 *relative_manager;
 	struct zwp_relative_pointer_v1 *relative;
+
+	bool inhibit_shortcuts;
+	struct zwp_keyboard_shortcuts_inhibit_manager_v1 *shortcuts_manager;
+	struct zwp_keyboard_shortcuts_inhibitor_v1 *shortcuts_inhibitor;
 };
 
 /* Clipboard */
@@ -374,6 +382,35 @@ static void handle_pointer_enter(void *data, struct wl_pointer *pointer, uint32_
 	}
 }
 
+/* Keyboard shortcuts */
+
+static void handle_shortcuts_active(
+	void *data, struct zwp_keyboard_shortcuts_inhibitor_v1 *inhibitor) {
+	tc_print("shortcuts-inhibited");
+}
+
+static void handle_shortcuts_inactive(
+	void *data, struct zwp_keyboard_shortcuts_inhibitor_v1 *inhibitor) {
+	tc_print("shortcuts-restored");
+}
+
+static const struct zwp_keyboard_shortcuts_inhibitor_v1_listener shortcuts_listener = {
+	.active = handle_shortcuts_active,
+	.inactive = handle_shortcuts_inactive,
+};
+
+static void inhibit_shortcuts(struct state *state) {
+	if (!state->shortcuts_manager) {
+		tc_print("shortcuts-inhibit-unavailable");
+		return;
+	}
+	state->shortcuts_inhibitor = zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts(
+		state->shortcuts_manager, state->toplevel->surface, state->client->seat);
+	zwp_keyboard_shortcuts_inhibitor_v1_add_listener(
+		state->shortcuts_inhibitor, &shortcuts_listener, state);
+	tc_print("shortcuts-inhibit-requested");
+}
+
 /* Pointer lock and relative motion */
 
 static void handle_locked(void *data, struct zwp_locked_pointer_v1 *locked) {
@@ -482,6 +519,10 @@ static void handle_global(void *data, struct wl_registry *registry, uint32_t nam
 	} else if (strcmp(interface, zwp_pointer_constraints_v1_interface.name) == 0) {
 		state->constraints =
 			wl_registry_bind(registry, name, &zwp_pointer_constraints_v1_interface, 1);
+	} else if (strcmp(interface, zwp_keyboard_shortcuts_inhibit_manager_v1_interface.name) ==
+		0) {
+		state->shortcuts_manager = wl_registry_bind(
+			registry, name, &zwp_keyboard_shortcuts_inhibit_manager_v1_interface, 1);
 	} else if (strcmp(interface, zwp_relative_pointer_manager_v1_interface.name) == 0) {
 		state->relative_manager = wl_registry_bind(
 			registry, name, &zwp_relative_pointer_manager_v1_interface, 1);
@@ -550,6 +591,7 @@ int main(int argc, char *argv[]) {
 		{"cursor-color", required_argument, NULL, 'U'},
 		{"cursor-shape", required_argument, NULL, 'S'},
 		{"lock-pointer", no_argument, NULL, 'L'},
+		{"inhibit-shortcuts", no_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
 	};
 	struct state state = {
@@ -604,6 +646,9 @@ int main(int argc, char *argv[]) {
 		case 'L':
 			state.lock_pointer = true;
 			break;
+		case 'I':
+			state.inhibit_shortcuts = true;
+			break;
 		default:
 			if (!tc_window_option(opt, optarg, &state.window)) {
 				tc_die("unknown option");
@@ -646,6 +691,9 @@ int main(int argc, char *argv[]) {
 	if (state.lock_pointer) {
 		lock_pointer(&state);
 	}
+	if (state.inhibit_shortcuts) {
+		inhibit_shortcuts(&state);
+	}
 	const char *token = getenv("XDG_ACTIVATION_TOKEN");
 	if (state.activate_env && token && *token) {
 		/* As a launched app does once its window is up. */
@@ -683,6 +731,9 @@ int main(int argc, char *argv[]) {
 	}
 	if (state.relative) {
 		zwp_relative_pointer_v1_destroy(state.relative);
+	}
+	if (state.shortcuts_inhibitor) {
+		zwp_keyboard_shortcuts_inhibitor_v1_destroy(state.shortcuts_inhibitor);
 	}
 	if (state.current) {
 		wl_data_offer_destroy(state.current);

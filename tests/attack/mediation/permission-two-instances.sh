@@ -44,8 +44,10 @@ for c in main_ctl second_ctl; do
 	assert_eq allow "$(permission_in $c "$other" file-chooser)" "the grant as $c sees it"
 done
 # ...and after a restart of both.
+second_pid=$(extra_pid second)
+extra_expect_exit second
 ctl_at second quit >/dev/null 2>&1 || true
-wait_for "the second instance to exit" not _alive "$(extra_pid second)"
+wait_for "the second instance to exit" not _alive "$second_pid"
 cordon_stop
 cordon_start --verbose
 assert_eq deny "$(permission_in main_ctl "$victim" camera)" "the deny after a restart"
