@@ -820,6 +820,8 @@ static void handle_request_start_drag(struct wl_listener *listener, void *data) 
 	struct cordon_seat *seat = wl_container_of(listener, seat, request_start_drag);
 	/* A drag starts from a held button on the origin surface: the policy checks the press. */
 	cordon_selection_request_start_drag(seat->selection, data);
+	/* A drag that starts takes the pointer from its surface, a refused one gives it back. */
+	cordon_seat_update_pointer_focus(seat, 0);
 }
 
 static void handle_drag_icon_destroy(struct wl_listener *listener, void *data) {

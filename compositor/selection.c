@@ -914,7 +914,19 @@ void cordon_selection_request_start_drag(
 		verdict == CORDON_SELECTION_ALLOW ? "bad-serial"
 						  : cordon_selection_verdict_name(verdict));
 	cordon_transfer_log_add(&selection->log, "drag", name, "-", "", decision);
-	wlr_data_source_destroy(event->drag->source);
+	if (event->drag->source) {
+		/* The drag goes with its source. */
+		wlr_data_source_destroy(event->drag->source);
+		return;
+	}
+	/*
+	 * wlroots frees a drag without a source only once it has started (its pointer grab
+	 * cancelled): refused ones would pile up, as many as an app asks for. Started and
+	 * cancelled at once, it never leaves its client (without a source a drag enters only
+	 * the client's own surfaces) and carries no data.
+	 */
+	wlr_seat_start_pointer_drag(seat, event->drag, event->serial);
+	wlr_seat_pointer_end_grab(seat);
 }
 
 /* Focus and input */

@@ -1,10 +1,9 @@
 /*
  * A dialog's pixels. The plugin paints a pixman image that cordon owns; each
- * commit copies it into a new wlr_buffer shown by a scene node in the portal
- * layer, a tree above every other scene layer, so that no app surface can
- * cover the dialog. (wlroots 0.15's scene buffers keep their texture, hence a
- * new node per commit.) Sandboxed clients cannot capture it: screen capture
- * globals are hidden from them (compositor/global_filter.c).
+ * commit copies it into a new wlr_buffer that the dialog's scene buffer node
+ * shows, in the portal layer, a tree above every other scene layer, so that no
+ * app surface can cover the dialog. Sandboxed clients cannot capture it: screen
+ * capture globals are hidden from them (compositor/global_filter.c).
  */
 #include "portals/dialog_surface.h"
 
@@ -156,16 +155,18 @@ void cordon_portal_dialog_surface_commit(
 	buffer->data = data;
 	buffer->stride = stride;
 	wlr_buffer_init(&buffer->base, &pixel_buffer_impl, width, height);
-	struct wlr_scene_buffer *node = wlr_scene_buffer_create(surface->layer, &buffer->base);
-	/* The node holds its own lock; ours goes, so the buffer dies with the node. */
-	wlr_buffer_drop(&buffer->base);
-	if (!node) {
-		return;
+	if (!surface->node) {
+		surface->node = wlr_scene_buffer_create(surface->layer, NULL);
 	}
 	if (surface->node) {
-		wlr_scene_node_destroy(&surface->node->node);
+		wlr_scene_buffer_set_buffer(surface->node, &buffer->base);
 	}
-	surface->node = node;
+	/* The node holds its own lock; ours goes, so the buffer dies when it is replaced. */
+	wlr_buffer_drop(&buffer->base);
+	if (!surface->node) {
+		return;
+	}
+	struct wlr_scene_buffer *node = surface->node;
 
 	struct wlr_box box = {0, 0, 1280, 720};
 	struct cordon_output *output = placement_output(server, parent);
@@ -180,6 +181,8 @@ void cordon_portal_dialog_surface_commit(
 		surface->y = box.y + (box.height - height) / 2;
 	}
 	wlr_scene_node_set_position(&node->node, surface->x, surface->y);
+	/* What was drawn last is on top, in the portal layer and of it. */
+	wlr_scene_node_raise_to_top(&node->node);
 	wlr_scene_node_raise_to_top(&surface->layer->node);
 }
 

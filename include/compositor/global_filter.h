@@ -1,4 +1,4 @@
-/* Which globals a client may see: sandboxed clients get only those offered to sandboxes. */
+/* Which globals a client may see: sandboxed clients get only an allow-list. */
 #ifndef CORDON_COMPOSITOR_GLOBAL_FILTER_H
 #define CORDON_COMPOSITOR_GLOBAL_FILTER_H
 
@@ -8,20 +8,19 @@ struct cordon_server;
 struct wl_client;
 struct wl_global;
 
-/* The two tables every global cordon creates is in, exactly one of them. */
-enum cordon_global_class {
-	CORDON_GLOBAL_OFFERED = 1 << 0, /* to every client, sandboxed or not */
-	CORDON_GLOBAL_HOST_ONLY = 1 << 1, /* to host clients, and sandboxed ones granted it */
-};
-
-/* The tables (CORDON_GLOBAL_* bits) that name this interface: 0 for none. */
-unsigned cordon_global_tables_holding(const char *interface);
-/* One table, NULL-terminated. */
-const char *const *cordon_global_table(enum cordon_global_class class);
-
 /* Installs the filter on the server's display, and the count of what each client sees. */
 void cordon_global_filter_init(struct cordon_server *server);
 void cordon_global_filter_finish(struct cordon_server *server);
+
+enum cordon_global_class {
+	CORDON_GLOBAL_UNCLASSIFIED, /* in neither table: hidden from sandboxed apps */
+	CORDON_GLOBAL_OFFERED, /* to every client */
+	CORDON_GLOBAL_HOST_ONLY, /* to the host, and to apps whose policy grants it by name */
+	CORDON_GLOBAL_IN_BOTH, /* a mistake in the tables: hidden from sandboxed apps */
+};
+
+/* Which table a global's interface is in (tests/wlcs/descriptor-check.c checks every one). */
+enum cordon_global_class cordon_global_class_of(const char *interface_name);
 
 /* Whether this client may see (and bind) this global. */
 bool cordon_global_visible(const struct wl_client *client, const struct wl_global *global);

@@ -20,8 +20,8 @@ grantable=$(sed -n '/global_words\[\] = {/,/NULL/p' "$CORDON_SOURCE_ROOT/common/
 	grep -o '"[a-z_0-9]*"' | tr -d '"')
 [[ $(wc -l <<<"$grantable") -ge 10 ]] || fail "could not read the grantable globals: $grantable"
 # The filter's host-only table: those of its names a policy cannot grant stay hidden.
-host_only=$(sed -n '/host_only\[\] = {/,/NULL/p' "$CORDON_SOURCE_ROOT/compositor/global_filter.c" |
-	grep -o '^\s*"[a-z_0-9]*"' | tr -d '"\t ')
+host_only=$(sed -n '/host_only\[\] = {/,/^};/p' "$CORDON_SOURCE_ROOT/compositor/global_filter.c" |
+	grep -o '^\s*{"[a-z_0-9]*"' | tr -d '{"\t ')
 [[ $(wc -l <<<"$host_only") -ge 10 ]] || fail "could not read the host-only globals: $host_only"
 never_granted=$(grep -vxF -f <(echo "$grantable") <<<"$host_only" || true)
 

@@ -5,6 +5,10 @@
  * ways. wlcs skips the tests of what the descriptor leaves out, so a stale entry would
  * hide tests or fail them for the wrong reason.
  *
+ * The client is unsandboxed, so it sees every global cordon creates: each must also be in
+ * exactly one of the global filter's tables (offered to sandboxed apps, or host-only), so
+ * that a new global is classified on purpose (compositor/global_filter.c).
+ *
  *	descriptor-check MODULE
  */
 #include <dlfcn.h>
@@ -14,6 +18,8 @@
 #include <string.h>
 #include <wayland-client.h>
 #include <wlcs/display_server.h>
+
+#include "compositor/global_filter.h"
 
 #define MAX_GLOBALS 64
 
@@ -53,6 +59,12 @@ int main(int argc, char *argv[]) {
 		fprintf(stderr, "descriptor-check: %s\n", dlerror());
 		return 1;
 	}
+	enum cordon_global_class (*class_of)(const char *) =
+		(enum cordon_global_class(*)(const char *))dlsym(module, "cordon_global_class_of");
+	if (!class_of) {
+		fprintf(stderr, "descriptor-check: %s\n", dlerror());
+		return 1;
+	}
 	const char *server_argv[] = {"descriptor-check", NULL};
 	WlcsDisplayServer *server = integration->create_server(1, server_argv);
 	server->start(server);
@@ -87,6 +99,12 @@ int main(int argc, char *argv[]) {
 		if (!found) {
 			printf("%s (version %u) offered but missing from the descriptor\n",
 				seen.names[i], seen.versions[i]);
+			wrong++;
+		}
+		enum cordon_global_class class = class_of(seen.names[i]);
+		if (class == CORDON_GLOBAL_UNCLASSIFIED || class == CORDON_GLOBAL_IN_BOTH) {
+			printf("%s is in %s of global_filter.c's tables (offered, host-only)\n",
+				seen.names[i], class == CORDON_GLOBAL_IN_BOTH ? "both" : "neither");
 			wrong++;
 		}
 	}

@@ -30,6 +30,9 @@
  *   --inhibit-shortcuts   once mapped, ask to take every key, the compositor's bindings
  *                         too, and print "shortcuts-inhibited" / "shortcuts-restored" as
  *                         cordon answers ("shortcuts-inhibit-unavailable" without the global)
+ *   --drag-flood N        once mapped, ask N times to start a drag without a source and
+ *                         without a held button (each one refused), then print
+ *                         "drag-flood N" once cordon answered a round trip
  */
 #include "common.h"
 #include "cursor-shape-v1-client-protocol.h"
@@ -90,6 +93,7 @@ struct state {
 	struct zwp_relative_pointer_v1 *relative;
 
 	bool inhibit_shortcuts;
+	int drag_flood;
 	struct zwp_keyboard_shortcuts_inhibit_manager_v1 *shortcuts_manager;
 	struct zwp_keyboard_shortcuts_inhibitor_v1 *shortcuts_inhibitor;
 };
@@ -382,6 +386,25 @@ static void handle_pointer_enter(void *data, struct wl_pointer *pointer, uint32_
 	}
 }
 
+/* Drags */
+
+/*
+ * What a hostile app does to grow cordon's memory: wlroots keeps a drag that never starts
+ * until something frees it. Flushes as it goes, so that the socket never fills.
+ */
+static void drag_flood(struct state *state) {
+	for (int i = 0; i < state->drag_flood; i++) {
+		wl_data_device_start_drag(state->device, NULL, state->toplevel->surface, NULL, 0);
+		if (i % 64 == 63 && wl_display_roundtrip(state->client->display) < 0) {
+			tc_die("disconnected after %d drags", i + 1);
+		}
+	}
+	if (wl_display_roundtrip(state->client->display) < 0) {
+		tc_die("disconnected after the drags");
+	}
+	tc_print("drag-flood %d", state->drag_flood);
+}
+
 /* Keyboard shortcuts */
 
 static void handle_shortcuts_active(
@@ -592,6 +615,7 @@ int main(int argc, char *argv[]) {
 		{"cursor-shape", required_argument, NULL, 'S'},
 		{"lock-pointer", no_argument, NULL, 'L'},
 		{"inhibit-shortcuts", no_argument, NULL, 'I'},
+		{"drag-flood", required_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
 	struct state state = {
@@ -649,6 +673,9 @@ int main(int argc, char *argv[]) {
 		case 'I':
 			state.inhibit_shortcuts = true;
 			break;
+		case 'D':
+			state.drag_flood = tc_parse_int("--drag-flood", optarg, 1, 1000000);
+			break;
 		default:
 			if (!tc_window_option(opt, optarg, &state.window)) {
 				tc_die("unknown option");
@@ -693,6 +720,9 @@ int main(int argc, char *argv[]) {
 	}
 	if (state.inhibit_shortcuts) {
 		inhibit_shortcuts(&state);
+	}
+	if (state.drag_flood > 0) {
+		drag_flood(&state);
 	}
 	const char *token = getenv("XDG_ACTIVATION_TOKEN");
 	if (state.activate_env && token && *token) {
