@@ -35,13 +35,19 @@ static const char *const share_words[] = {"network", NULL};
 static const char *const device_words[] = {"dri", "video", NULL};
 static const char *const allow_words[] = {"devel", NULL};
 /*
- * The privileged globals a sandboxed app may be granted: every global cordon offers that is
- * not on the filter's allow-list (compositor/global_filter.c). tests/integration/policy-globals.sh
- * checks that each name is a global cordon really offers, so a typo here cannot hide.
+ * The privileged globals a sandboxed app may be granted, each in the filter's host-only table
+ * (compositor/global_filter.c; tests/unit/test_global_tables.c checks it).
+ * tests/integration/policy-globals.sh checks that each name is a global cordon really offers,
+ * so a typo here cannot hide.
  */
 static const char *const global_words[] = {
 	"zwlr_screencopy_manager_v1",
 	"zwlr_export_dmabuf_manager_v1",
+	/* Screen and window capture need all three; the window's handle comes from the list. */
+	"ext_image_copy_capture_manager_v1",
+	"ext_output_image_capture_source_manager_v1",
+	"ext_foreign_toplevel_image_capture_source_manager_v1",
+	"ext_foreign_toplevel_list_v1",
 	"zwlr_data_control_manager_v1",
 	"ext_data_control_manager_v1",
 	"zwp_virtual_keyboard_manager_v1",
@@ -191,6 +197,11 @@ static const struct policy_key *find_key(const char *name) {
 		}
 	}
 	return NULL;
+}
+
+const char *const *cordon_policy_key_words(const char *name) {
+	const struct policy_key *key = find_key(name);
+	return key ? key->words : NULL;
 }
 
 static struct policy_section *find_section(

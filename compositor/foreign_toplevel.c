@@ -1,9 +1,12 @@
 /*
  * wlr-foreign-toplevel-management: a handle per mapped view, kept in step
  * with its title, app_id and states, and whose requests act on the view.
+ * ext-foreign-toplevel-list: a handle per mapped view too, with its title and
+ * app_id; it only names the view (image_capture.c captures one by it).
  */
 #include "compositor/foreign_toplevel.h"
 
+#include <wlr/types/wlr_ext_foreign_toplevel_list_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 
@@ -50,7 +53,20 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	view->foreign_toplevel = NULL;
 }
 
+static struct wlr_ext_foreign_toplevel_handle_v1_state ext_state(struct cordon_view *view) {
+	return (struct wlr_ext_foreign_toplevel_handle_v1_state){
+		.title = cordon_view_get_title(view),
+		.app_id = cordon_view_get_app_id(view),
+	};
+}
+
 void cordon_foreign_toplevel_create(struct cordon_view *view) {
+	struct wlr_ext_foreign_toplevel_handle_v1_state state = ext_state(view);
+	view->ext_toplevel = wlr_ext_foreign_toplevel_handle_v1_create(
+		view->server->globals->ext_toplevel_list, &state);
+	if (view->ext_toplevel) {
+		view->ext_toplevel->data = view;
+	}
 	struct wlr_foreign_toplevel_handle_v1 *handle = wlr_foreign_toplevel_handle_v1_create(
 		view->server->globals->foreign_toplevel_manager);
 	if (!handle) {
@@ -77,7 +93,24 @@ void cordon_foreign_toplevel_create(struct cordon_view *view) {
 	wl_signal_add(&handle->events.destroy, &view->foreign_destroy);
 }
 
+void cordon_foreign_toplevel_update_names(struct cordon_view *view) {
+	if (view->foreign_toplevel) {
+		wlr_foreign_toplevel_handle_v1_set_title(
+			view->foreign_toplevel, cordon_view_get_title(view));
+		wlr_foreign_toplevel_handle_v1_set_app_id(
+			view->foreign_toplevel, cordon_view_get_app_id(view));
+	}
+	if (view->ext_toplevel) {
+		struct wlr_ext_foreign_toplevel_handle_v1_state state = ext_state(view);
+		wlr_ext_foreign_toplevel_handle_v1_update_state(view->ext_toplevel, &state);
+	}
+}
+
 void cordon_foreign_toplevel_destroy(struct cordon_view *view) {
+	if (view->ext_toplevel) {
+		wlr_ext_foreign_toplevel_handle_v1_destroy(view->ext_toplevel);
+		view->ext_toplevel = NULL;
+	}
 	if (view->foreign_toplevel) {
 		/* Its destroy signal runs handle_destroy, which forgets it. */
 		wlr_foreign_toplevel_handle_v1_destroy(view->foreign_toplevel);

@@ -8,9 +8,10 @@
  * Every global cordon creates is in exactly one of two tables: offered to
  * sandboxed apps, or host-only (with what it would give away). A global in
  * neither is hidden from sandboxed apps like a host-only one, so a protocol added
- * later is private by default, and tests/wlcs/descriptor-check.c fails until it is
- * classified. Globals are matched by interface name: wlroots keeps its
- * wl_interface structs private, so their names are what cordon can compare.
+ * later is private by default, and tests/wlcs/descriptor-check.c and
+ * tests/unit/test_global_tables.c fail until it is classified. Globals are
+ * matched by interface name: wlroots keeps its wl_interface structs private, so
+ * their names are what cordon can compare.
  */
 #include "compositor/global_filter.h"
 
@@ -38,8 +39,18 @@ static const char *const offered[] = {
 	"zxdg_output_manager_v1",
 	"zxdg_decoration_manager_v1",
 	"org_kde_kwin_server_decoration_manager",
+	/* Drawing: scaled and cropped buffers, one-colour buffers, the app's own opacity,
+	 * the scale it should draw at, what kind of content it shows, when frames appeared. */
 	"wp_viewporter",
+	"wp_single_pixel_buffer_manager_v1",
+	"wp_alpha_modifier_v1",
+	"wp_fractional_scale_manager_v1",
+	"wp_content_type_manager_v1",
 	"wp_presentation",
+	/* Its own windows: dialogs modal over their parent (its own), their icon, a bell. */
+	"xdg_wm_dialog_v1",
+	"xdg_toplevel_icon_manager_v1",
+	"xdg_system_bell_v1",
 	"xdg_activation_v1",
 	"zwp_idle_inhibit_manager_v1",
 	/* The pointer as the app's own: its cursor's shape, relative motion for games, and a
@@ -60,6 +71,11 @@ static const struct {
 } host_only[] = {
 	{"zwlr_screencopy_manager_v1", "every pixel on screen, other apps' windows included"},
 	{"zwlr_export_dmabuf_manager_v1", "every output's frames, as dmabufs"},
+	{"ext_image_copy_capture_manager_v1", "copies of outputs and other apps' windows"},
+	{"ext_output_image_capture_source_manager_v1", "every output as a capture source"},
+	{"ext_foreign_toplevel_image_capture_source_manager_v1",
+		"any app's window as a capture source"},
+	{"ext_foreign_toplevel_list_v1", "every window's title and app id"},
 	{"zwlr_data_control_manager_v1", "every selection, read and set without focus or a user action"},
 	{"ext_data_control_manager_v1", "every selection, read and set without focus or a user action"},
 	{"zwp_virtual_keyboard_manager_v1", "typing into whichever window has the keyboard"},

@@ -6,11 +6,15 @@
 #include "compositor/globals.h"
 
 #include <stdlib.h>
+#include <wlr/types/wlr_alpha_modifier_v1.h>
+#include <wlr/types/wlr_content_type_v1.h>
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>
 #include <wlr/types/wlr_ext_data_control_v1.h>
+#include <wlr/types/wlr_ext_foreign_toplevel_list_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
+#include <wlr/types/wlr_fractional_scale_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
 #include <wlr/types/wlr_idle_notify_v1.h>
 #include <wlr/types/wlr_presentation_time.h>
@@ -18,27 +22,37 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_single_pixel_buffer_v1.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_virtual_pointer_v1.h>
 #include <wlr/types/wlr_xdg_activation_v1.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/types/wlr_xdg_system_bell_v1.h>
+#include <wlr/types/wlr_xdg_toplevel_icon_v1.h>
 #include <wlr/util/log.h>
 
 #include "compositor/client.h"
 #include "compositor/decoration.h"
 #include "compositor/idle_inhibit.h"
+#include "compositor/image_capture.h"
 #include "compositor/input_router.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output_management.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "compositor/xdg_dialog.h"
 
 /* The newest versions wlroots 0.20 implements. */
 #define PRESENTATION_VERSION 2
 #define EXT_DATA_CONTROL_VERSION 1
+#define FRACTIONAL_SCALE_VERSION 1
+#define CONTENT_TYPE_VERSION 1
+#define SYSTEM_BELL_VERSION 1
+#define TOPLEVEL_ICON_VERSION 1
+#define EXT_FOREIGN_TOPLEVEL_LIST_VERSION 1
 
 static void handle_new_virtual_keyboard(struct wl_listener *listener, void *data) {
 	struct cordon_globals *globals = wl_container_of(listener, globals, new_virtual_keyboard);
@@ -79,6 +93,18 @@ static void handle_request_activate(struct wl_listener *listener, void *data) {
 	cordon_view_focus(view);
 }
 
+/* cordon makes no sound: the bell is told to the log, with who rang it. */
+static void handle_ring(struct wl_listener *listener, void *data) {
+	struct cordon_globals *globals = wl_container_of(listener, globals, ring);
+	struct wlr_xdg_system_bell_v1_ring_event *event = data;
+	const struct cordon_tag *tag = cordon_client_get_tag(cordon_client_from_wl(event->client));
+	struct cordon_view *view =
+		event->surface ? cordon_view_from_surface(globals->server, event->surface) : NULL;
+	wlr_log(WLR_INFO, "Bell from %s '%s', view %u",
+		tag && tag->sandboxed ? "sandbox app" : "host app",
+		tag && tag->app_id[0] ? tag->app_id : "-", view ? view->id : 0);
+}
+
 void cordon_globals_notify_activity(struct cordon_globals *globals) {
 	if (globals && globals->idle_notifier) {
 		wlr_idle_notifier_v1_notify_activity(
@@ -95,7 +121,13 @@ static bool create_plain_globals(struct wl_display *display, struct cordon_serve
 		wlr_export_dmabuf_manager_v1_create(display) &&
 		wlr_data_control_manager_v1_create(display) &&
 		wlr_ext_data_control_manager_v1_create(display, EXT_DATA_CONTROL_VERSION) &&
-		wlr_gamma_control_manager_v1_create(display);
+		wlr_gamma_control_manager_v1_create(display) &&
+		wlr_single_pixel_buffer_manager_v1_create(display) &&
+		wlr_alpha_modifier_v1_create(display) &&
+		/* The scene tells each surface the scale of the outputs it is on. */
+		wlr_fractional_scale_manager_v1_create(display, FRACTIONAL_SCALE_VERSION) &&
+		/* cordon draws no icons: a window's icon is the app's business alone. */
+		wlr_xdg_toplevel_icon_manager_v1_create(display, TOPLEVEL_ICON_VERSION);
 }
 
 struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
@@ -108,6 +140,7 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	wl_list_init(&globals->new_virtual_keyboard.link);
 	wl_list_init(&globals->new_virtual_pointer.link);
 	wl_list_init(&globals->request_activate.link);
+	wl_list_init(&globals->ring.link);
 
 	if (!create_plain_globals(display, server)) {
 		goto error;
@@ -123,6 +156,16 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	globals->output_management = cordon_output_management_create(server);
 	globals->layer_shell = cordon_layer_shell_create(server);
 	globals->decorations = cordon_decorations_create(server);
+	globals->content_type = wlr_content_type_manager_v1_create(display, CONTENT_TYPE_VERSION);
+	globals->system_bell = wlr_xdg_system_bell_v1_create(display, SYSTEM_BELL_VERSION);
+	globals->ext_toplevel_list =
+		wlr_ext_foreign_toplevel_list_v1_create(display, EXT_FOREIGN_TOPLEVEL_LIST_VERSION);
+	globals->dialogs = cordon_xdg_dialogs_create(server);
+	globals->image_capture = cordon_image_capture_create(server);
+	if (!globals->content_type || !globals->system_bell || !globals->ext_toplevel_list ||
+		!globals->dialogs || !globals->image_capture) {
+		goto error;
+	}
 	if (!globals->presentation || !globals->foreign_toplevel_manager ||
 		!globals->xdg_activation || !globals->virtual_keyboard_manager ||
 		!globals->virtual_pointer_manager || !globals->idle_notifier ||
@@ -142,6 +185,8 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	globals->request_activate.notify = handle_request_activate;
 	wl_signal_add(
 		&globals->xdg_activation->events.request_activate, &globals->request_activate);
+	globals->ring.notify = handle_ring;
+	wl_signal_add(&globals->system_bell->events.ring, &globals->ring);
 	return globals;
 
 error:
@@ -156,6 +201,9 @@ void cordon_globals_destroy(struct cordon_globals *globals) {
 	wl_list_remove(&globals->new_virtual_keyboard.link);
 	wl_list_remove(&globals->new_virtual_pointer.link);
 	wl_list_remove(&globals->request_activate.link);
+	wl_list_remove(&globals->ring.link);
+	cordon_image_capture_destroy(globals->image_capture);
+	cordon_xdg_dialogs_destroy(globals->dialogs);
 	cordon_decorations_destroy(globals->decorations);
 	cordon_idle_inhibit_destroy(globals->idle_inhibit);
 	cordon_layer_shell_destroy(globals->layer_shell);

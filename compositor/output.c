@@ -115,12 +115,15 @@ void cordon_output_handle_new(struct cordon_server *server, struct wlr_output *w
 	 */
 	output->destroy.notify = handle_destroy;
 	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
+	/* Listed before it is placed: the layout's change (output_management.c) lists the heads. */
+	wl_list_insert(server->outputs.prev, &output->link);
 	output->scene_output = wlr_scene_output_create(server->scene, wlr_output);
 	if (!output->scene_output || !cordon_output_place(output, 0, 0, true)) {
 		wlr_log(WLR_ERROR, "Cannot add %s to the layout and scene", wlr_output->name);
 		if (output->scene_output) {
 			wlr_scene_output_destroy(output->scene_output);
 		}
+		wl_list_remove(&output->link);
 		wl_list_remove(&output->destroy.link);
 		wlr_output->data = NULL;
 		free(output);
@@ -130,7 +133,6 @@ void cordon_output_handle_new(struct cordon_server *server, struct wlr_output *w
 	wl_signal_add(&wlr_output->events.frame, &output->frame);
 	output->request_state.notify = handle_request_state;
 	wl_signal_add(&wlr_output->events.request_state, &output->request_state);
-	wl_list_insert(server->outputs.prev, &output->link);
 	cordon_output_get_box(output, &output->usable_area);
 	wlr_log(WLR_INFO, "Output %s: %dx%d", wlr_output->name, wlr_output->width,
 		wlr_output->height);

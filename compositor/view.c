@@ -26,6 +26,7 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/xdg_dialog.h"
 
 #define BORDER_WIDTH 3
 /* What cordon does on request; it has no window menu. */
@@ -136,6 +137,8 @@ static void set_activated(struct cordon_view *view, bool activated) {
 	}
 }
 
+#define MAX_MODAL_DEPTH 16
+
 static void raise_view(struct cordon_view *view) {
 	wlr_scene_node_raise_to_top(&view->tree->node);
 	wl_list_remove(&view->link);
@@ -146,6 +149,16 @@ void cordon_view_focus(struct cordon_view *view) {
 	struct cordon_seat *seat = view->server->seat;
 	if (!view->mapped) {
 		return;
+	}
+	/* A modal dialog takes the focus meant for its parent, which comes up just beneath it
+	 * (xdg_dialog.c). wlroots refuses parent loops; the bound is for dialogs of dialogs. */
+	for (int depth = 0; depth < MAX_MODAL_DEPTH; depth++) {
+		struct cordon_view *modal = cordon_view_modal_child(view);
+		if (!modal) {
+			break;
+		}
+		raise_view(view);
+		view = modal;
 	}
 	/* Before anything is sent to it: a frozen app must be running again. */
 	cordon_freeze_view_activating(view);
@@ -215,10 +228,16 @@ void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
 		cordon_view_focus(bottom);
 		return;
 	}
-	/* The inverse: send the top view to the bottom, focus the new top. */
-	wlr_scene_node_lower_to_bottom(&top->tree->node);
-	wl_list_remove(&top->link);
-	wl_list_insert(server->views.prev, &top->link);
+	/* The inverse: send the top view to the bottom, focus the new top. A modal dialog
+	 * goes down with the windows it is modal over, still above them: else focusing its
+	 * parent would bring it straight back. */
+	struct cordon_view *lowered = top;
+	for (int depth = 0; lowered && depth <= MAX_MODAL_DEPTH; depth++) {
+		wlr_scene_node_lower_to_bottom(&lowered->tree->node);
+		wl_list_remove(&lowered->link);
+		wl_list_insert(server->views.prev, &lowered->link);
+		lowered = cordon_view_modal_parent(lowered);
+	}
 	struct cordon_view *next = wl_container_of(server->views.next, next, link);
 	wl_list_for_each(next, &server->views, link) {
 		if (next->mapped) {
@@ -651,18 +670,12 @@ static void handle_request_minimize(struct wl_listener *listener, void *data) {
 
 static void handle_set_title(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, set_title);
-	if (view->foreign_toplevel) {
-		wlr_foreign_toplevel_handle_v1_set_title(
-			view->foreign_toplevel, cordon_view_get_title(view));
-	}
+	cordon_foreign_toplevel_update_names(view);
 }
 
 static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, set_app_id);
-	if (view->foreign_toplevel) {
-		wlr_foreign_toplevel_handle_v1_set_app_id(
-			view->foreign_toplevel, cordon_view_get_app_id(view));
-	}
+	cordon_foreign_toplevel_update_names(view);
 }
 
 struct cordon_view *cordon_view_create(

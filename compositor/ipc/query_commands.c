@@ -1,11 +1,14 @@
 /* Commands that describe state: outputs, windows, clients. */
 #include "commands.h"
 
+#include <wlr/types/wlr_content_type_v1.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_xdg_dialog_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 
 #include "compositor/client.h"
+#include "compositor/globals.h"
 #include "compositor/input_router.h"
 #include "compositor/label.h"
 #include "compositor/output.h"
@@ -75,6 +78,33 @@ static void add_label(struct json_object *object, struct cordon_view *view) {
 	json_object_object_add(object, "label", label);
 }
 
+/* What the app says its window shows (content-type-v1). */
+static const char *content_type_name(struct cordon_server *server, struct cordon_view *view) {
+	switch (wlr_surface_get_content_type_v1(
+		server->globals->content_type, view->xdg_surface->surface)) {
+	case WP_CONTENT_TYPE_V1_TYPE_PHOTO:
+		return "photo";
+	case WP_CONTENT_TYPE_V1_TYPE_VIDEO:
+		return "video";
+	case WP_CONTENT_TYPE_V1_TYPE_GAME:
+		return "game";
+	default:
+		return "none";
+	}
+}
+
+/* The window's xdg parent (a dialog's), and whether xdg-dialog made it modal over it. */
+static void add_parent(
+	struct json_object *object, struct cordon_server *server, struct cordon_view *view) {
+	struct wlr_xdg_toplevel *parent = view->xdg_toplevel->parent;
+	struct cordon_view *parent_view =
+		parent ? cordon_view_from_surface(server, parent->base->surface) : NULL;
+	struct wlr_xdg_dialog_v1 *dialog =
+		wlr_xdg_dialog_v1_try_from_wlr_xdg_toplevel(view->xdg_toplevel);
+	add_int(object, "parent", parent_view ? (int)parent_view->id : 0);
+	add_bool(object, "modal", parent_view && dialog && dialog->modal);
+}
+
 CORDON_IPC_HANDLER(cordon_ipc_windows) {
 	if (argc != 0) {
 		return cordon_ipc_fail(error, "usage: windows");
@@ -96,6 +126,8 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		add_bool(object, "minimized", view->minimized);
 		add_bool(object, "maximized", view->maximized);
 		add_bool(object, "fullscreen", view->fullscreen);
+		add_parent(object, server, view);
+		add_string(object, "content_type", content_type_name(server, view));
 		/* Whether a press in it now counts as the user's action (input_router.c). */
 		add_bool(object, "input_trusted", cordon_input_router_view_may_consent(view));
 		add_int(object, "x", box.x);

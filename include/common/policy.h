@@ -71,6 +71,8 @@ bool cordon_policy_parse_color(const char *text, uint32_t *rgb);
 /* A colour key's value; false (RGB untouched) when nothing sets it. */
 bool cordon_policy_get_color(const struct cordon_policy *policy, const char *app_id,
 	const char *profile, const char *key, uint32_t *rgb);
+/* The words a key accepts, NULL-terminated; NULL for a key that takes any word (or none). */
+const char *const *cordon_policy_key_words(const char *key);
 
 /* Whether a comma-separated list holds word (words are trimmed). */
 bool cordon_policy_word_in_list(const char *list, const char *word);

@@ -22,10 +22,16 @@ struct cordon_globals {
 	struct cordon_output_management *output_management;
 	struct cordon_layer_shell *layer_shell;
 	struct cordon_decorations *decorations;
+	struct wlr_content_type_manager_v1 *content_type;
+	struct wlr_xdg_system_bell_v1 *system_bell;
+	struct wlr_ext_foreign_toplevel_list_v1 *ext_toplevel_list;
+	struct cordon_xdg_dialogs *dialogs;
+	struct cordon_image_capture *image_capture;
 
 	struct wl_listener new_virtual_keyboard;
 	struct wl_listener new_virtual_pointer;
 	struct wl_listener request_activate;
+	struct wl_listener ring;
 };
 
 struct cordon_globals *cordon_globals_create(struct cordon_server *server);

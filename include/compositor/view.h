@@ -26,6 +26,9 @@ struct cordon_view {
 	struct wlr_scene_rect *border[4]; /* server-side borders, hidden unless SSD */
 	struct cordon_label *label; /* a sandboxed app's label (label.c); NULL for the host */
 	struct wlr_foreign_toplevel_handle_v1 *foreign_toplevel;
+	struct wlr_ext_foreign_toplevel_handle_v1 *ext_toplevel; /* while mapped */
+	/* What host clients capture of it (image_capture.c): made on first use, gone with it. */
+	struct wlr_ext_image_capture_source_v1 *capture_source;
 
 	int x, y; /* layout position of the window geometry's origin */
 	bool mapped, minimized, maximized, fullscreen;
@@ -56,6 +59,7 @@ struct cordon_view {
 	struct wl_listener foreign_request_maximize;
 	struct wl_listener foreign_request_fullscreen;
 	struct wl_listener foreign_destroy;
+	struct wl_listener capture_source_destroy;
 };
 
 struct cordon_view *cordon_view_create(

@@ -23,9 +23,14 @@ privileged=(zwlr_screencopy_manager_v1 zwlr_data_control_manager_v1 ext_data_con
 	zwp_virtual_keyboard_manager_v1 zwlr_virtual_pointer_manager_v1 zwlr_layer_shell_v1
 	zwlr_foreign_toplevel_manager_v1 zwlr_export_dmabuf_manager_v1
 	zwlr_output_manager_v1 zwlr_gamma_control_manager_v1 ext_idle_notifier_v1
+	ext_image_copy_capture_manager_v1 ext_output_image_capture_source_manager_v1
+	ext_foreign_toplevel_image_capture_source_manager_v1 ext_foreign_toplevel_list_v1
 	zwp_keyboard_shortcuts_inhibit_manager_v1 ext_session_lock_manager_v1)
 everyday=(wl_compositor wl_shm wl_seat xdg_wm_base wl_data_device_manager wl_output
-	wp_cursor_shape_manager_v1 zwp_relative_pointer_manager_v1 zwp_pointer_constraints_v1)
+	wp_cursor_shape_manager_v1 zwp_relative_pointer_manager_v1 zwp_pointer_constraints_v1
+	wp_viewporter wp_single_pixel_buffer_manager_v1 wp_alpha_modifier_v1
+	wp_fractional_scale_manager_v1 wp_content_type_manager_v1 wp_presentation
+	xdg_wm_dialog_v1 xdg_toplevel_icon_manager_v1 xdg_system_bell_v1)
 
 host_globals=$(wayland-info | grep -o "interface: '[a-z_0-9]*'" | cut -d"'" -f2)
 sandbox_globals=$("${in_scope[@]}" wayland-info | grep -o "interface: '[a-z_0-9]*'" | cut -d"'" -f2)

@@ -20,6 +20,10 @@ expected=(
 	zwlr_output_manager_v1 xdg_wm_base zxdg_decoration_manager_v1 wl_seat wl_output
 	wp_cursor_shape_manager_v1 zwp_relative_pointer_manager_v1 zwp_pointer_constraints_v1
 	zwp_keyboard_shortcuts_inhibit_manager_v1 ext_session_lock_manager_v1
+	wp_single_pixel_buffer_manager_v1 wp_alpha_modifier_v1 wp_fractional_scale_manager_v1
+	wp_content_type_manager_v1 xdg_wm_dialog_v1 xdg_toplevel_icon_manager_v1 xdg_system_bell_v1
+	ext_foreign_toplevel_list_v1 ext_image_copy_capture_manager_v1
+	ext_output_image_capture_source_manager_v1 ext_foreign_toplevel_image_capture_source_manager_v1
 )
 missing=()
 for interface in "${expected[@]}"; do

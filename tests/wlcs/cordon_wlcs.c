@@ -72,6 +72,17 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"cordon_portal_manager_v1", 5},
 	{"zxdg_exporter_v2", 1},
 	{"zxdg_importer_v2", 1},
+	{"wp_single_pixel_buffer_manager_v1", 1},
+	{"wp_alpha_modifier_v1", 1},
+	{"wp_fractional_scale_manager_v1", 1},
+	{"xdg_toplevel_icon_manager_v1", 1},
+	{"wp_content_type_manager_v1", 1},
+	{"xdg_system_bell_v1", 1},
+	{"ext_foreign_toplevel_list_v1", 1},
+	{"xdg_wm_dialog_v1", 1},
+	{"ext_foreign_toplevel_image_capture_source_manager_v1", 1},
+	{"ext_image_copy_capture_manager_v1", 1},
+	{"ext_output_image_capture_source_manager_v1", 1},
 };
 
 static const WlcsIntegrationDescriptor descriptor = {
