@@ -25,15 +25,15 @@ for warm in warm1 warm2; do
 	wait_log "$warm" '^drag-flood 20000$'
 	stop_client "$warm"
 done
-base=$(rss_kib)
+base=$(anon_kib)
 
 start_client flood "${in_sandbox[@]}" "$THIEF" --app-id flood --width 1280 --height 720 \
 	--drag-flood 20000
 wait_for_window flood
 ctl pointer move 640 360 >/dev/null
 wait_log flood '^drag-flood 20000$'
-now=$(rss_kib)
-echo "cordon VmRSS: $base KiB before, $now KiB after 20000 refused drags" >&2
+now=$(anon_kib)
+echo "cordon RssAnon: $base KiB before, $now KiB after 20000 refused drags" >&2
 # The plain build measures it. The sanitizer build's allocator grows by some MiB with any
 # flood (quarantine and pools): there the leak check is LeakSanitizer's at cordon's exit,
 # which the harness fails on.

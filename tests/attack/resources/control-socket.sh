@@ -105,15 +105,15 @@ grep -q "'key' is not a value of 'control-commands'" "$TEST_TMP/bad.log" ||
 	fail "the bad policy's error: $(tail -n 3 "$TEST_TMP/bad.log")"
 
 # A peer that never reads its replies is cut off; cordon's memory stays bounded.
-base=$(rss_kib)
+base=$(anon_kib)
 "$ATTACK/ipc-hog" "$CORDON_SOCKET" 200000 >"$TEST_TMP/hog.log" 2>&1 || true
 result=$(cat "$TEST_TMP/hog.log")
-echo "hog: $result; cordon VmRSS $base KiB before, $(rss_kib) KiB after" >&2
+echo "hog: $result; cordon RssAnon $base KiB before, $(anon_kib) KiB after" >&2
 [[ "$result" == cut-off\ after=* ]] || fail "the peer that never reads was not cut off: $result"
 n=${result#cut-off after=}
 n=${n%% *}
 ((n > 1000)) || fail "the peer was cut off after only $n requests (the probe barely ran)"
-(($(rss_kib) - base < 16 * 1024)) || fail "cordon grew by $(($(rss_kib) - base)) KiB"
+(($(anon_kib) - base < 16 * 1024)) || fail "cordon grew by $(($(anon_kib) - base)) KiB"
 grep -q "left [0-9]* bytes of replies unread: disconnected" "$CORDON_LOG" ||
 	fail "no log line for the peer cut off"
 ctl windows >/dev/null || fail "the host's cordonctl failed after the hog"

@@ -17,9 +17,11 @@ pidfd_count() {
 	echo "$n"
 }
 
-# rss_kib: cordon's resident memory now (VmRSS), in KiB.
-rss_kib() {
-	awk '/^VmRSS:/ { print $2 }' "/proc/$CORDON_PID/status"
+# anon_kib: cordon's own resident memory now (RssAnon), in KiB. Not VmRSS: that also counts
+# the pages of clients' shm buffers cordon has mapped and read (a 1280x720 window is 3.5 MiB
+# of them once drawn), which are the clients' memory, not something cordon holds on to.
+anon_kib() {
+	awk '/^RssAnon:/ { print $2 }' "/proc/$CORDON_PID/status"
 }
 
 # host_answers SECONDS: a host client (wayland-info) completes within SECONDS.
@@ -28,7 +30,7 @@ host_answers() {
 }
 
 # Under ASan, freed memory waits in a quarantine of up to 256 MiB before it is reused, which
-# is not memory cordon holds: a small one lets VmRSS measure what cordon keeps. Call before
+# is not memory cordon holds: a small one lets RssAnon measure what cordon keeps. Call before
 # cordon_start.
 small_asan_quarantine() {
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=4"

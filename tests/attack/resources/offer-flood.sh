@@ -23,7 +23,7 @@ in_app() {
 start_client ordinary "${IN_CGROUP[@]}" "$TEST_CGROUP" "$ATTACK/offer-flood" --count 40 \
 	--length 40 --keep
 wait_log ordinary '^ok offered=40$'
-base=$(rss_kib)
+base=$(anon_kib)
 
 since=$SECONDS
 # The flood: over 50 sources, so that a cap per source would not be enough.
@@ -37,8 +37,8 @@ offered=${result##*offered=}
 ((offered > 0 && offered < 100000)) || fail "the flood offered $offered types before the refusal"
 grep -q "too many mime types" "$TEST_TMP/flood.log" ||
 	fail "the client was not told why: $(tail -n 3 "$TEST_TMP/flood.log")"
-now=$(rss_kib)
-echo "cordon VmRSS: $base KiB before, $now KiB after $offered offers of 4000 bytes" >&2
+now=$(anon_kib)
+echo "cordon RssAnon: $base KiB before, $now KiB after $offered offers of 4000 bytes" >&2
 # 256 KiB of types are allowed; the rest is slack for allocator and sanitizer noise.
 ((now - base < 48 * 1024)) || fail "cordon grew by $((now - base)) KiB"
 
