@@ -16,9 +16,9 @@
 #include "apps/install.h"
 #include "apps/remote.h"
 #include "apps/store.h"
+#include "common/app_id.h"
 #include "common/escape.h"
 #include "common/format.h"
-#include "common/app_id.h"
 
 #ifndef CORDON_RUN_PATH
 #define CORDON_RUN_PATH "cordon-run"

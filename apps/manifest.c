@@ -13,10 +13,10 @@
 #include <sys/utsname.h>
 
 #include "apps/manifest.h"
+#include "common/app_id.h"
 #include "common/escape.h"
 #include "common/format.h"
 #include "common/policy.h"
-#include "common/app_id.h"
 
 #ifndef CORDON_VERSION
 #define CORDON_VERSION "0.0.0"

@@ -13,9 +13,9 @@
 
 #include "apps/files.h"
 #include "apps/store.h"
+#include "common/app_id.h"
 #include "common/format.h"
 #include "common/xdg.h"
-#include "common/app_id.h"
 
 const char *cordon_store_name_problem(const char *name) {
 	size_t len = strlen(name);

@@ -11,8 +11,8 @@
 #include "apps/bundle.h"
 #include "apps/manifest.h"
 #include "apps/store.h"
-#include "common/format.h"
 #include "common/app_id.h"
+#include "common/format.h"
 
 static bool file_name_ok(const char *s) {
 	size_t len = strlen(s);

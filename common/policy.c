@@ -5,11 +5,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/app_id.h"
 #include "common/format.h"
 #include "common/ini.h"
 #include "common/policy.h"
 #include "common/xdg.h"
-#include "common/app_id.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

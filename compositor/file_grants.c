@@ -312,7 +312,8 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *err
 		for (size_t j = 0; j < count; j++) {
 			size_t k = batch->first + j;
 			size_t i = request->file_index[k];
-			/* The id comes from the portal: still, only what cannot climb goes in a path. */
+			/* The id comes from the portal: still, only what cannot climb goes in a
+			 * path. */
 			if (!cordon_document_id_valid(ids[j], ID_MAX)) {
 				continue;
 			}

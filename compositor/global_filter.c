@@ -54,7 +54,8 @@ static const char *const offered[] = {
 	"xdg_activation_v1",
 	"zwp_idle_inhibit_manager_v1",
 	/* The pointer as the app's own: its cursor's shape, relative motion for games, and a
-	 * lock or confinement that holds only while the user gave it the keyboard (seat_protocols.c). */
+	 * lock or confinement that holds only while the user gave it the keyboard
+	 * (seat_protocols.c). */
 	"wp_cursor_shape_manager_v1",
 	"zwp_relative_pointer_manager_v1",
 	"zwp_pointer_constraints_v1",
@@ -76,13 +77,17 @@ static const struct {
 	{"ext_foreign_toplevel_image_capture_source_manager_v1",
 		"any app's window as a capture source"},
 	{"ext_foreign_toplevel_list_v1", "every window's title and app id"},
-	{"zwlr_data_control_manager_v1", "every selection, read and set without focus or a user action"},
-	{"ext_data_control_manager_v1", "every selection, read and set without focus or a user action"},
+	{"zwlr_data_control_manager_v1",
+		"every selection, read and set without focus or a user action"},
+	{"ext_data_control_manager_v1",
+		"every selection, read and set without focus or a user action"},
 	{"zwp_virtual_keyboard_manager_v1", "typing into whichever window has the keyboard"},
 	{"zwlr_virtual_pointer_manager_v1", "clicking anywhere, trusted dialogs included"},
-	{"zwlr_layer_shell_v1", "surfaces over every window (fake dialogs) and the keyboard exclusively"},
+	{"zwlr_layer_shell_v1",
+		"surfaces over every window (fake dialogs) and the keyboard exclusively"},
 	{"zwlr_foreign_toplevel_manager_v1", "every window's title and app id, and closing them"},
-	{"zwlr_gamma_control_manager_v1", "the colours of whole outputs, to hide or fake what they show"},
+	{"zwlr_gamma_control_manager_v1",
+		"the colours of whole outputs, to hide or fake what they show"},
 	{"zwlr_output_manager_v1", "the output layout and modes, and switching outputs off"},
 	{"ext_idle_notifier_v1", "when the user is away from the machine"},
 	{"ext_session_lock_manager_v1", "locking the session: all input and all of the screen"},

@@ -146,7 +146,8 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 		goto error;
 	}
 	/* The scene reports presentation feedback for the surfaces it draws. */
-	globals->presentation = wlr_presentation_create(display, server->backend, PRESENTATION_VERSION);
+	globals->presentation =
+		wlr_presentation_create(display, server->backend, PRESENTATION_VERSION);
 	globals->foreign_toplevel_manager = wlr_foreign_toplevel_manager_v1_create(display);
 	globals->xdg_activation = wlr_xdg_activation_v1_create(display);
 	globals->virtual_keyboard_manager = wlr_virtual_keyboard_manager_v1_create(display);

@@ -17,9 +17,9 @@
 #include "compositor/idle_inhibit.h"
 
 #include <stdlib.h>
+#include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_idle_notify_v1.h>
 #include <wlr/types/wlr_output_layout.h>
-#include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 

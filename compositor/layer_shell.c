@@ -148,7 +148,7 @@ void cordon_layer_shell_arrange(struct cordon_server *server, struct cordon_outp
  */
 static bool wants_keyboard(struct wlr_layer_surface_v1 *layer) {
 	return layer->current.keyboard_interactive !=
-			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
+		ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
 		layer->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP;
 }
 
@@ -247,16 +247,17 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	}
 	uint32_t committed = layer->current.committed;
 	if (committed & WLR_LAYER_SURFACE_V1_STATE_LAYER) {
-		wlr_scene_node_reparent(
-			&surface->tree->node, scene_layer_for(surface->server, layer->current.layer));
+		wlr_scene_node_reparent(&surface->tree->node,
+			scene_layer_for(surface->server, layer->current.layer));
 	}
 	/* The initial commit waits for a configure with the size arranged. */
 	if (committed || layer->initial_commit) {
 		cordon_layer_shell_arrange(surface->server, surface->output);
 	}
 	if (layer->surface->mapped &&
-		(committed & (WLR_LAYER_SURFACE_V1_STATE_KEYBOARD_INTERACTIVITY |
-				     WLR_LAYER_SURFACE_V1_STATE_LAYER))) {
+		(committed &
+			(WLR_LAYER_SURFACE_V1_STATE_KEYBOARD_INTERACTIVITY |
+				WLR_LAYER_SURFACE_V1_STATE_LAYER))) {
 		update_keyboard(surface);
 	}
 }
@@ -312,8 +313,9 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	surface->wlr_layer_surface = layer;
 	surface->output = output;
 	surface->tree = wlr_scene_tree_create(scene_layer_for(server, layer->pending.layer));
-	struct wlr_scene_tree *surface_tree =
-		surface->tree ? wlr_scene_subsurface_tree_create(surface->tree, layer->surface) : NULL;
+	struct wlr_scene_tree *surface_tree = surface->tree
+		? wlr_scene_subsurface_tree_create(surface->tree, layer->surface)
+		: NULL;
 	if (!surface_tree) {
 		if (surface->tree) {
 			wlr_scene_node_destroy(&surface->tree->node);

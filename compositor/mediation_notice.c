@@ -76,8 +76,8 @@ void cordon_mediation_notice_show(struct cordon_mediation_notice *notice, const 
 	wl_list_for_each(output, &server->outputs, link) {
 		struct wlr_box box;
 		cordon_output_get_box(output, &box);
-		struct wlr_scene_rect *rect = wlr_scene_rect_create(
-			notice->tree, box.width, NOTICE_HEIGHT, notice_color);
+		struct wlr_scene_rect *rect =
+			wlr_scene_rect_create(notice->tree, box.width, NOTICE_HEIGHT, notice_color);
 		if (rect) {
 			wlr_scene_node_set_position(&rect->node, box.x, box.y);
 		}

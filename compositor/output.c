@@ -158,7 +158,8 @@ bool cordon_output_place(struct cordon_output *output, int x, int y, bool automa
 		}
 	}
 	/* From here on the scene output follows the layout, and goes when it leaves it. */
-	wlr_scene_output_layout_add_output(server->scene_layout, layout_output, output->scene_output);
+	wlr_scene_output_layout_add_output(
+		server->scene_layout, layout_output, output->scene_output);
 	return true;
 }
 

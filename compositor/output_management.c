@@ -64,7 +64,8 @@ static void update_layout(struct wlr_output_configuration_v1 *config, bool appli
 		bool in_layout = applied ? head->state.enabled : output->wlr_output->enabled;
 		if (!in_layout) {
 			cordon_output_unplace(output);
-		} else if (applied && !cordon_output_place(output, head->state.x, head->state.y, false)) {
+		} else if (applied &&
+			!cordon_output_place(output, head->state.x, head->state.y, false)) {
 			wlr_log(WLR_ERROR, "Cannot place output %s", output->wlr_output->name);
 		}
 	}
@@ -84,7 +85,8 @@ static bool apply_configuration(struct cordon_output_management *management,
 	wlr_output_swapchain_manager_init(&swapchains, server->backend);
 	bool ok = wlr_output_swapchain_manager_prepare(&swapchains, states, len);
 	for (size_t i = 0; ok && i < len; i++) {
-		const struct wlr_output_head_v1_state *head = head_state_of(config, states[i].output);
+		const struct wlr_output_head_v1_state *head =
+			head_state_of(config, states[i].output);
 		ok = head && render_head(&states[i], &swapchains, server->scene, head);
 	}
 	if (ok) {

@@ -105,15 +105,16 @@ static void draw_buffer(struct shot *shot, struct wlr_scene_buffer *scene_buffer
 	if (!texture) {
 		return;
 	}
-	wlr_render_pass_add_texture(shot->pass, &(struct wlr_render_texture_options){
-		.texture = texture,
-		.src_box = scene_buffer->src_box,
-		.dst_box = dst,
-		.alpha = &scene_buffer->opacity,
-		.transform = scene_buffer->transform,
-		.filter_mode = scene_buffer->filter_mode,
-		.blend_mode = WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
-	});
+	wlr_render_pass_add_texture(shot->pass,
+		&(struct wlr_render_texture_options){
+			.texture = texture,
+			.src_box = scene_buffer->src_box,
+			.dst_box = dst,
+			.alpha = &scene_buffer->opacity,
+			.transform = scene_buffer->transform,
+			.filter_mode = scene_buffer->filter_mode,
+			.blend_mode = WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
+		});
 }
 
 /* Bottom to top, as the scene draws: a tree's later children are above the earlier ones. */
@@ -131,11 +132,13 @@ static void draw_node(struct shot *shot, struct wlr_scene_node *node, int lx, in
 		break;
 	case WLR_SCENE_NODE_RECT:;
 		struct wlr_scene_rect *rect = wlr_scene_rect_from_node(node);
-		wlr_render_pass_add_rect(shot->pass, &(struct wlr_render_rect_options){
-			.box = to_pixels(shot, lx, ly, rect->width, rect->height),
-			.color = {rect->color[0], rect->color[1], rect->color[2], rect->color[3]},
-			.blend_mode = WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
-		});
+		wlr_render_pass_add_rect(shot->pass,
+			&(struct wlr_render_rect_options){
+				.box = to_pixels(shot, lx, ly, rect->width, rect->height),
+				.color = {rect->color[0], rect->color[1], rect->color[2],
+					rect->color[3]},
+				.blend_mode = WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
+			});
 		break;
 	case WLR_SCENE_NODE_BUFFER:
 		draw_buffer(shot, wlr_scene_buffer_from_node(node), lx, ly);
@@ -155,18 +158,20 @@ static void draw_cursors(struct shot *shot, struct wlr_output *wlr_output) {
 		if (!cursor->enabled || !cursor->visible || !cursor->texture) {
 			continue;
 		}
-		wlr_render_pass_add_texture(shot->pass, &(struct wlr_render_texture_options){
-			.texture = cursor->texture,
-			.src_box = cursor->src_box,
-			.dst_box = {
-				.x = (int)cursor->x - cursor->hotspot_x,
-				.y = (int)cursor->y - cursor->hotspot_y,
-				.width = (int)cursor->width,
-				.height = (int)cursor->height,
-			},
-			.transform = cursor->transform,
-			.blend_mode = WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
-		});
+		wlr_render_pass_add_texture(shot->pass,
+			&(struct wlr_render_texture_options){
+				.texture = cursor->texture,
+				.src_box = cursor->src_box,
+				.dst_box =
+					{
+						.x = (int)cursor->x - cursor->hotspot_x,
+						.y = (int)cursor->y - cursor->hotspot_y,
+						.width = (int)cursor->width,
+						.height = (int)cursor->height,
+					},
+				.transform = cursor->transform,
+				.blend_mode = WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
+			});
 	}
 }
 
@@ -190,10 +195,11 @@ static bool render_output(struct cordon_output *output, bool with_cursor, uint8_
 		wlr_buffer_drop(buffer);
 		return cordon_ipc_fail(error, "cannot render into the screenshot buffer");
 	}
-	wlr_render_pass_add_rect(shot.pass, &(struct wlr_render_rect_options){
-		.box = {.width = width, .height = height},
-		.color = {0, 0, 0, 1},
-	});
+	wlr_render_pass_add_rect(shot.pass,
+		&(struct wlr_render_rect_options){
+			.box = {.width = width, .height = height},
+			.color = {0, 0, 0, 1},
+		});
 	struct wlr_scene_node *root = &server->scene->tree.node;
 	draw_node(&shot, root, root->x, root->y);
 	if (with_cursor) {
@@ -207,11 +213,13 @@ static bool render_output(struct cordon_output *output, bool with_cursor, uint8_
 	wl_array_release(&shot.textures);
 
 	struct wlr_texture *result = ok ? wlr_texture_from_buffer(server->renderer, buffer) : NULL;
-	ok = result && wlr_texture_read_pixels(result, &(struct wlr_texture_read_pixels_options){
-		.data = pixels,
-		.format = DRM_FORMAT_XRGB8888,
-		.stride = stride,
-	});
+	ok = result &&
+		wlr_texture_read_pixels(result,
+			&(struct wlr_texture_read_pixels_options){
+				.data = pixels,
+				.format = DRM_FORMAT_XRGB8888,
+				.stride = stride,
+			});
 	if (result) {
 		wlr_texture_destroy(result);
 	}

@@ -36,9 +36,9 @@
 #include "compositor/globals.h"
 #include "compositor/input_router.h"
 #include "compositor/seat_protocols.h"
-#include "compositor/session_lock.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
+#include "compositor/session_lock.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
 
@@ -64,7 +64,8 @@ static bool surface_is_frozen(struct cordon_seat *seat, struct wlr_surface *surf
 /* While the session is locked, only the locker gets input (none while it has no locker). */
 bool cordon_seat_surface_may_get_input(struct cordon_seat *seat, struct wlr_surface *surface) {
 	return !seat->lock.locked || !surface ||
-		(seat->lock.locker && wl_resource_get_client(surface->resource) == seat->lock.locker);
+		(seat->lock.locker &&
+			wl_resource_get_client(surface->resource) == seat->lock.locker);
 }
 
 void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_client *locker) {
@@ -297,7 +298,8 @@ bool cordon_seat_add_virtual_devices(struct cordon_seat *seat) {
 		seat->virtual_pointer = NULL;
 		return false;
 	}
-	wlr_keyboard_init(seat->virtual_keyboard, &virtual_keyboard_impl, virtual_keyboard_impl.name);
+	wlr_keyboard_init(
+		seat->virtual_keyboard, &virtual_keyboard_impl, virtual_keyboard_impl.name);
 	add_keyboard(seat, seat->virtual_keyboard, false);
 	wlr_pointer_init(seat->virtual_pointer, &virtual_pointer_impl, virtual_pointer_impl.name);
 	cordon_seat_add_pointer(seat, seat->virtual_pointer);
@@ -400,7 +402,8 @@ static bool pointer_focus_at_cursor(struct cordon_seat *seat, uint32_t time_msec
 	if (state->button_count > 0 && state->focused_surface &&
 		!wlr_seat_pointer_has_grab(wlr_seat)) {
 		wlr_seat_pointer_notify_motion(wlr_seat, time_msec,
-			seat->cursor->x - seat->implicit_grab_x, seat->cursor->y - seat->implicit_grab_y);
+			seat->cursor->x - seat->implicit_grab_x,
+			seat->cursor->y - seat->implicit_grab_y);
 		return true;
 	}
 	double sx, sy;
@@ -651,7 +654,8 @@ static struct wlr_box client_cursor_box(struct cordon_seat *seat) {
 		return box;
 	}
 	struct wlr_xcursor *xcursor = seat->client_cursor.shape
-		? wlr_xcursor_manager_get_xcursor(seat->xcursor_manager, seat->client_cursor.shape, 1)
+		? wlr_xcursor_manager_get_xcursor(
+			  seat->xcursor_manager, seat->client_cursor.shape, 1)
 		: NULL;
 	if (xcursor && xcursor->image_count > 0) {
 		struct wlr_xcursor_image *image = xcursor->images[0];
@@ -726,7 +730,8 @@ static void rebase_pointer(struct cordon_seat *seat) {
 		return;
 	}
 	struct wlr_box hotspot = {(int)seat->cursor->x, (int)seat->cursor->y, 1, 1};
-	if (!seat->lock.locked && cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
+	if (!seat->lock.locked &&
+		cordon_portals_overlaps_trusted_ui(seat->server->portals, &hotspot)) {
 		return;
 	}
 	double sx, sy;
@@ -737,7 +742,8 @@ static void rebase_pointer(struct cordon_seat *seat) {
 		surface = NULL;
 	}
 	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
-	if (surface == state->focused_surface && (!surface || (sx == state->sx && sy == state->sy))) {
+	if (surface == state->focused_surface &&
+		(!surface || (sx == state->sx && sy == state->sy))) {
 		return;
 	}
 	cordon_seat_update_pointer_focus(seat, 0);
@@ -908,7 +914,8 @@ void cordon_seat_inject_button(struct cordon_seat *seat, uint32_t button, bool p
 		.pointer = pointer,
 		.time_msec = now_msec(),
 		.button = button,
-		.state = pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED,
+		.state = pressed ? WL_POINTER_BUTTON_STATE_PRESSED
+				 : WL_POINTER_BUTTON_STATE_RELEASED,
 	};
 	/* Through wlroots' own path: the pointer keeps its set of held buttons. */
 	wlr_pointer_notify_button(pointer, &event);

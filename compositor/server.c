@@ -128,8 +128,7 @@ static bool create_scene(struct cordon_server *server) {
 			return false;
 		}
 	}
-	server->scene_layout =
-		wlr_scene_attach_output_layout(server->scene, server->output_layout);
+	server->scene_layout = wlr_scene_attach_output_layout(server->scene, server->output_layout);
 	return server->scene_layout != NULL;
 }
 

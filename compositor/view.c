@@ -30,7 +30,7 @@
 
 #define BORDER_WIDTH 3
 /* What cordon does on request; it has no window menu. */
-#define WM_CAPABILITIES                                                                      \
+#define WM_CAPABILITIES                                                                            \
 	(WLR_XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE | WLR_XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN | \
 		WLR_XDG_TOPLEVEL_WM_CAPABILITIES_MINIMIZE)
 
@@ -311,7 +311,8 @@ void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
 		fit_to_area(view, &output->usable_area);
 	} else {
 		cordon_view_move_to(view, view->saved.x, view->saved.y);
-		wlr_xdg_toplevel_set_size(view->xdg_toplevel, view->saved.width, view->saved.height);
+		wlr_xdg_toplevel_set_size(
+			view->xdg_toplevel, view->saved.width, view->saved.height);
 	}
 	wlr_xdg_toplevel_set_maximized(view->xdg_toplevel, maximized);
 	if (view->foreign_toplevel) {
@@ -352,7 +353,8 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 			cordon_label_reveal(view->label);
 		}
 	} else {
-		wlr_scene_node_reparent(&view->tree->node, view->server->layers[CORDON_LAYER_VIEWS]);
+		wlr_scene_node_reparent(
+			&view->tree->node, view->server->layers[CORDON_LAYER_VIEWS]);
 		if (view->maximized) {
 			/* Back to maximized; the saved box still holds the normal geometry. */
 			struct cordon_output *restore = view_output(view);

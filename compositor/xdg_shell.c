@@ -161,7 +161,8 @@ static void handle_popup_destroy(struct wl_listener *listener, void *data) {
 	free(popup);
 }
 
-void cordon_xdg_shell_handle_new_popup(struct cordon_server *server, struct wlr_xdg_popup *wlr_popup) {
+void cordon_xdg_shell_handle_new_popup(
+	struct cordon_server *server, struct wlr_xdg_popup *wlr_popup) {
 	struct cordon_popup *popup = calloc(1, sizeof(*popup));
 	if (!popup) {
 		wl_resource_post_no_memory(wlr_popup->resource);

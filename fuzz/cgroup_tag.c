@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "common/app_id.h"
+#include "fuzz.h"
 #include "sandbox/cgroup_tag.h"
 
 static bool ends_with(const char *s, size_t len, const char *suffix) {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "common/app_id.h"
+#include "fuzz.h"
 #include "sandbox/context_tag.h"
 
 static const char *next_value(const uint8_t **data, size_t *size, char **owned) {

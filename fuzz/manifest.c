@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "apps/manifest.h"
+#include "common/app_id.h"
 #include "common/escape.h"
 #include "common/format.h"
 #include "common/policy.h"
 #include "fuzz.h"
-#include "common/app_id.h"
 
 static void check_text(const char *text) {
 	if (!text) {

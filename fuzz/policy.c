@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/app_id.h"
 #include "common/ini.h"
 #include "common/policy.h"
 #include "fuzz.h"
-#include "common/app_id.h"
 
 /* The control socket's commands that change something: never grantable (common/policy.c). */
 static const char *const write_commands[] = {

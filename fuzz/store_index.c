@@ -13,8 +13,8 @@
 #include "apps/manifest.h"
 #include "apps/signature.h"
 #include "apps/store.h"
-#include "fuzz.h"
 #include "common/app_id.h"
+#include "fuzz.h"
 
 static unsigned char seed[CORDON_KEY_SIZE];
 static struct cordon_store store;

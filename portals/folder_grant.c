@@ -86,7 +86,8 @@ static void finish(struct cordon_folder_grant *grant) {
  */
 static bool valid_id(const char *id) {
 	return id[0] && strlen(id) < ID_MAX && strcmp(id, "by-app") != 0 &&
-		id[strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")] ==
+		id[strspn(
+			id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")] ==
 		'\0';
 }
 
@@ -106,7 +107,10 @@ static int handle_add_reply(sd_bus_message *reply, void *data, sd_bus_error *ret
 		wlr_log(WLR_ERROR,
 			"Folder grant for %s: a bad reply from the document portal (%s document "
 			"id '%s')",
-			cordon_log_text(grant->app_id), !ids || !ids[0] ? "no" : ids[1] ? "more than one" : "one",
+			cordon_log_text(grant->app_id),
+			!ids || !ids[0]  ? "no"
+				: ids[1] ? "more than one"
+					 : "one",
 			ids && ids[0] ? cordon_log_text(ids[0]) : "");
 		grant->reason = "the document portal gave no document for the folder";
 	} else if (asprintf(&grant->paths[call->index], "%s/%s/%s", grant->root, ids[0],

@@ -67,7 +67,8 @@ struct cordon_seat {
 	 * from trusted UI (seat.c).
 	 */
 	struct {
-		struct wlr_surface *surface; /* NULL: none asked, a shape, or hidden by the client */
+		struct wlr_surface
+			*surface; /* NULL: none asked, a shape, or hidden by the client */
 		const char *shape; /* a cursor-shape name from cordon's theme, or NULL */
 		bool set; /* the client asked (a NULL surface and no shape hides the cursor) */
 		int32_t hotspot_x, hotspot_y;

@@ -16,8 +16,7 @@ struct cordon_lazy_symbol {
  * their own names, typed from the library's header (`__typeof__(f) *f;`): the compiler
  * checks every call, and the name looked up is the field's, so the two cannot differ.
  */
-#define CORDON_LAZY_SYMBOL(table, function)                                                        \
-	{ #function, offsetof(table, function) }
+#define CORDON_LAZY_SYMBOL(table, function) {#function, offsetof(table, function)}
 
 /* A library by its soname (the ABI its header describes) and the functions it must have. */
 struct cordon_lazy_library {

@@ -687,7 +687,8 @@ void cordon_launch_dbus_proxy_finish(struct cordon_launch *launch) {
 	free(launch->dbus_identity);
 	launch->dbus_identity = NULL;
 	if (launch->instance_dir != NULL) {
-		cleanup_free char *info = cordon_strdup_printf("%s/bwrapinfo.json", launch->instance_dir);
+		cleanup_free char *info =
+			cordon_strdup_printf("%s/bwrapinfo.json", launch->instance_dir);
 		unlink(info);
 		rmdir(launch->instance_dir);
 		free(launch->instance_dir);
@@ -716,8 +717,8 @@ void cordon_launch_dbus_identity_publish(struct cordon_launch *launch, pid_t pid
 	}
 	char *dir = cordon_strdup_printf("%s/%s", flatpak, launch->instance);
 	if (mkdir(dir, 0700) < 0) {
-		cordon_debug("cannot make %s (%s): portals will not know the app", dir,
-			strerror(errno));
+		cordon_debug(
+			"cannot make %s (%s): portals will not know the app", dir, strerror(errno));
 		free(dir);
 		return;
 	}

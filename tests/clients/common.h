@@ -125,9 +125,8 @@ struct tc_window_options {
 
 #define TC_WINDOW_LONG_OPTIONS                                                                     \
 	{"app-id", required_argument, NULL, 'a'}, {"width", required_argument, NULL, 'w'},         \
-		{"height", required_argument, NULL, 'h'}, {                                        \
-		"timeout", required_argument, NULL, 't'                                            \
-	}
+		{"height", required_argument, NULL, 'h'},                                          \
+		{"timeout", required_argument, NULL, 't'}
 
 /* Applies one of those options; false when opt is not one of them. */
 bool tc_window_option(int opt, const char *arg, struct tc_window_options *options);

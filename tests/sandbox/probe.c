@@ -69,9 +69,9 @@ static struct result i386_call(long nr, long a, long b, long c, long d, long e, 
 	(void)f; /* no probe needs a sixth argument (ebp) */
 	/* int $0x80: the kernel treats this as an i386 syscall, and so does seccomp. */
 	__asm__ volatile("int $0x80"
-			 : "=a"(r)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
-			 : "memory", "cc", "r8", "r9", "r10", "r11");
+		: "=a"(r)
+		: "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+		: "memory", "cc", "r8", "r9", "r10", "r11");
 	if (r < 0 && r > -4096) {
 		return (struct result){-1, (int)-r};
 	}

@@ -10,8 +10,9 @@
  * count-color matches a pixel when each of R, G and B is within TOLERANCE (default 0)
  * of the given value; alpha is ignored, since screenshots of opaque outputs may carry
  * any alpha. count-differing counts the pixels of the region whose R, G or B differ in
- * the PNG OTHER (of the same size): what changed on screen between two shots. The region must lie inside the image: a test that asks about pixels
- * that are not there has the wrong geometry, and should hear so.
+ * the PNG OTHER (of the same size): what changed on screen between two shots. The region must lie
+ * inside the image: a test that asks about pixels that are not there has the wrong geometry, and
+ * should hear so.
  */
 #include <errno.h>
 #include <limits.h>
@@ -111,7 +112,8 @@ static int cmd_pixel(const struct image *image, int argc, char **argv) {
 }
 
 /* Reads X Y W H at argv into a region that must lie inside the image. */
-static bool parse_region(const struct image *image, char **argv, long *x, long *y, long *w, long *h) {
+static bool parse_region(
+	const struct image *image, char **argv, long *x, long *y, long *w, long *h) {
 	if (!parse_long("X", argv[0], 0, image->width, x) ||
 		!parse_long("Y", argv[1], 0, image->height, y) ||
 		!parse_long("W", argv[2], 0, (long)image->width - *x, w) ||
@@ -141,7 +143,8 @@ static int cmd_count_differing(const struct image *image, int argc, char **argv)
 		unsigned long long count = 0;
 		for (long row = y; row < y + h; row++) {
 			for (long col = x; col < x + w; col++) {
-				count += memcmp(pixel_at(image, col, row), pixel_at(&other, col, row), 3) != 0;
+				count += memcmp(pixel_at(image, col, row),
+						 pixel_at(&other, col, row), 3) != 0;
 			}
 		}
 		printf("%llu\n", count);

@@ -18,14 +18,32 @@ struct row {
 };
 
 static const struct row rows[] = {
-	{"org.example.App", true}, {"x", true}, {"X_1", true}, {"a-b", true}, {"a-", true},
-	{"a_", true}, {"_a", true}, {"0day", true}, {"org.gnome.Weather-2", true},
+	{"org.example.App", true},
+	{"x", true},
+	{"X_1", true},
+	{"a-b", true},
+	{"a-", true},
+	{"a_", true},
+	{"_a", true},
+	{"0day", true},
+	{"org.gnome.Weather-2", true},
 	{L64 L64 L64 "abcdefgh", true}, /* 200 bytes, cordon-run's longest */
 	{L64 L64 L64 "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk", true},
-	{"", false}, {"x.", false}, /* the one cordon-run took and the parser refused */
-	{"org.example.", false}, {".x", false}, {"-x", false}, {"a..b", false}, {".", false},
-	{"..", false}, {"a/b", false}, {"a b", false}, {"a\\x2db", false}, {"a\nb", false},
-	{"a@b", false}, {"é", false}, {L64 L64 L64 L64, false}, /* 256 bytes */
+	{"", false},
+	{"x.", false}, /* the one cordon-run took and the parser refused */
+	{"org.example.", false},
+	{".x", false},
+	{"-x", false},
+	{"a..b", false},
+	{".", false},
+	{"..", false},
+	{"a/b", false},
+	{"a b", false},
+	{"a\\x2db", false},
+	{"a\nb", false},
+	{"a@b", false},
+	{"é", false},
+	{L64 L64 L64 L64, false}, /* 256 bytes */
 };
 
 /* What cordon reads back from the scope cordon-run makes for id. */

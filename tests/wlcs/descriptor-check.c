@@ -60,7 +60,7 @@ int main(int argc, char *argv[]) {
 		return 1;
 	}
 	enum cordon_global_class (*class_of)(const char *) =
-		(enum cordon_global_class(*)(const char *))dlsym(module, "cordon_global_class_of");
+		(enum cordon_global_class (*)(const char *))dlsym(module, "cordon_global_class_of");
 	if (!class_of) {
 		fprintf(stderr, "descriptor-check: %s\n", dlerror());
 		return 1;

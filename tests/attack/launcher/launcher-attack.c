@@ -276,9 +276,9 @@ static long i386_call(long nr, int *err) {
 	long r;
 	/* int $0x80: an i386 system call, for the kernel and for seccomp. All arguments 0. */
 	__asm__ volatile("int $0x80"
-			 : "=a"(r)
-			 : "a"(nr), "b"(0), "c"(0), "d"(0), "S"(0), "D"(0)
-			 : "memory", "cc", "r8", "r9", "r10", "r11");
+		: "=a"(r)
+		: "a"(nr), "b"(0), "c"(0), "d"(0), "S"(0), "D"(0)
+		: "memory", "cc", "r8", "r9", "r10", "r11");
 	*err = r < 0 && r > -4096 ? (int)-r : 0;
 	return *err ? -1 : r;
 }
