@@ -63,9 +63,12 @@ static void check_document(const char *path) {
 		return;
 	}
 	fuzz_require(id[0] != '\0', "a document id is not empty");
+	/* xdg-document-portal 1.22's ids are base64url: letters, digits, '-' and '_'. */
 	for (const char *c = id; *c; c++) {
-		fuzz_require(isalnum((unsigned char)*c), "a document id is letters and digits");
+		fuzz_require(isalnum((unsigned char)*c) || *c == '-' || *c == '_',
+			"a document id is letters, digits, '-' and '_' (one component, never '.')");
 	}
+	fuzz_require(strcmp(id, "by-app") != 0, "the per-app view is not a document");
 	fuzz_require(name[0] != '\0' && !strchr(name, '/') && strcmp(name, ".") != 0 &&
 			strcmp(name, "..") != 0,
 		"a document's name is one plain component");
