@@ -366,6 +366,19 @@ static struct wlr_surface *surface_at(
 	return scene_surface ? scene_surface->surface : NULL;
 }
 
+/* The surface under the cursor if it may have the pointer now (not hidden by policy, not frozen).
+ */
+static struct wlr_surface *input_surface_at_cursor(
+	struct cordon_seat *seat, double *sx, double *sy) {
+	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, sx, sy);
+	if (surface &&
+		(!cordon_seat_surface_may_get_input(seat, surface) ||
+			surface_is_frozen(seat, surface))) {
+		return NULL;
+	}
+	return surface;
+}
+
 /*
  * The cursor theme is read on first use, not at start-up: wlr_xcursor_manager_load
  * reads every cursor of the theme (124 files for Adwaita), 11-15 ms of a ~40 ms
@@ -407,12 +420,7 @@ static bool pointer_focus_at_cursor(struct cordon_seat *seat, uint32_t time_msec
 		return true;
 	}
 	double sx, sy;
-	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
-	if (surface &&
-		(!cordon_seat_surface_may_get_input(seat, surface) ||
-			surface_is_frozen(seat, surface))) {
-		surface = NULL;
-	}
+	struct wlr_surface *surface = input_surface_at_cursor(seat, &sx, &sy);
 	if (!surface) {
 		/*
 		 * Nobody sets the image over the background: cordon does, once a
@@ -735,12 +743,7 @@ static void rebase_pointer(struct cordon_seat *seat) {
 		return;
 	}
 	double sx, sy;
-	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
-	if (surface &&
-		(!cordon_seat_surface_may_get_input(seat, surface) ||
-			surface_is_frozen(seat, surface))) {
-		surface = NULL;
-	}
+	struct wlr_surface *surface = input_surface_at_cursor(seat, &sx, &sy);
 	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
 	if (surface == state->focused_surface &&
 		(!surface || (sx == state->sx && sy == state->sy))) {
