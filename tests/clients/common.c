@@ -528,8 +528,12 @@ static void handle_keyboard_leave(
 
 static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial,
 	uint32_t time, uint32_t key, uint32_t state) {
+	struct tc_input *input = data;
 	tc_print("key code=%u state=%s", key,
 		state == WL_KEYBOARD_KEY_STATE_PRESSED ? "pressed" : "released");
+	if (input->on_key) {
+		input->on_key(input, key, state);
+	}
 }
 
 static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,

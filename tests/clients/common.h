@@ -51,6 +51,7 @@ struct tc_toplevel {
 struct tc_input;
 typedef void (*tc_button_func)(
 	struct tc_input *input, uint32_t serial, uint32_t button, uint32_t state);
+typedef void (*tc_key_func)(struct tc_input *input, uint32_t key, uint32_t state);
 
 /*
  * The seat's pointer and, unless the client handles its own, keyboard. Prints
@@ -64,6 +65,7 @@ struct tc_input {
 	struct wl_keyboard *keyboard; /* NULL when the client made its own */
 	struct wl_surface *pointer_focus;
 	tc_button_func on_button; /* after the line is printed; may be NULL */
+	tc_key_func on_key; /* after the line is printed; may be NULL */
 	void *data;
 };
 

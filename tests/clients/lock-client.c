@@ -2,8 +2,8 @@
  * lock-client: a session locker (ext-session-lock-v1) whose unlock a test can drive
  * without a password. It locks, covers every output with a surface of one colour and
  * prints "locked" or "finished" (the compositor refused or ended the lock),
- * "configure width=W height=H" per surface, "keyboard-enter", "keyboard-leave",
- * "key code=C state=S" for what it is typed, and "button code=C state=S". With
+ * "configure width=W height=H" per surface, and its input as tests/clients/common.h's
+ * tc_input prints it ("keyboard-enter", "key code=C state=S", "button name=N code=C ..."). With
  * --unlock-key CODE, a press of that evdev key unlocks (unlock_and_destroy, then
  * "unlocked" and exit 0), as a password and Return would in a real locker.
  * Prints "no-lock-manager" and exits 1 when the global is not offered to it.
@@ -30,8 +30,7 @@ struct lock_client {
 	struct wl_output *outputs[MAX_OUTPUTS];
 	struct lock_surface surfaces[MAX_OUTPUTS];
 	int output_count;
-	struct wl_keyboard *keyboard;
-	struct wl_pointer *pointer;
+	struct tc_input *input;
 	uint32_t color;
 	int unlock_key; /* -1: never */
 	bool finished;
@@ -90,26 +89,9 @@ static const struct ext_session_lock_v1_listener lock_listener = {
 	.finished = handle_finished,
 };
 
-static void handle_keymap(
-	void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size) {
-	close(fd);
-}
-
-static void handle_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-	struct wl_surface *surface, struct wl_array *keys) {
-	tc_print("keyboard-enter");
-}
-
-static void handle_leave(
-	void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface) {
-	tc_print("keyboard-leave");
-}
-
-static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time,
-	uint32_t key, uint32_t state) {
-	struct lock_client *lc = data;
-	tc_print("key code=%u state=%s", key,
-		state == WL_KEYBOARD_KEY_STATE_PRESSED ? "pressed" : "released");
+/* A press of the unlock key unlocks, as a password and Return would in a real locker. */
+static void handle_key(struct tc_input *input, uint32_t key, uint32_t state) {
+	struct lock_client *lc = input->data;
 	if (state == WL_KEYBOARD_KEY_STATE_PRESSED && (int)key == lc->unlock_key && lc->lock) {
 		ext_session_lock_v1_unlock_and_destroy(lc->lock);
 		lc->lock = NULL;
@@ -118,82 +100,6 @@ static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial
 		lc->client->quit = true;
 	}
 }
-
-static void handle_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-	uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
-}
-
-static void handle_repeat_info(
-	void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
-}
-
-static const struct wl_keyboard_listener keyboard_listener = {
-	.keymap = handle_keymap,
-	.enter = handle_enter,
-	.leave = handle_leave,
-	.key = handle_key,
-	.modifiers = handle_modifiers,
-	.repeat_info = handle_repeat_info,
-};
-
-static void handle_pointer_enter(void *data, struct wl_pointer *pointer, uint32_t serial,
-	struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y) {
-	tc_print("pointer-enter");
-}
-
-static void handle_pointer_leave(
-	void *data, struct wl_pointer *pointer, uint32_t serial, struct wl_surface *surface) {
-}
-
-static void handle_pointer_motion(
-	void *data, struct wl_pointer *pointer, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
-}
-
-static void handle_pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial,
-	uint32_t time, uint32_t button, uint32_t state) {
-	tc_print("button code=%u state=%s", button,
-		state == WL_POINTER_BUTTON_STATE_PRESSED ? "pressed" : "released");
-}
-
-static void handle_pointer_axis(
-	void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis, wl_fixed_t value) {
-}
-
-static void handle_pointer_frame(void *data, struct wl_pointer *pointer) {
-}
-
-static void handle_pointer_axis_source(void *data, struct wl_pointer *pointer, uint32_t source) {
-}
-
-static void handle_pointer_axis_stop(
-	void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis) {
-}
-
-static void handle_pointer_axis_discrete(
-	void *data, struct wl_pointer *pointer, uint32_t axis, int32_t discrete) {
-}
-
-static void handle_pointer_axis_value120(
-	void *data, struct wl_pointer *pointer, uint32_t axis, int32_t value120) {
-}
-
-static void handle_pointer_axis_relative_direction(
-	void *data, struct wl_pointer *pointer, uint32_t axis, uint32_t direction) {
-}
-
-static const struct wl_pointer_listener pointer_listener = {
-	.enter = handle_pointer_enter,
-	.leave = handle_pointer_leave,
-	.motion = handle_pointer_motion,
-	.button = handle_pointer_button,
-	.axis = handle_pointer_axis,
-	.frame = handle_pointer_frame,
-	.axis_source = handle_pointer_axis_source,
-	.axis_stop = handle_pointer_axis_stop,
-	.axis_discrete = handle_pointer_axis_discrete,
-	.axis_value120 = handle_pointer_axis_value120,
-	.axis_relative_direction = handle_pointer_axis_relative_direction,
-};
 
 static void usage(void) {
 	tc_die("usage: lock-client [--color AARRGGBB] [--unlock-key EVDEV-CODE] [--timeout SECONDS]");
@@ -241,13 +147,9 @@ int main(int argc, char *argv[]) {
 		tc_print("no-lock-manager");
 		return TC_EXIT_FAIL;
 	}
-	if (!lc.client->seat) {
-		tc_die("the compositor offers no wl_seat");
-	}
-	lc.keyboard = wl_seat_get_keyboard(lc.client->seat);
-	wl_keyboard_add_listener(lc.keyboard, &keyboard_listener, &lc);
-	lc.pointer = wl_seat_get_pointer(lc.client->seat);
-	wl_pointer_add_listener(lc.pointer, &pointer_listener, &lc);
+	lc.input = tc_input_create(lc.client, true);
+	lc.input->on_key = handle_key;
+	lc.input->data = &lc;
 
 	lc.lock = ext_session_lock_manager_v1_lock(lc.manager);
 	ext_session_lock_v1_add_listener(lc.lock, &lock_listener, &lc);
@@ -275,8 +177,7 @@ int main(int argc, char *argv[]) {
 		 * the connection, and the session stays locked. */
 		wl_proxy_destroy((struct wl_proxy *)lc.lock);
 	}
-	wl_keyboard_destroy(lc.keyboard);
-	wl_pointer_destroy(lc.pointer);
+	tc_input_destroy(lc.input);
 	ext_session_lock_manager_v1_destroy(lc.manager);
 	wl_registry_destroy(registry);
 	tc_client_destroy(lc.client);

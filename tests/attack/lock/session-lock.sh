@@ -174,7 +174,7 @@ shot_has_no_apps yellow
 wait_log locker '^keyboard-enter$'
 ctl pointer move 400 300 >/dev/null
 ctl pointer button left click >/dev/null
-wait_log locker '^button code=272 state=pressed$'
+wait_log locker '^button name=left code=272 state=pressed '
 ctl key click b >/dev/null
 wait_log locker '^key code=48 state=pressed$'
 ! log_has thief '^key code=48 ' || fail "a key typed into the test locker reached the thief"
