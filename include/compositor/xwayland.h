@@ -1,0 +1,52 @@
+/*
+ * Rootless X servers (Xwayland). One for the host's X11 apps, started at the first X
+ * connection, and one for each sandbox instance that asks for X11 (x11_display.c), so no
+ * X client ever shares an X server with another sandbox or the host. Each server's Wayland
+ * connection is tagged before it can send a request: the host instance as the host, a
+ * sandbox's with that sandbox's tag, so the global filter and the mediation treat it as
+ * the app. Their windows become views (xwayland_view.c).
+ */
+#ifndef CORDON_COMPOSITOR_XWAYLAND_H
+#define CORDON_COMPOSITOR_XWAYLAND_H
+
+#include <stdbool.h>
+#include <wayland-server-core.h>
+
+#include "sandbox/cgroup_tag.h"
+
+struct cordon_server;
+struct wl_client;
+struct wl_global;
+struct wlr_seat;
+
+struct cordon_xwayland;
+
+/*
+ * Creates an X server whose Wayland client will be tagged with `tag`. Its listening sockets
+ * exist on return (cordon_xwayland_socket_path); the server process starts at the first
+ * connection. `selection_seat` is the seat its window manager mirrors selections and drags
+ * with: the real seat for the host instance, a private seat for a sandbox instance (the
+ * mediation bridges it; xwayland_selection.c). Returns NULL after logging why.
+ */
+struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
+	const struct cordon_tag *tag, struct wlr_seat *selection_seat);
+/* Ends the X server (its X clients lose their connection) and removes its sockets. */
+void cordon_xwayland_destroy(struct cordon_xwayland *xwayland);
+
+/* ":N" and the host path of its unix socket (/tmp/.X11-unix/XN). */
+const char *cordon_xwayland_display_name(const struct cordon_xwayland *xwayland);
+const char *cordon_xwayland_socket_path(const struct cordon_xwayland *xwayland);
+int cordon_xwayland_display_number(const struct cordon_xwayland *xwayland);
+const struct cordon_tag *cordon_xwayland_tag(const struct cordon_xwayland *xwayland);
+
+/* The X server this Wayland client is, or NULL when it is none of cordon's. */
+struct cordon_xwayland *cordon_xwayland_from_client(
+	struct cordon_server *server, const struct wl_client *client);
+/*
+ * For the global filter: whether `global` is one only an X server may bind (an instance's
+ * xwayland_shell_v1 or private seat), and if so whether `client` may see it.
+ */
+bool cordon_xwayland_global_is_private(struct cordon_server *server,
+	const struct wl_global *global, const struct wl_client *client, bool *visible);
+
+#endif
