@@ -10,6 +10,7 @@
 #include <string.h>
 #include <wlr/util/log.h>
 
+#include "common/app_id.h"
 #include "common/escape.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
@@ -60,13 +61,19 @@ bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *a
 		caller->pid = record && record->identified ? record->peer.pid : 0;
 		return true;
 	}
-	if (strlen(app_id) >= sizeof(caller->tag.app_id)) {
+	/*
+	 * No window: the frontend's app id is all there is, and it becomes permission store
+	 * keys and log lines, so it must be an app id like every other one cordon tags ("" is
+	 * an unsandboxed caller).
+	 */
+	const char *problem = app_id[0] != '\0' ? cordon_app_id_problem(app_id) : NULL;
+	if (problem != NULL) {
+		wlr_log(WLR_ERROR, "D-Bus portal: refused: the frontend says app '%s': %s",
+			cordon_log_text(app_id), problem);
 		return false;
 	}
-	/*
-	 * No window: the frontend's app id is all there is. The engine is the frontend's
-	 * word, not a tag cordon took; an app id means a sandbox (fail closed).
-	 */
+	/* The engine is the frontend's word, not a tag cordon took; an app id means a sandbox
+	 * (fail closed). */
 	caller->tag = (struct cordon_tag){.engine = CORDON_SANDBOX_OTHER};
 	snprintf(caller->tag.engine_name, sizeof(caller->tag.engine_name), "xdg-desktop-portal");
 	snprintf(caller->tag.app_id, sizeof(caller->tag.app_id), "%s", app_id);
