@@ -89,6 +89,7 @@ static const struct {
 	{"zwlr_gamma_control_manager_v1",
 		"the colours of whole outputs, to hide or fake what they show"},
 	{"zwlr_output_manager_v1", "the output layout and modes, and switching outputs off"},
+	{"zwlr_output_power_manager_v1", "blanking the screen, under a dialog too"},
 	{"ext_idle_notifier_v1", "when the user is away from the machine"},
 	{"ext_session_lock_manager_v1", "locking the session: all input and all of the screen"},
 	{"zwp_keyboard_shortcuts_inhibit_manager_v1", "cordon's own key bindings"},

@@ -40,6 +40,7 @@
 #include "compositor/input_router.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output_management.h"
+#include "compositor/output_power.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -155,6 +156,7 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	globals->idle_notifier = wlr_idle_notifier_v1_create(display);
 	globals->idle_inhibit = cordon_idle_inhibit_create(server);
 	globals->output_management = cordon_output_management_create(server);
+	globals->output_power = cordon_output_power_create(server);
 	globals->layer_shell = cordon_layer_shell_create(server);
 	globals->decorations = cordon_decorations_create(server);
 	globals->content_type = wlr_content_type_manager_v1_create(display, CONTENT_TYPE_VERSION);
@@ -170,7 +172,8 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	if (!globals->presentation || !globals->foreign_toplevel_manager ||
 		!globals->xdg_activation || !globals->virtual_keyboard_manager ||
 		!globals->virtual_pointer_manager || !globals->idle_notifier ||
-		!globals->idle_inhibit || !globals->output_management || !globals->layer_shell ||
+		!globals->idle_inhibit || !globals->output_management || !globals->output_power ||
+		!globals->layer_shell ||
 		!globals->decorations) {
 		goto error;
 	}
@@ -209,5 +212,6 @@ void cordon_globals_destroy(struct cordon_globals *globals) {
 	cordon_idle_inhibit_destroy(globals->idle_inhibit);
 	cordon_layer_shell_destroy(globals->layer_shell);
 	cordon_output_management_destroy(globals->output_management);
+	cordon_output_power_destroy(globals->output_power);
 	free(globals);
 }

@@ -20,6 +20,7 @@ struct cordon_globals {
 	struct wlr_idle_notifier_v1 *idle_notifier; /* ext-idle-notify-v1 */
 	struct cordon_idle_inhibit *idle_inhibit;
 	struct cordon_output_management *output_management;
+	struct cordon_output_power *output_power;
 	struct cordon_layer_shell *layer_shell;
 	struct cordon_decorations *decorations;
 	struct wlr_content_type_manager_v1 *content_type;
