@@ -59,6 +59,7 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"ext_idle_notifier_v1", 2},
 	{"zwp_idle_inhibit_manager_v1", 1},
 	{"zwlr_output_manager_v1", 4},
+	{"zwlr_output_power_manager_v1", 1},
 	{"zwlr_layer_shell_v1", 5},
 	{"zxdg_decoration_manager_v1", 1},
 	{"org_kde_kwin_server_decoration_manager", 1},
