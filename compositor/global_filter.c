@@ -59,6 +59,9 @@ static const char *const offered[] = {
 	"wp_cursor_shape_manager_v1",
 	"zwp_relative_pointer_manager_v1",
 	"zwp_pointer_constraints_v1",
+	/* Its text fields, which the host's input method writes into while it has the
+	 * keyboard (text_input.c). */
+	"zwp_text_input_manager_v3",
 	/* Naming its own window as a portal dialog's parent; importing is host-only. */
 	"zxdg_exporter_v2",
 	/* Portals exist for sandboxed apps: the caller is known by its tag. */
@@ -93,6 +96,8 @@ static const struct {
 	{"ext_idle_notifier_v1", "when the user is away from the machine"},
 	{"ext_session_lock_manager_v1", "locking the session: all input and all of the screen"},
 	{"zwp_keyboard_shortcuts_inhibit_manager_v1", "cordon's own key bindings"},
+	{"zwp_input_method_manager_v2",
+		"every key typed into a text field, and writing into any app's fields"},
 	{"wp_security_context_manager_v1", "connections tagged with a sandbox of its choosing"},
 	{"zxdg_importer_v2", "parenting its surfaces to another app's window"},
 };

@@ -41,6 +41,7 @@
 #include "compositor/layer_shell.h"
 #include "compositor/output_management.h"
 #include "compositor/output_power.h"
+#include "compositor/text_input.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -157,6 +158,7 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 	globals->idle_inhibit = cordon_idle_inhibit_create(server);
 	globals->output_management = cordon_output_management_create(server);
 	globals->output_power = cordon_output_power_create(server);
+	globals->text_input = cordon_text_input_relay_create(server);
 	globals->layer_shell = cordon_layer_shell_create(server);
 	globals->decorations = cordon_decorations_create(server);
 	globals->content_type = wlr_content_type_manager_v1_create(display, CONTENT_TYPE_VERSION);
@@ -173,6 +175,7 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 		!globals->xdg_activation || !globals->virtual_keyboard_manager ||
 		!globals->virtual_pointer_manager || !globals->idle_notifier ||
 		!globals->idle_inhibit || !globals->output_management || !globals->output_power ||
+		!globals->text_input ||
 		!globals->layer_shell ||
 		!globals->decorations) {
 		goto error;
@@ -213,5 +216,6 @@ void cordon_globals_destroy(struct cordon_globals *globals) {
 	cordon_layer_shell_destroy(globals->layer_shell);
 	cordon_output_management_destroy(globals->output_management);
 	cordon_output_power_destroy(globals->output_power);
+	cordon_text_input_relay_destroy(globals->text_input);
 	free(globals);
 }

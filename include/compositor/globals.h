@@ -21,6 +21,7 @@ struct cordon_globals {
 	struct cordon_idle_inhibit *idle_inhibit;
 	struct cordon_output_management *output_management;
 	struct cordon_output_power *output_power;
+	struct cordon_text_input_relay *text_input; /* text-input-v3 and input-method-v2 */
 	struct cordon_layer_shell *layer_shell;
 	struct cordon_decorations *decorations;
 	struct wlr_content_type_manager_v1 *content_type;

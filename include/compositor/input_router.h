@@ -34,6 +34,9 @@ enum cordon_input_taker {
 	CORDON_INPUT_DIALOG, /* a trusted dialog that has the keyboard or the pointer */
 	CORDON_INPUT_GRAB, /* a compositor grab (interactive move or resize) */
 	CORDON_INPUT_CLIENT, /* the app with the focus */
+	/* The input method's keyboard grab, while the focused app's text field is active: the
+	 * app gets the text it commits (text_input.c). Not the app's press. */
+	CORDON_INPUT_INPUT_METHOD,
 	/* The session locker (or nobody, while locked without one): never an app, never consent. */
 	CORDON_INPUT_LOCK,
 };

@@ -60,6 +60,8 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"zwp_idle_inhibit_manager_v1", 1},
 	{"zwlr_output_manager_v1", 4},
 	{"zwlr_output_power_manager_v1", 1},
+	{"zwp_text_input_manager_v3", 1},
+	{"zwp_input_method_manager_v2", 1},
 	{"zwlr_layer_shell_v1", 5},
 	{"zxdg_decoration_manager_v1", 1},
 	{"org_kde_kwin_server_decoration_manager", 1},
