@@ -14,6 +14,7 @@
 #include <string.h>
 #include <wlr/interfaces/wlr_keyboard.h>
 #include <wlr/types/wlr_input_method_v2.h>
+#include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_text_input_v3.h>
@@ -21,8 +22,10 @@
 #include <wlr/util/log.h>
 
 #include "compositor/globals.h"
+#include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/view.h"
 
 struct cordon_text_input {
 	struct cordon_text_input_relay *relay;
@@ -42,6 +45,19 @@ struct cordon_text_input {
 	struct wl_listener destroy;
 };
 
+/* A candidate window of the input method, shown under the active field's cursor. */
+struct cordon_input_popup {
+	struct cordon_text_input_relay *relay;
+	struct wlr_input_popup_surface_v2 *popup;
+	struct wlr_scene_tree *tree;
+	struct wl_list link; /* cordon_text_input_relay.popups */
+
+	struct wl_listener surface_map;
+	struct wl_listener surface_unmap;
+	struct wl_listener surface_commit;
+	struct wl_listener destroy;
+};
+
 struct cordon_text_input_relay {
 	struct cordon_server *server;
 	struct wlr_text_input_manager_v3 *text_input_manager;
@@ -49,6 +65,7 @@ struct cordon_text_input_relay {
 	struct wlr_input_method_v2 *input_method; /* NULL without one */
 	struct wlr_input_method_keyboard_grab_v2 *grab; /* NULL without one */
 	struct wl_list text_inputs; /* cordon_text_input.link */
+	struct wl_list popups; /* cordon_input_popup.link */
 	/* The text input the input method was last activated for, or NULL. */
 	struct cordon_text_input *active;
 
@@ -57,12 +74,68 @@ struct cordon_text_input_relay {
 	struct wl_listener keyboard_focus_change;
 	struct wl_listener input_method_commit;
 	struct wl_listener input_method_grab_keyboard;
+	struct wl_listener input_method_new_popup_surface;
 	struct wl_listener input_method_destroy;
 	struct wl_listener grab_destroy;
 };
 
 static struct wlr_seat *relay_seat(struct cordon_text_input_relay *relay) {
 	return relay->server->seat->wlr_seat;
+}
+
+/*
+ * Puts a popup under the active field's cursor rectangle (the field's surface origin
+ * from the scene, the rectangle from the text input), kept on the output, and tells the
+ * input method where the cursor is relative to it. Without an active field it is hidden.
+ */
+static void place_popup(struct cordon_input_popup *popup) {
+	struct cordon_text_input_relay *relay = popup->relay;
+	struct cordon_text_input *active = relay->active;
+	struct wlr_surface *surface = popup->popup->surface;
+	struct cordon_view *view =
+		active ? cordon_view_from_surface(relay->server, active->input->focused_surface) : NULL;
+	int sx, sy;
+	if (!view || !surface->mapped ||
+		!wlr_scene_node_coords(&view->surface_tree->node, &sx, &sy)) {
+		wlr_scene_node_set_enabled(&popup->tree->node, false);
+		return;
+	}
+	struct wlr_box cursor = active->input->current.cursor_rectangle;
+	if (!(active->input->active_features & WLR_TEXT_INPUT_V3_FEATURE_CURSOR_RECTANGLE)) {
+		cursor = (struct wlr_box){0};
+	}
+	int x = sx + cursor.x, y = sy + cursor.y + cursor.height;
+	struct cordon_output *output = cordon_output_at(relay->server, x, y);
+	if (output) {
+		struct wlr_box box;
+		cordon_output_get_box(output, &box);
+		int width = surface->current.width, height = surface->current.height;
+		if (x + width > box.x + box.width) {
+			x = box.x + box.width - width;
+		}
+		if (y + height > box.y + box.height) {
+			/* No room below: above the cursor. */
+			y = sy + cursor.y - height;
+		}
+		x = x < box.x ? box.x : x;
+		y = y < box.y ? box.y : y;
+	}
+	wlr_scene_node_set_position(&popup->tree->node, x, y);
+	wlr_scene_node_set_enabled(&popup->tree->node, true);
+	struct wlr_box relative = {
+		.x = sx + cursor.x - x,
+		.y = sy + cursor.y - y,
+		.width = cursor.width,
+		.height = cursor.height,
+	};
+	wlr_input_popup_surface_v2_send_text_input_rectangle(popup->popup, &relative);
+}
+
+static void place_popups(struct cordon_text_input_relay *relay) {
+	struct cordon_input_popup *popup;
+	wl_list_for_each(popup, &relay->popups, link) {
+		place_popup(popup);
+	}
 }
 
 /* The enabled text input on the surface that has the keyboard, or NULL. */
@@ -142,6 +215,7 @@ static void update_active(struct cordon_text_input_relay *relay) {
 		send_state(input_method, now);
 		wlr_input_method_v2_send_done(input_method);
 	}
+	place_popups(relay);
 }
 
 static void handle_text_input_enable(struct wl_listener *listener, void *data) {
@@ -165,6 +239,8 @@ static void handle_text_input_commit(struct wl_listener *listener, void *data) {
 		send_state(relay->input_method, text_input);
 		wlr_input_method_v2_send_done(relay->input_method);
 	}
+	/* The cursor may have moved. */
+	place_popups(relay);
 }
 
 static void handle_text_input_disable(struct wl_listener *listener, void *data) {
@@ -293,14 +369,87 @@ static void handle_input_method_grab_keyboard(struct wl_listener *listener, void
 	wl_signal_add(&grab->events.destroy, &relay->grab_destroy);
 }
 
+static void handle_popup_surface_map(struct wl_listener *listener, void *data) {
+	struct cordon_input_popup *popup = wl_container_of(listener, popup, surface_map);
+	place_popup(popup);
+}
+
+static void handle_popup_surface_unmap(struct wl_listener *listener, void *data) {
+	struct cordon_input_popup *popup = wl_container_of(listener, popup, surface_unmap);
+	wlr_scene_node_set_enabled(&popup->tree->node, false);
+}
+
+static void handle_popup_surface_commit(struct wl_listener *listener, void *data) {
+	struct cordon_input_popup *popup = wl_container_of(listener, popup, surface_commit);
+	/* A new size may need a new place on the output. */
+	if (popup->popup->surface->mapped) {
+		place_popup(popup);
+	}
+}
+
+static void destroy_popup(struct cordon_input_popup *popup) {
+	wl_list_remove(&popup->surface_map.link);
+	wl_list_remove(&popup->surface_unmap.link);
+	wl_list_remove(&popup->surface_commit.link);
+	wl_list_remove(&popup->destroy.link);
+	wl_list_remove(&popup->link);
+	wlr_scene_node_destroy(&popup->tree->node);
+	free(popup);
+}
+
+static void handle_popup_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_input_popup *popup = wl_container_of(listener, popup, destroy);
+	destroy_popup(popup);
+}
+
+/*
+ * Candidate windows go in the top layer: above windows, below the overlay and cordon's
+ * trusted UI (dialogs, the labels' attention overlay), which no input method may cover.
+ */
+static void handle_input_method_new_popup_surface(struct wl_listener *listener, void *data) {
+	struct cordon_text_input_relay *relay =
+		wl_container_of(listener, relay, input_method_new_popup_surface);
+	struct wlr_input_popup_surface_v2 *surface_popup = data;
+	struct cordon_input_popup *popup = calloc(1, sizeof(*popup));
+	if (!popup) {
+		wl_resource_post_no_memory(surface_popup->resource);
+		return;
+	}
+	popup->relay = relay;
+	popup->popup = surface_popup;
+	popup->tree = wlr_scene_tree_create(relay->server->layers[CORDON_LAYER_TOP]);
+	if (!popup->tree ||
+		!wlr_scene_subsurface_tree_create(popup->tree, surface_popup->surface)) {
+		if (popup->tree) {
+			wlr_scene_node_destroy(&popup->tree->node);
+		}
+		free(popup);
+		wl_resource_post_no_memory(surface_popup->resource);
+		return;
+	}
+	wlr_scene_node_set_enabled(&popup->tree->node, false);
+	popup->surface_map.notify = handle_popup_surface_map;
+	wl_signal_add(&surface_popup->surface->events.map, &popup->surface_map);
+	popup->surface_unmap.notify = handle_popup_surface_unmap;
+	wl_signal_add(&surface_popup->surface->events.unmap, &popup->surface_unmap);
+	popup->surface_commit.notify = handle_popup_surface_commit;
+	wl_signal_add(&surface_popup->surface->events.commit, &popup->surface_commit);
+	popup->destroy.notify = handle_popup_destroy;
+	wl_signal_add(&surface_popup->events.destroy, &popup->destroy);
+	wl_list_insert(&relay->popups, &popup->link);
+	place_popup(popup);
+}
+
 static void handle_input_method_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_text_input_relay *relay =
 		wl_container_of(listener, relay, input_method_destroy);
 	wl_list_remove(&relay->input_method_commit.link);
 	wl_list_remove(&relay->input_method_grab_keyboard.link);
+	wl_list_remove(&relay->input_method_new_popup_surface.link);
 	wl_list_remove(&relay->input_method_destroy.link);
 	wl_list_init(&relay->input_method_commit.link);
 	wl_list_init(&relay->input_method_grab_keyboard.link);
+	wl_list_init(&relay->input_method_new_popup_surface.link);
 	wl_list_init(&relay->input_method_destroy.link);
 	relay->input_method = NULL;
 	/* Whatever it was composing is dropped: the field is told so. */
@@ -324,6 +473,9 @@ static void handle_new_input_method(struct wl_listener *listener, void *data) {
 	wl_signal_add(&input_method->events.commit, &relay->input_method_commit);
 	relay->input_method_grab_keyboard.notify = handle_input_method_grab_keyboard;
 	wl_signal_add(&input_method->events.grab_keyboard, &relay->input_method_grab_keyboard);
+	relay->input_method_new_popup_surface.notify = handle_input_method_new_popup_surface;
+	wl_signal_add(&input_method->events.new_popup_surface,
+		&relay->input_method_new_popup_surface);
 	relay->input_method_destroy.notify = handle_input_method_destroy;
 	wl_signal_add(&input_method->events.destroy, &relay->input_method_destroy);
 	relay->active = NULL;
@@ -382,7 +534,9 @@ struct cordon_text_input_relay *cordon_text_input_relay_create(struct cordon_ser
 	}
 	relay->server = server;
 	wl_list_init(&relay->text_inputs);
+	wl_list_init(&relay->popups);
 	wl_list_init(&relay->input_method_commit.link);
+	wl_list_init(&relay->input_method_new_popup_surface.link);
 	wl_list_init(&relay->input_method_grab_keyboard.link);
 	wl_list_init(&relay->input_method_destroy.link);
 	wl_list_init(&relay->grab_destroy.link);
@@ -412,8 +566,13 @@ void cordon_text_input_relay_destroy(struct cordon_text_input_relay *relay) {
 	wl_list_remove(&relay->keyboard_focus_change.link);
 	wl_list_remove(&relay->input_method_commit.link);
 	wl_list_remove(&relay->input_method_grab_keyboard.link);
+	wl_list_remove(&relay->input_method_new_popup_surface.link);
 	wl_list_remove(&relay->input_method_destroy.link);
 	wl_list_remove(&relay->grab_destroy.link);
+	struct cordon_input_popup *popup, *popup_tmp;
+	wl_list_for_each_safe(popup, popup_tmp, &relay->popups, link) {
+		destroy_popup(popup);
+	}
 	struct cordon_text_input *text_input, *tmp;
 	wl_list_for_each_safe(text_input, tmp, &relay->text_inputs, link) {
 		wl_list_remove(&text_input->enable.link);

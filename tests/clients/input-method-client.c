@@ -7,6 +7,8 @@
  *
  *	--commit TEXT   after each activation (at its done), commit TEXT into the field
  *	--grab          grab the keyboard: keys typed into an active field come here
+ *	--popup         show a 120x40 candidate window (#00c0c0) while active; prints
+ *	                "popup-rectangle x=X y=Y width=W height=H" (the field's cursor)
  *	--timeout S     give up after S seconds (exit 3)
  */
 #include <getopt.h>
@@ -22,6 +24,8 @@ struct ime {
 	struct zwp_input_method_manager_v2 *manager;
 	struct zwp_input_method_v2 *input_method;
 	struct zwp_input_method_keyboard_grab_v2 *grab;
+	struct wl_surface *popup_surface;
+	struct zwp_input_popup_surface_v2 *popup;
 	const char *commit_text;
 	bool activated; /* an activate since the last done */
 	bool active;
@@ -121,6 +125,15 @@ static void handle_grab_repeat_info(
 	void *data, struct zwp_input_method_keyboard_grab_v2 *grab, int32_t rate, int32_t delay) {
 }
 
+static void handle_text_input_rectangle(void *data, struct zwp_input_popup_surface_v2 *popup,
+	int32_t x, int32_t y, int32_t width, int32_t height) {
+	tc_print("popup-rectangle x=%d y=%d width=%d height=%d", x, y, width, height);
+}
+
+static const struct zwp_input_popup_surface_v2_listener popup_listener = {
+	.text_input_rectangle = handle_text_input_rectangle,
+};
+
 static const struct zwp_input_method_keyboard_grab_v2_listener grab_listener = {
 	.keymap = handle_grab_keymap,
 	.key = handle_grab_key,
@@ -130,11 +143,12 @@ static const struct zwp_input_method_keyboard_grab_v2_listener grab_listener = {
 
 int main(int argc, char *argv[]) {
 	struct ime ime = {0};
-	bool grab = false;
+	bool grab = false, popup = false;
 	int timeout = 0;
 	static const struct option options[] = {
 		{"commit", required_argument, NULL, 'c'},
 		{"grab", no_argument, NULL, 'g'},
+		{"popup", no_argument, NULL, 'p'},
 		{"timeout", required_argument, NULL, 't'},
 		{0},
 	};
@@ -147,11 +161,15 @@ int main(int argc, char *argv[]) {
 		case 'g':
 			grab = true;
 			break;
+		case 'p':
+			popup = true;
+			break;
 		case 't':
 			timeout = tc_parse_int("--timeout", optarg, 0, 3600);
 			break;
 		default:
-			tc_die("usage: input-method-client [--commit TEXT] [--grab] [--timeout S]");
+			tc_die("usage: input-method-client [--commit TEXT] [--grab] [--popup] "
+			       "[--timeout S]");
 		}
 	}
 
@@ -170,12 +188,26 @@ int main(int argc, char *argv[]) {
 		ime.grab = zwp_input_method_v2_grab_keyboard(ime.input_method);
 		zwp_input_method_keyboard_grab_v2_add_listener(ime.grab, &grab_listener, &ime);
 	}
+	if (popup) {
+		/* Drawn once; wlroots shows it only while the input method is active. */
+		ime.popup_surface = wl_compositor_create_surface(ime.client->compositor);
+		ime.popup = zwp_input_method_v2_get_input_popup_surface(
+			ime.input_method, ime.popup_surface);
+		zwp_input_popup_surface_v2_add_listener(ime.popup, &popup_listener, &ime);
+		wl_surface_attach(ime.popup_surface,
+			tc_buffer_create(ime.client, 120, 40, 0xff00c0c0), 0, 0);
+		wl_surface_commit(ime.popup_surface);
+	}
 	wl_display_roundtrip(ime.client->display);
 	tc_print("ready");
 	int result = tc_run(ime.client, tc_timeout_ms(timeout));
 	int code = tc_exit_code(ime.client, result);
 	if (ime.grab) {
 		zwp_input_method_keyboard_grab_v2_release(ime.grab);
+	}
+	if (ime.popup) {
+		zwp_input_popup_surface_v2_destroy(ime.popup);
+		wl_surface_destroy(ime.popup_surface);
 	}
 	zwp_input_method_v2_destroy(ime.input_method);
 	zwp_input_method_manager_v2_destroy(ime.manager);

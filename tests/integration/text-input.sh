@@ -12,7 +12,7 @@ python3 -c 'import gi; gi.require_version("Gtk", "4.0")' 2>/dev/null ||
 IME="$TC/input-method-client"
 
 cordon_start
-start_client ime "$IME" --commit "héllo wörld"
+start_client ime "$IME" --commit "héllo wörld" --popup
 wait_log ime '^ready$'
 start_client second "$IME"
 wait_log second '^unavailable$'
@@ -26,12 +26,24 @@ wait_log entry '^text héllo wörld$'
 wait_log ime '^surrounding text=héllo wörld '
 echo "the input method was activated for the focused GTK entry and wrote into it"
 
+# Its candidate window shows under the entry's cursor, inside the GTK window's column.
+wait_log ime '^popup-rectangle '
+read -r x y w h <<<"$(geometry org.example.Typing)"
+shot="$TEST_TMP/popup.png"
+screenshot HEADLESS-1 "$shot"
+teal=$(png_probe "$shot" count-color 0 192 192 2 "$x" "$y" "$w" $((h + 60)))
+assert_eq 4800 "$teal" "candidate window pixels (120x40) over and under the entry"
+echo "the candidate window is drawn by the entry ($(log_last ime '^popup-rectangle'))"
+
 # The user clicks elsewhere: the input method is deactivated.
 start_client other "$TC/surface-client" --app-id org.example.Other
 wait_for_window org.example.Other
 click_window org.example.Other
 wait_for_focus org.example.Other
 wait_log ime '^deactivate$'
+screenshot HEADLESS-1 "$shot"
+assert_eq 0 "$(png_probe "$shot" count-color 0 192 192 2 0 0 1280 720)" \
+	"candidate window pixels once the entry lost the keyboard"
 stop_client ime
 
 # An input method with a keyboard grab takes the keys typed into the active entry.
