@@ -203,6 +203,8 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		goto error;
 	}
 	server->event_loop = wl_display_get_event_loop(server->display);
+	wl_signal_init(&server->events.visibility_changed);
+	wl_signal_init(&server->events.view_activating);
 	/* Before any global exists: no client is served unidentified or unfiltered. */
 	cordon_clients_init(server);
 	cordon_global_filter_init(server);

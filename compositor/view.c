@@ -20,7 +20,6 @@
 #include "compositor/client.h"
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
-#include "compositor/freeze.h"
 #include "compositor/label.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output.h"
@@ -160,8 +159,8 @@ void cordon_view_focus(struct cordon_view *view) {
 		raise_view(view);
 		view = modal;
 	}
-	/* Before anything is sent to it: a frozen app must be running again. */
-	cordon_freeze_view_activating(view);
+	/* Before anything is sent to it (a frozen app must be running again). */
+	wl_signal_emit_mutable(&view->server->events.view_activating, view);
 	if (view->minimized) {
 		cordon_view_set_minimized(view, false);
 		return; /* restoring focuses */
@@ -183,7 +182,7 @@ void cordon_view_focus(struct cordon_view *view) {
 	if (!cordon_layer_shell_holds_keyboard(view->server)) {
 		cordon_seat_focus_surface(seat, view->xdg_surface->surface);
 	}
-	cordon_freeze_update(view->server);
+	wl_signal_emit_mutable(&view->server->events.visibility_changed, NULL);
 }
 
 void cordon_view_focus_top(struct cordon_server *server) {
@@ -203,7 +202,7 @@ void cordon_view_focus_top(struct cordon_server *server) {
 		update_borders(previous);
 	}
 	cordon_seat_focus_surface(server->seat, NULL);
-	cordon_freeze_update(server);
+	wl_signal_emit_mutable(&server->events.visibility_changed, NULL);
 }
 
 void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
@@ -271,7 +270,7 @@ void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
 		cordon_view_focus(view);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
-	cordon_freeze_update(server);
+	wl_signal_emit_mutable(&server->events.visibility_changed, NULL);
 }
 
 static struct cordon_output *view_output(struct cordon_view *view) {
@@ -497,7 +496,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 		/* Visible in the list, but hidden until restored. */
 		view->minimized = true;
 		cordon_view_update_enabled(view);
-		cordon_freeze_update(view->server);
+		wl_signal_emit_mutable(&view->server->events.visibility_changed, NULL);
 		return;
 	}
 	cordon_view_update_enabled(view);
@@ -522,7 +521,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 		cordon_view_focus_top(server);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
-	cordon_freeze_update(server);
+	wl_signal_emit_mutable(&server->events.visibility_changed, NULL);
 }
 
 static void configure_unmapped_state(struct cordon_view *view);

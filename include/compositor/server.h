@@ -89,6 +89,20 @@ struct cordon_server {
 	struct rlimit original_nofile;
 	bool nofile_raised;
 
+	/*
+	 * What parts of cordon watch instead of being called from where things happen
+	 * (freeze.c is one).
+	 */
+	struct {
+		/* What decides whether an app is seen may have changed: a view mapped,
+		 * unmapped, minimized or restored, the focus moved, a layer surface mapped or
+		 * unmapped. No data. */
+		struct wl_signal visibility_changed;
+		/* A view (the data) is about to be focused or restored, before anything is sent
+		 * to it. */
+		struct wl_signal view_activating;
+	} events;
+
 	struct wl_listener new_output;
 	struct wl_listener new_input;
 	struct wl_listener new_xdg_toplevel;
