@@ -43,8 +43,8 @@ static int open_window(struct window *w) {
 	w->screen = xcb_setup_roots_iterator(xcb_get_setup(w->conn)).data;
 	w->id = xcb_generate_id(w->conn);
 	uint32_t values[] = {w->screen->white_pixel, XCB_EVENT_MASK_EXPOSURE};
-	xcb_create_window(w->conn, XCB_COPY_FROM_PARENT, w->id, w->screen->root, 0, 0, 400, 300,
-		0, XCB_WINDOW_CLASS_INPUT_OUTPUT, w->screen->root_visual,
+	xcb_create_window(w->conn, XCB_COPY_FROM_PARENT, w->id, w->screen->root, 0, 0, 400, 300, 0,
+		XCB_WINDOW_CLASS_INPUT_OUTPUT, w->screen->root_visual,
 		XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
 	w->gc = xcb_generate_id(w->conn);
 	xcb_create_gc(w->conn, w->gc, w->id, 0, NULL);

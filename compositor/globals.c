@@ -41,9 +41,9 @@
 #include "compositor/layer_shell.h"
 #include "compositor/output_management.h"
 #include "compositor/output_power.h"
-#include "compositor/text_input.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/text_input.h"
 #include "compositor/view.h"
 #include "compositor/xdg_dialog.h"
 
@@ -175,9 +175,7 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 		!globals->xdg_activation || !globals->virtual_keyboard_manager ||
 		!globals->virtual_pointer_manager || !globals->idle_notifier ||
 		!globals->idle_inhibit || !globals->output_management || !globals->output_power ||
-		!globals->text_input ||
-		!globals->layer_shell ||
-		!globals->decorations) {
+		!globals->text_input || !globals->layer_shell || !globals->decorations) {
 		goto error;
 	}
 	/* A token proves a recent press: it lives no longer than the press counts. */

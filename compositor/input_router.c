@@ -30,9 +30,9 @@
 #include "compositor/attention.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
+#include "compositor/globals.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/globals.h"
 #include "compositor/text_input.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
@@ -253,7 +253,8 @@ static enum cordon_input_taker take_key_press(
 		    seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
 		return CORDON_INPUT_DIALOG;
 	}
-	if (cordon_text_input_relay_takes_keys(cordon_text_input_relay_of(seat->server), keyboard)) {
+	if (cordon_text_input_relay_takes_keys(
+		    cordon_text_input_relay_of(seat->server), keyboard)) {
 		return CORDON_INPUT_INPUT_METHOD;
 	}
 	return CORDON_INPUT_CLIENT;
@@ -294,7 +295,8 @@ void cordon_input_router_key(struct cordon_input_router *router, struct cordon_k
 			return;
 		}
 		if (taker == CORDON_INPUT_INPUT_METHOD) {
-			cordon_text_input_relay_key(cordon_text_input_relay_of(seat->server), keyboard, event);
+			cordon_text_input_relay_key(
+				cordon_text_input_relay_of(seat->server), keyboard, event);
 		}
 		if (taker != CORDON_INPUT_CLIENT) {
 			note_press(router, NULL, 0);
@@ -314,7 +316,8 @@ void cordon_input_router_key(struct cordon_input_router *router, struct cordon_k
 		case CORDON_INPUT_GRAB:
 			return;
 		case CORDON_INPUT_INPUT_METHOD:
-			cordon_text_input_relay_key(cordon_text_input_relay_of(seat->server), keyboard, event);
+			cordon_text_input_relay_key(
+				cordon_text_input_relay_of(seat->server), keyboard, event);
 			return;
 		case CORDON_INPUT_DIALOG:
 			/* One pressed into a dialog is not the app's, even once the dialog is gone.

@@ -38,8 +38,8 @@
 #include "compositor/seat_protocols.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
-#include "compositor/text_input.h"
 #include "compositor/session_lock.h"
+#include "compositor/text_input.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
 
@@ -222,7 +222,8 @@ static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) 
 	}
 	/* The input method composing for the focused field gets them instead of the app. */
 	if (!keyboard->seat->lock.locked &&
-		cordon_text_input_relay_modifiers(cordon_text_input_relay_of(keyboard->seat->server), keyboard)) {
+		cordon_text_input_relay_modifiers(
+			cordon_text_input_relay_of(keyboard->seat->server), keyboard)) {
 		return;
 	}
 	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->wlr_keyboard);

@@ -46,7 +46,7 @@ struct cordon_xwayland *cordon_xwayland_from_client(
  * For the global filter: whether `global` is one only an X server may bind (an instance's
  * xwayland_shell_v1 or private seat), and if so whether `client` may see it.
  */
-bool cordon_xwayland_global_is_private(struct cordon_server *server,
-	const struct wl_global *global, const struct wl_client *client, bool *visible);
+bool cordon_xwayland_global_is_private(struct cordon_server *server, const struct wl_global *global,
+	const struct wl_client *client, bool *visible);
 
 #endif
