@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <wayland-server-core.h>
 
+#include "portals/host.h"
+
 struct cordon_server;
 struct cordon_portal_ui;
 struct cordon_permission_store;
@@ -15,6 +17,8 @@ struct wlr_scene_tree;
 
 struct cordon_portals {
 	struct cordon_server *server;
+	/* The compositor, as far as the portals may see it: a copy of what it handed over. */
+	struct cordon_portal_host host;
 	struct wl_global *manager;
 	/* Above every other scene layer: dialogs live here (portals/dialog_surface.c). */
 	struct wlr_scene_tree *layer;
@@ -29,10 +33,12 @@ struct cordon_portals {
 	bool modifiers_withheld;
 };
 
-/* Creates the global, the permission store and the dialog UI; NULL after logging why. */
-struct cordon_portal_ui_choice;
+/*
+ * Creates the global, the permission store and the dialog UI in HOST (copied); NULL after
+ * logging why.
+ */
 struct cordon_portals *cordon_portals_create(
-	struct cordon_server *server, const struct cordon_portal_ui_choice *choice);
+	struct cordon_server *server, const struct cordon_portal_host *host);
 /* After the clients are gone. */
 void cordon_portals_destroy(struct cordon_portals *portals);
 
