@@ -23,10 +23,10 @@
 
 #include "compositor/label.h"
 #include "compositor/output.h"
-#include "compositor/pixel_buffer.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "portals/pixel_buffer.h"
 #include "portals/ui_draw.h"
 
 /* Bigger than any output cordon drives; bounds what a plugin can make cordon allocate. */
