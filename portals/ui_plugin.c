@@ -324,7 +324,7 @@ static pixman_image_t *host_get_image(
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
 	if (!dialog->surface) {
 		dialog->surface = cordon_portal_dialog_surface_create(
-			dialog->ui->portals->server, dialog->ui->portals->layer);
+			&dialog->ui->portals->host, dialog->ui->portals->layer);
 		if (dialog->surface) {
 			cordon_portal_dialog_surface_set_requester(
 				dialog->surface, &dialog->request->tag, &dialog->request->asked_at);
