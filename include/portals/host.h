@@ -31,14 +31,14 @@ struct cordon_portal_label {
 };
 
 /*
- * [portal] in cordon.ini (docs/config.md). 0 or NULL: the portals' defaults. The strings
- * are the compositor's and outlive the portals.
+ * [portal] in cordon.ini (docs/config.md). 0 or NULL, but for the grace: the portals'
+ * defaults. The strings are the compositor's and outlive the portals.
  */
 struct cordon_portal_settings {
 	const char *ui; /* "auto", "builtin", "none", or a plugin's file name */
 	const char *ui_plugin_dir;
 	const char *ui_options;
-	int32_t dialog_grace_ms;
+	int32_t dialog_grace_ms; /* 0: no grace */
 	int32_t camera_timeout_ms, camera_max_bytes;
 	const char *camera_launcher; /* cordon-run's path, or "none" */
 	uint64_t print_max_size;
