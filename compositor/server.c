@@ -250,7 +250,7 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	server->session_bus = cordon_session_bus_create(server->event_loop);
 	struct cordon_portal_host portal_host;
 	cordon_portal_host_init(&portal_host, server);
-	server->portals = cordon_portals_create(server, &portal_host);
+	server->portals = cordon_portals_create(&portal_host);
 	if (!server->portals) {
 		goto error;
 	}

@@ -67,13 +67,11 @@ static void bind_manager(struct wl_client *client, void *data, uint32_t version,
 	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
 }
 
-struct cordon_portals *cordon_portals_create(
-	struct cordon_server *server, const struct cordon_portal_host *host) {
+struct cordon_portals *cordon_portals_create(const struct cordon_portal_host *host) {
 	struct cordon_portals *portals = calloc(1, sizeof(*portals));
 	if (!portals) {
 		return NULL;
 	}
-	portals->server = server;
 	portals->host = *host;
 	wl_list_init(&portals->requests);
 	wl_list_init(&portals->camera_streams);

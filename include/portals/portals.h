@@ -7,7 +7,6 @@
 
 #include "portals/host.h"
 
-struct cordon_server;
 struct cordon_portal_ui;
 struct cordon_permission_store;
 struct cordon_print_portal;
@@ -16,7 +15,6 @@ struct cordon_camera_indicator;
 struct wlr_scene_tree;
 
 struct cordon_portals {
-	struct cordon_server *server;
 	/* The compositor, as far as the portals may see it: a copy of what it handed over. */
 	struct cordon_portal_host host;
 	struct wl_global *manager;
@@ -37,8 +35,7 @@ struct cordon_portals {
  * Creates the global, the permission store and the dialog UI in HOST (copied); NULL after
  * logging why.
  */
-struct cordon_portals *cordon_portals_create(
-	struct cordon_server *server, const struct cordon_portal_host *host);
+struct cordon_portals *cordon_portals_create(const struct cordon_portal_host *host);
 /* After the clients are gone. */
 void cordon_portals_destroy(struct cordon_portals *portals);
 
