@@ -60,7 +60,7 @@ struct cordon_portal_host {
 	/* The D-Bus door and folder grants go through it; NULL without a session bus. */
 	sd_bus *session_bus;
 
-	/* Handed back to every callback below. */
+	/* Handed back to every callback below; every one of them is set. */
 	void *data;
 	/*
 	 * Messages were queued on session_bus outside a bus callback: the compositor's loop
@@ -85,8 +85,7 @@ struct cordon_portal_host {
 	 * no such window or it is not mapped. A dialog goes on its parent window's output.
 	 */
 	bool (*window_box)(void *data, struct wlr_surface *surface, struct wlr_box *box);
-	/* The pointer's layout position; false without a seat. A dialog without a parent goes
-	 * there. */
+	/* The pointer's layout position; false without a seat. Dialogs without parents go there. */
 	bool (*pointer_position)(void *data, double *lx, double *ly);
 	/* The layout box of the output under a point, else of the first; false without outputs. */
 	bool (*output_box_at)(void *data, double lx, double ly, struct wlr_box *box);
