@@ -25,6 +25,10 @@
 #include "portals/host.h"
 #include "sandbox/cgroup_tag.h"
 
+/* A requester's name in a dialog's frame is never cut shorter than on its windows. */
+_Static_assert(CORDON_PORTAL_LABEL_TEXT_MAX >= CORDON_LABEL_TEXT_MAX,
+	"a portal label holds a window label's text");
+
 static void handle_session_bus_changed(void *data) {
 	struct cordon_server *server = data;
 	cordon_session_bus_changed(server->session_bus);
