@@ -197,8 +197,8 @@ static void draw_overlay(struct cordon_attention *attention) {
 	struct cordon_server *server = attention->server;
 	struct cordon_ui_font *font = cordon_labels_font(server->labels);
 	if (!attention->overlay) {
-		attention->overlay =
-			cordon_portal_dialog_surface_create(server, server->portals->layer);
+		attention->overlay = cordon_portal_dialog_surface_create(
+			&server->portals->host, server->portals->layer);
 	}
 	if (!attention->overlay) {
 		return;

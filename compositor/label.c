@@ -19,10 +19,10 @@
 #include "common/escape.h"
 #include "compositor/client.h"
 #include "compositor/output.h"
-#include "compositor/pixel_buffer.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "portals/pixel_buffer.h"
 #include "portals/ui_draw.h"
 
 #define LABEL_FONT "sans-serif:size=10"

@@ -34,12 +34,12 @@
 #include "compositor/ipc.h"
 #include "compositor/label.h"
 #include "compositor/output.h"
+#include "compositor/portal_host.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
 #include "compositor/xdg_foreign.h"
 #include "compositor/xdg_shell.h"
 #include "portals/portals.h"
-#include "portals/ui_plugin.h"
 
 /* The newest versions cordon implements all of (wlroots has them all). */
 #define COMPOSITOR_VERSION 6
@@ -250,12 +250,9 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	}
 	/* Before the portals: their D-Bus side needs it. No bus is not an error. */
 	server->session_bus = cordon_session_bus_create(server->event_loop);
-	struct cordon_portal_ui_choice portal_ui = {
-		.name = server->config->portal_ui,
-		.plugin_dir = server->config->portal_plugin_dir,
-		.options = server->config->portal_ui_options,
-	};
-	server->portals = cordon_portals_create(server, &portal_ui);
+	struct cordon_portal_host portal_host;
+	cordon_portal_host_init(&portal_host, server);
+	server->portals = cordon_portals_create(&portal_host);
 	if (!server->portals) {
 		goto error;
 	}
