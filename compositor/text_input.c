@@ -250,23 +250,28 @@ static void handle_text_input_disable(struct wl_listener *listener, void *data) 
 	update_active(text_input->relay);
 }
 
-static void handle_text_input_destroy(struct wl_listener *listener, void *data) {
-	struct cordon_text_input *text_input = wl_container_of(listener, text_input, destroy);
-	struct cordon_text_input_relay *relay = text_input->relay;
+static void free_text_input(struct cordon_text_input *text_input) {
 	wl_list_remove(&text_input->enable.link);
 	wl_list_remove(&text_input->commit.link);
 	wl_list_remove(&text_input->disable.link);
 	wl_list_remove(&text_input->destroy.link);
 	wl_list_remove(&text_input->link);
 	free(text_input->sent_text);
-	if (relay->active == text_input) {
+	free(text_input);
+}
+
+static void handle_text_input_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_text_input *text_input = wl_container_of(listener, text_input, destroy);
+	struct cordon_text_input_relay *relay = text_input->relay;
+	bool was_active = relay->active == text_input;
+	free_text_input(text_input);
+	if (was_active) {
 		relay->active = NULL;
 		if (relay->input_method) {
 			wlr_input_method_v2_send_deactivate(relay->input_method);
 			wlr_input_method_v2_send_done(relay->input_method);
 		}
 	}
-	free(text_input);
 	update_active(relay);
 }
 
@@ -581,13 +586,7 @@ void cordon_text_input_relay_destroy(struct cordon_text_input_relay *relay) {
 	}
 	struct cordon_text_input *text_input, *tmp;
 	wl_list_for_each_safe(text_input, tmp, &relay->text_inputs, link) {
-		wl_list_remove(&text_input->enable.link);
-		wl_list_remove(&text_input->commit.link);
-		wl_list_remove(&text_input->disable.link);
-		wl_list_remove(&text_input->destroy.link);
-		wl_list_remove(&text_input->link);
-		free(text_input->sent_text);
-		free(text_input);
+		free_text_input(text_input);
 	}
 	free(relay);
 }
