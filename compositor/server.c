@@ -38,6 +38,7 @@
 #include "compositor/security_context.h"
 #include "compositor/xdg_foreign.h"
 #include "compositor/xdg_shell.h"
+#include "compositor/xwayland.h"
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
 
@@ -173,6 +174,7 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	}
 	wl_list_init(&server->outputs);
 	wl_list_init(&server->views);
+	wl_list_init(&server->xwaylands);
 	wl_list_init(&server->new_output.link);
 	wl_list_init(&server->new_input.link);
 	wl_list_init(&server->new_xdg_toplevel.link);
@@ -330,6 +332,14 @@ bool cordon_server_start(struct cordon_server *server) {
 	snprintf(size, sizeof(size), "%u", server->config->xcursor_size);
 	setenv("XCURSOR_SIZE", size, true);
 	setenv("CORDON_SOCKET", cordon_ipc_server_get_path(server->ipc), true);
+	/* After the backend: a nested cordon's X11 backend has its DISPLAY already. */
+	cordon_xwayland_host_start(server);
+	if (server->host_xwayland) {
+		setenv("DISPLAY", cordon_xwayland_display_name(server->host_xwayland), true);
+	} else {
+		/* Apps started here must not reach an X server outside cordon (a nested one's). */
+		unsetenv("DISPLAY");
+	}
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s, control socket %s", server->socket,
 		cordon_ipc_server_get_path(server->ipc));
 	if (server->startup_command) {
@@ -360,6 +370,8 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_ipc_server_destroy(server->ipc);
 	/* Thaws every app before its clients go: nothing cordon froze stays frozen. */
 	cordon_freeze_destroy(server->freeze);
+	/* While the seat and the views are whole: its windows go, then its process. */
+	cordon_xwayland_host_finish(server);
 	if (server->display) {
 		/* Clients first: their surfaces and views go before the globals. */
 		wl_display_destroy_clients(server->display);

@@ -76,6 +76,9 @@ struct cordon_server {
 	/* Window labels (label.c) and the secure attention key (attention.c). */
 	struct cordon_labels *labels;
 	struct cordon_attention *attention;
+	/* Every X server (xwayland.c): the host's, and one per sandbox instance that asked. */
+	struct wl_list xwaylands; /* cordon_xwayland.link */
+	struct cordon_xwayland *host_xwayland; /* NULL when off or unavailable */
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */

@@ -10,6 +10,7 @@
 #define CORDON_COMPOSITOR_XWAYLAND_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <wayland-server-core.h>
 
 #include "sandbox/cgroup_tag.h"
@@ -18,6 +19,7 @@ struct cordon_server;
 struct wl_client;
 struct wl_global;
 struct wlr_seat;
+struct wlr_xwayland;
 
 struct cordon_xwayland;
 
@@ -30,7 +32,11 @@ struct cordon_xwayland;
  */
 struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
 	const struct cordon_tag *tag, struct wlr_seat *selection_seat);
-/* Ends the X server (its X clients lose their connection) and removes its sockets. */
+/*
+ * Ends the X server (its X clients lose their connection, its windows go) and removes its
+ * sockets. A sandbox instance belongs to whoever created it, which destroys it before the
+ * server is torn down; the host instance is the server's (cordon_xwayland_host_finish).
+ */
 void cordon_xwayland_destroy(struct cordon_xwayland *xwayland);
 
 /* ":N" and the host path of its unix socket (/tmp/.X11-unix/XN). */
@@ -38,15 +44,32 @@ const char *cordon_xwayland_display_name(const struct cordon_xwayland *xwayland)
 const char *cordon_xwayland_socket_path(const struct cordon_xwayland *xwayland);
 int cordon_xwayland_display_number(const struct cordon_xwayland *xwayland);
 const struct cordon_tag *cordon_xwayland_tag(const struct cordon_xwayland *xwayland);
+/* The wlroots window manager, for the selection bridge (xwayland_selection.c). */
+struct wlr_xwayland *cordon_xwayland_get_wlr(const struct cordon_xwayland *xwayland);
+/* The Xwayland process while it runs, else 0. */
+pid_t cordon_xwayland_pid(const struct cordon_xwayland *xwayland);
 
 /* The X server this Wayland client is, or NULL when it is none of cordon's. */
 struct cordon_xwayland *cordon_xwayland_from_client(
 	struct cordon_server *server, const struct wl_client *client);
+/*
+ * For client.c, while a client is being created: the tag of the X server this new
+ * connection is (wlroots makes it in wl_client_create, before the process runs), else NULL.
+ */
+const struct cordon_tag *cordon_xwayland_connecting_tag(
+	struct cordon_server *server, struct wl_client *client);
 /*
  * For the global filter: whether `global` is one only an X server may bind (an instance's
  * xwayland_shell_v1 or private seat), and if so whether `client` may see it.
  */
 bool cordon_xwayland_global_is_private(struct cordon_server *server,
 	const struct wl_global *global, const struct wl_client *client, bool *visible);
+
+/*
+ * The host's X server, from [general] xwayland (server->host_xwayland, NULL when off or
+ * when Xwayland cannot run). DISPLAY is set for what cordon starts while it exists.
+ */
+void cordon_xwayland_host_start(struct cordon_server *server);
+void cordon_xwayland_host_finish(struct cordon_server *server);
 
 #endif

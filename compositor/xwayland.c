@@ -1,0 +1,253 @@
+/*
+ * Rootless X servers, each a wlroots Xwayland server with its window manager, started at
+ * the first X connection. What makes them safe to have several of: the Wayland connection
+ * of each carries the tag of whoever the instance is for, decided at the moment wlroots
+ * creates it (before it can send a request), so the global filter and the mediation treat
+ * an X server exactly as the app it serves; and the globals that only an X server may use
+ * (its xwayland_shell_v1, a private selection seat) are shown to that server alone.
+ */
+#include "compositor/xwayland.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/log.h>
+#include <wlr/xcursor.h>
+#include <wlr/xwayland/server.h>
+#include <wlr/xwayland/shell.h>
+#include <wlr/xwayland/xwayland.h>
+
+#include "common/escape.h"
+#include "compositor/client.h"
+#include "compositor/config.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/xwayland_view.h"
+
+/*
+ * How long an idle X server (no X client left) lives on before it exits; the next X
+ * connection starts it again. Enough for a script that runs X programs one after another.
+ */
+#define TERMINATE_DELAY_S 10
+
+struct cordon_xwayland {
+	struct cordon_server *server;
+	struct wl_list link; /* cordon_server.xwaylands */
+	struct cordon_tag tag;
+	struct wlr_seat *selection_seat;
+	struct wlr_xwayland_server *xserver;
+	struct wlr_xwayland *wlr_xwayland;
+	char socket_path[64];
+
+	struct wl_listener start;
+	struct wl_listener ready;
+	struct wl_listener new_surface;
+};
+
+static void handle_start(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, start);
+	struct cordon_client *client = cordon_client_from_wl(xwayland->xserver->client);
+	/*
+	 * client.c tagged the connection while wlroots created it (cordon_xwayland_connecting_tag).
+	 * Should it not have, nothing may run under cordon's own credentials: the server ends.
+	 */
+	if (!client || client->tag_source != CORDON_TAG_SOURCE_XWAYLAND ||
+		!cordon_tag_same_sandbox(&client->context_tag, &xwayland->tag)) {
+		wlr_log(WLR_ERROR, "X server %s: its Wayland connection was not tagged, ending it",
+			xwayland->xserver->display_name);
+		wl_client_post_implementation_error(
+			xwayland->xserver->client, "connection not identified");
+		if (client) {
+			cordon_client_disconnect_later(client);
+		}
+		return;
+	}
+	wlr_log(WLR_INFO, "Starting X server %s for %s%s%s", xwayland->xserver->display_name,
+		cordon_tag_engine_name(&xwayland->tag), xwayland->tag.app_id[0] ? " " : "",
+		cordon_log_text(xwayland->tag.app_id));
+}
+
+/* X clients draw their own cursors, but the root window shows cordon's until they do. */
+static void set_default_cursor(struct cordon_xwayland *xwayland) {
+	struct wlr_xcursor_manager *manager = xwayland->server->seat->xcursor_manager;
+	if (!manager || !wlr_xcursor_manager_load(manager, 1)) {
+		return;
+	}
+	struct wlr_xcursor *cursor = wlr_xcursor_manager_get_xcursor(manager, "default", 1);
+	if (!cursor || cursor->image_count == 0) {
+		return;
+	}
+	struct wlr_xcursor_image *image = cursor->images[0];
+	wlr_xwayland_set_cursor(xwayland->wlr_xwayland, wlr_xcursor_image_get_buffer(image),
+		(int32_t)image->hotspot_x, (int32_t)image->hotspot_y);
+}
+
+static void handle_ready(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, ready);
+	wlr_log(WLR_DEBUG, "X server %s is ready", xwayland->xserver->display_name);
+	set_default_cursor(xwayland);
+}
+
+static void handle_new_surface(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, new_surface);
+	cordon_xwayland_view_handle_new_surface(xwayland->server, xwayland, data);
+}
+
+struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
+	const struct cordon_tag *tag, struct wlr_seat *selection_seat) {
+	struct cordon_xwayland *xwayland = calloc(1, sizeof(*xwayland));
+	if (!xwayland) {
+		wlr_log(WLR_ERROR, "Out of memory for an X server");
+		return NULL;
+	}
+	xwayland->server = server;
+	xwayland->tag = *tag;
+	xwayland->selection_seat = selection_seat;
+	struct wlr_xwayland_server_options options = {
+		.lazy = true,
+		.enable_wm = true,
+		.terminate_delay = TERMINATE_DELAY_S,
+	};
+	/* wlroots logs why (no Xwayland binary, no free display number). */
+	xwayland->xserver = wlr_xwayland_server_create(server->display, &options);
+	if (!xwayland->xserver) {
+		wlr_log(WLR_ERROR, "Cannot create an X server: X11 apps of %s cannot run",
+			tag->sandboxed ? cordon_log_text(tag->app_id) : "the host");
+		free(xwayland);
+		return NULL;
+	}
+	xwayland->start.notify = handle_start;
+	wl_signal_add(&xwayland->xserver->events.start, &xwayland->start);
+	/* Listed before the window manager exists: its shell global is filtered from birth. */
+	wl_list_insert(&server->xwaylands, &xwayland->link);
+	xwayland->wlr_xwayland = wlr_xwayland_create_with_server(
+		server->display, server->compositor, xwayland->xserver);
+	if (!xwayland->wlr_xwayland) {
+		wlr_log(WLR_ERROR, "Cannot create the window manager of X server %s",
+			xwayland->xserver->display_name);
+		wl_list_remove(&xwayland->link);
+		wl_list_remove(&xwayland->start.link);
+		wlr_xwayland_server_destroy(xwayland->xserver);
+		free(xwayland);
+		return NULL;
+	}
+	xwayland->wlr_xwayland->data = xwayland;
+	snprintf(xwayland->socket_path, sizeof(xwayland->socket_path), "/tmp/.X11-unix/X%d",
+		xwayland->xserver->display);
+	xwayland->ready.notify = handle_ready;
+	wl_signal_add(&xwayland->wlr_xwayland->events.ready, &xwayland->ready);
+	xwayland->new_surface.notify = handle_new_surface;
+	wl_signal_add(&xwayland->wlr_xwayland->events.new_surface, &xwayland->new_surface);
+	wlr_xwayland_set_seat(xwayland->wlr_xwayland, selection_seat);
+	wlr_log(WLR_INFO, "X display %s for %s%s%s (started at its first connection)",
+		xwayland->xserver->display_name, cordon_tag_engine_name(tag),
+		tag->app_id[0] ? " " : "", cordon_log_text(tag->app_id));
+	return xwayland;
+}
+
+void cordon_xwayland_destroy(struct cordon_xwayland *xwayland) {
+	if (!xwayland) {
+		return;
+	}
+	wl_list_remove(&xwayland->ready.link);
+	wl_list_remove(&xwayland->new_surface.link);
+	wl_list_remove(&xwayland->start.link);
+	/* The window manager first (its surfaces and views go), then the server and its
+	 * Wayland client: the process exits when its sockets close. */
+	wlr_xwayland_destroy(xwayland->wlr_xwayland);
+	wlr_xwayland_server_destroy(xwayland->xserver);
+	wl_list_remove(&xwayland->link);
+	free(xwayland);
+}
+
+const char *cordon_xwayland_display_name(const struct cordon_xwayland *xwayland) {
+	return xwayland->xserver->display_name;
+}
+
+const char *cordon_xwayland_socket_path(const struct cordon_xwayland *xwayland) {
+	return xwayland->socket_path;
+}
+
+int cordon_xwayland_display_number(const struct cordon_xwayland *xwayland) {
+	return xwayland->xserver->display;
+}
+
+const struct cordon_tag *cordon_xwayland_tag(const struct cordon_xwayland *xwayland) {
+	return &xwayland->tag;
+}
+
+struct wlr_xwayland *cordon_xwayland_get_wlr(const struct cordon_xwayland *xwayland) {
+	return xwayland->wlr_xwayland;
+}
+
+pid_t cordon_xwayland_pid(const struct cordon_xwayland *xwayland) {
+	return xwayland->xserver->client ? xwayland->xserver->pid : 0;
+}
+
+struct cordon_xwayland *cordon_xwayland_from_client(
+	struct cordon_server *server, const struct wl_client *client) {
+	struct cordon_xwayland *xwayland;
+	wl_list_for_each(xwayland, &server->xwaylands, link) {
+		if (client && xwayland->xserver->client == client) {
+			return xwayland;
+		}
+	}
+	return NULL;
+}
+
+const struct cordon_tag *cordon_xwayland_connecting_tag(
+	struct cordon_server *server, struct wl_client *client) {
+	/*
+	 * wlroots creates the X server's wl_client on its end of a socketpair and forgets the
+	 * fd only once wl_client_create returns: while the client-created signal runs, the fd
+	 * still names the instance, so nothing the process sends is read before it is tagged.
+	 */
+	int fd = wl_client_get_fd(client);
+	struct cordon_xwayland *xwayland;
+	wl_list_for_each(xwayland, &server->xwaylands, link) {
+		if (fd >= 0 && xwayland->xserver->wl_fd[0] == fd && !xwayland->xserver->client) {
+			return &xwayland->tag;
+		}
+	}
+	return NULL;
+}
+
+bool cordon_xwayland_global_is_private(struct cordon_server *server,
+	const struct wl_global *global, const struct wl_client *client, bool *visible) {
+	struct cordon_xwayland *xwayland;
+	wl_list_for_each(xwayland, &server->xwaylands, link) {
+		struct wlr_xwayland_shell_v1 *shell =
+			xwayland->wlr_xwayland ? xwayland->wlr_xwayland->shell_v1 : NULL;
+		/* It turns any surface of its binder into an X window: its own X server only. */
+		if (shell && global == shell->global) {
+			*visible = client && client == xwayland->xserver->client;
+			return true;
+		}
+		/*
+		 * A private selection seat is the window manager's, used in-process: a client that
+		 * bound it (even the X server) would have a second seat with no input and its own
+		 * clipboard outside the mediation.
+		 */
+		struct wlr_seat *seat = xwayland->selection_seat;
+		if (seat && seat != server->seat->wlr_seat && global == seat->global) {
+			*visible = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+void cordon_xwayland_host_start(struct cordon_server *server) {
+	if (!server->config->xwayland) {
+		wlr_log(WLR_INFO, "X11 support is off ([general] xwayland = no)");
+		return;
+	}
+	const struct cordon_tag host = {.engine = CORDON_SANDBOX_HOST, .sandboxed = false};
+	server->host_xwayland = cordon_xwayland_create(server, &host, server->seat->wlr_seat);
+}
+
+void cordon_xwayland_host_finish(struct cordon_server *server) {
+	cordon_xwayland_destroy(server->host_xwayland);
+	server->host_xwayland = NULL;
+}
