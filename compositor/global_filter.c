@@ -96,6 +96,8 @@ static const struct {
 	{"zwp_keyboard_shortcuts_inhibit_manager_v1", "cordon's own key bindings"},
 	{"wp_security_context_manager_v1", "connections tagged with a sandbox of its choosing"},
 	{"zxdg_importer_v2", "parenting its surfaces to another app's window"},
+	{"cordon_x11_manager_v1",
+		"X servers tagged with a sandbox of its choosing, and their sockets"},
 };
 
 /*

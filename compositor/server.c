@@ -36,6 +36,7 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
+#include "compositor/x11_display.h"
 #include "compositor/xdg_foreign.h"
 #include "compositor/xdg_shell.h"
 #include "compositor/xwayland.h"
@@ -244,6 +245,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	if (!server->security_contexts) {
 		goto error;
 	}
+	server->x11_displays = cordon_x11_displays_create(server);
+	if (!server->x11_displays) {
+		goto error;
+	}
 	server->xdg_foreign = cordon_xdg_foreign_create(server->display);
 	if (!server->xdg_foreign) {
 		goto error;
@@ -372,6 +377,9 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_freeze_destroy(server->freeze);
 	/* While the seat and the views are whole: its windows go, then its process. */
 	cordon_xwayland_host_finish(server);
+	/* The X servers and their sockets go with cordon; their windows before the clients. */
+	cordon_x11_displays_destroy(server->x11_displays);
+	server->x11_displays = NULL;
 	if (server->display) {
 		/* Clients first: their surfaces and views go before the globals. */
 		wl_display_destroy_clients(server->display);

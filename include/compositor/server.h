@@ -63,6 +63,8 @@ struct cordon_server {
 	struct cordon_apps *apps; /* clients grouped into apps (apps.c) */
 	struct cordon_freeze *freeze; /* freezing and boosting apps (freeze.c) */
 	struct cordon_security_context_manager *security_contexts;
+	/* cordon_x11_manager_v1: per-sandbox X servers (x11_display.c). */
+	struct cordon_x11_displays *x11_displays;
 	/* The session D-Bus connection (session_bus.c); NULL without a session bus. */
 	struct cordon_session_bus *session_bus;
 	/* xdg-foreign-v2 exports: the parent windows of D-Bus portal requests. */

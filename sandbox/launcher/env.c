@@ -62,6 +62,10 @@ char **cordon_launch_environment(const struct cordon_launch *launch) {
 	if (!launch->options.no_wayland) {
 		env_add(&env, strdup("WAYLAND_DISPLAY=wayland-0"));
 	}
+	/* The sandbox's own X server (x11.c); it needs no cookie, and the host's is not given. */
+	if (launch->options.x11) {
+		env_add(&env, strdup("DISPLAY=:0"));
+	}
 	/*
 	 * The proxy's socket (dbus_proxy.c) is the only bus inside. GSettings keep to the
 	 * keyfile backend in the app's own persistent config dir, never the host's dconf.
