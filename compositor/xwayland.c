@@ -25,12 +25,6 @@
 #include "compositor/server.h"
 #include "compositor/xwayland_view.h"
 
-/*
- * How long an idle X server (no X client left) lives on before it exits; the next X
- * connection starts it again. Enough for a script that runs X programs one after another.
- */
-#define TERMINATE_DELAY_S 10
-
 struct cordon_xwayland {
 	struct cordon_server *server;
 	struct wl_list link; /* cordon_server.xwaylands */
@@ -104,35 +98,24 @@ struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
 	xwayland->server = server;
 	xwayland->tag = *tag;
 	xwayland->selection_seat = selection_seat;
-	struct wlr_xwayland_server_options options = {
-		.lazy = true,
-		.enable_wm = true,
-		.terminate_delay = TERMINATE_DELAY_S,
-	};
-	/* wlroots logs why (no Xwayland binary, no free display number). */
-	xwayland->xserver = wlr_xwayland_server_create(server->display, &options);
-	if (!xwayland->xserver) {
+	/*
+	 * Lazy: the process starts at the first X connection, and an idle one (no X client
+	 * left for wlroots' delay) exits until the next. wlroots logs why it cannot (no
+	 * Xwayland binary, no free display number). No client can bind the shell global it
+	 * makes before this returns: the filter sees it listed below from the first request.
+	 */
+	xwayland->wlr_xwayland = wlr_xwayland_create(server->display, server->compositor, true);
+	if (!xwayland->wlr_xwayland) {
 		wlr_log(WLR_ERROR, "Cannot create an X server: X11 apps of %s cannot run",
 			tag->sandboxed ? cordon_log_text(tag->app_id) : "the host");
 		free(xwayland);
 		return NULL;
 	}
+	xwayland->wlr_xwayland->data = xwayland;
+	xwayland->xserver = xwayland->wlr_xwayland->server;
+	wl_list_insert(&server->xwaylands, &xwayland->link);
 	xwayland->start.notify = handle_start;
 	wl_signal_add(&xwayland->xserver->events.start, &xwayland->start);
-	/* Listed before the window manager exists: its shell global is filtered from birth. */
-	wl_list_insert(&server->xwaylands, &xwayland->link);
-	xwayland->wlr_xwayland = wlr_xwayland_create_with_server(
-		server->display, server->compositor, xwayland->xserver);
-	if (!xwayland->wlr_xwayland) {
-		wlr_log(WLR_ERROR, "Cannot create the window manager of X server %s",
-			xwayland->xserver->display_name);
-		wl_list_remove(&xwayland->link);
-		wl_list_remove(&xwayland->start.link);
-		wlr_xwayland_server_destroy(xwayland->xserver);
-		free(xwayland);
-		return NULL;
-	}
-	xwayland->wlr_xwayland->data = xwayland;
 	snprintf(xwayland->socket_path, sizeof(xwayland->socket_path), "/tmp/.X11-unix/X%d",
 		xwayland->xserver->display);
 	xwayland->ready.notify = handle_ready;
@@ -153,10 +136,9 @@ void cordon_xwayland_destroy(struct cordon_xwayland *xwayland) {
 	wl_list_remove(&xwayland->ready.link);
 	wl_list_remove(&xwayland->new_surface.link);
 	wl_list_remove(&xwayland->start.link);
-	/* The window manager first (its surfaces and views go), then the server and its
-	 * Wayland client: the process exits when its sockets close. */
+	/* Its windows and views go, then the server and its Wayland client: the process
+	 * exits when its sockets close. */
 	wlr_xwayland_destroy(xwayland->wlr_xwayland);
-	wlr_xwayland_server_destroy(xwayland->xserver);
 	wl_list_remove(&xwayland->link);
 	free(xwayland);
 }
@@ -179,6 +161,10 @@ const struct cordon_tag *cordon_xwayland_tag(const struct cordon_xwayland *xwayl
 
 struct wlr_xwayland *cordon_xwayland_get_wlr(const struct cordon_xwayland *xwayland) {
 	return xwayland->wlr_xwayland;
+}
+
+struct wl_client *cordon_xwayland_wl_client(const struct cordon_xwayland *xwayland) {
+	return xwayland->xserver->client;
 }
 
 pid_t cordon_xwayland_pid(const struct cordon_xwayland *xwayland) {

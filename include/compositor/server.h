@@ -31,6 +31,9 @@ enum cordon_scene_layer {
 	CORDON_LAYER_BOTTOM,
 	CORDON_LAYER_VIEWS,
 	CORDON_LAYER_TOP,
+	/* X11 menus and tooltips (override-redirect), placed by their X client: above
+	 * fullscreen windows, whose menus they may be; below cordon's own overlays. */
+	CORDON_LAYER_X11_UNMANAGED,
 	CORDON_LAYER_OVERLAY,
 	CORDON_LAYER_COUNT,
 };

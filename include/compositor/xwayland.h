@@ -46,6 +46,8 @@ int cordon_xwayland_display_number(const struct cordon_xwayland *xwayland);
 const struct cordon_tag *cordon_xwayland_tag(const struct cordon_xwayland *xwayland);
 /* The wlroots window manager, for the selection bridge (xwayland_selection.c). */
 struct wlr_xwayland *cordon_xwayland_get_wlr(const struct cordon_xwayland *xwayland);
+/* The X server's Wayland connection while it runs, else NULL. */
+struct wl_client *cordon_xwayland_wl_client(const struct cordon_xwayland *xwayland);
 /* The Xwayland process while it runs, else 0. */
 pid_t cordon_xwayland_pid(const struct cordon_xwayland *xwayland);
 
