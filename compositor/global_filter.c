@@ -23,6 +23,7 @@
 #include "common/policy.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
+#include "compositor/x11_display.h"
 #include "compositor/xwayland.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -161,7 +162,8 @@ bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_gl
 	const struct cordon_client *client = cordon_client_from_wl(wl_client);
 	/* First, for the host too: an X server's own globals are no other client's. */
 	bool visible;
-	if (client && cordon_xwayland_global_is_private(client->server, global, wl_client, &visible)) {
+	if (client &&
+		cordon_xwayland_global_is_private(client->server, global, wl_client, &visible)) {
 		return visible;
 	}
 	const char *name = wl_global_get_interface(global)->name;
@@ -187,6 +189,15 @@ bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_gl
 
 static bool filter_global(
 	const struct wl_client *client, const struct wl_global *global, void *data) {
+	struct cordon_server *server = data;
+	/*
+	 * The private seat of a sandbox's X display (x11_display.c) is hidden from every
+	 * client from the moment wlroots creates its global, before any X server is tied to
+	 * it: an X server that saw it announced would bind it, be refused and die.
+	 */
+	if (cordon_x11_displays_global_is_private(server->x11_displays, global)) {
+		return false;
+	}
 	return cordon_global_visible(client, global);
 }
 

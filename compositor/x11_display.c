@@ -9,8 +9,8 @@
  * were it given the real seat, the window manager would mirror the host's clipboard into the
  * X server at all times, and any X client of the sandbox could read it without the user's
  * action. xwayland_selection.c bridges the private seat through the mediation instead. The
- * private seat's wl_seat global is shown to no client (cordon_xwayland_global_is_private),
- * so no X server adds it as an input device either.
+ * private seat's wl_seat global is shown to no client (cordon_x11_displays_global_is_private,
+ * from the moment it is created), so no X server adds it as an input device either.
  *
  * A display lives as long as the launcher's close_fd, as a security-context listener does
  * (security_context.c): when every copy of its other end is closed (the sandbox ended, or
@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
 
@@ -45,6 +46,8 @@ struct cordon_x11_displays {
 	struct wl_global *global;
 	struct wl_list displays; /* x11_display.link */
 	uint64_t next_seat; /* names the private seats */
+	/* While wlr_seat_create makes a private seat: its global is announced before we know it. */
+	bool creating_seat;
 };
 
 struct x11_display {
@@ -153,7 +156,9 @@ static bool display_start(struct x11_display *display) {
 	char seat_name[64];
 	snprintf(seat_name, sizeof(seat_name), "cordon-x11-%llu",
 		(unsigned long long)displays->next_seat++);
+	displays->creating_seat = true;
 	display->seat = wlr_seat_create(server->display, seat_name);
+	displays->creating_seat = false;
 	if (!display->seat) {
 		wlr_log(WLR_ERROR, "Cannot create the private seat of an X display");
 		return false;
@@ -293,6 +298,23 @@ void cordon_x11_displays_destroy(struct cordon_x11_displays *displays) {
 	}
 	wl_global_destroy(displays->global);
 	free(displays);
+}
+
+bool cordon_x11_displays_global_is_private(
+	const struct cordon_x11_displays *displays, const struct wl_global *global) {
+	if (!displays) {
+		return false;
+	}
+	if (displays->creating_seat && wl_global_get_interface(global) == &wl_seat_interface) {
+		return true;
+	}
+	const struct x11_display *display;
+	wl_list_for_each(display, &displays->displays, link) {
+		if (display->seat && display->seat->global == global) {
+			return true;
+		}
+	}
+	return false;
 }
 
 int cordon_x11_displays_count(const struct cordon_x11_displays *displays) {

@@ -6,6 +6,7 @@
 
 struct cordon_server;
 struct cordon_xwayland;
+struct wl_global;
 struct wlr_seat;
 
 /*
@@ -22,6 +23,14 @@ struct cordon_x11_displays;
 struct cordon_x11_displays *cordon_x11_displays_create(struct cordon_server *server);
 /* Ends every display (their X servers and sockets go) and the global. Accepts NULL. */
 void cordon_x11_displays_destroy(struct cordon_x11_displays *displays);
+
+/*
+ * Whether this global is one of the displays' private seats (or the wl_seat global being
+ * created for one right now): a seat only their X window managers use, which no client at
+ * all may see or bind.
+ */
+bool cordon_x11_displays_global_is_private(
+	const struct cordon_x11_displays *displays, const struct wl_global *global);
 
 /* How many displays exist, for tests and `cordonctl` (0 for NULL). */
 int cordon_x11_displays_count(const struct cordon_x11_displays *displays);
