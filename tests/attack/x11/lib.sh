@@ -41,10 +41,19 @@ x_run() {
 	# in the test's shell would advance.
 	local name=$1 n
 	n=$(date +%s%N)
-	printf 'echo "<<<%d"; ( %s ) 2>&1; echo ">>>%d status $?"\n' "$n" "$2" "$n" \
+	# A newline before the end mark, for output that ends without one (xclip -o).
+	printf 'echo "<<<%s"; ( %s ) 2>&1; echo " $?"; echo ">>>%s"\n' "$n" "$2" "$n" \
 		>&"${X_SANDBOX_FD[$name]}"
-	wait_for "sandbox $name to run: $2" grep -q "^>>>$n status" "$TEST_TMP/$name.log"
-	sed -n "/^<<<$n\$/,/^>>>$n status/p" "$TEST_TMP/$name.log" | sed '1d;s/^>>>[0-9]* status/status/'
+	wait_for "sandbox $name to run: $2" grep -q "^>>>$n\$" "$TEST_TMP/$name.log"
+	sed -n "/^<<<$n\$/,/^>>>$n\$/p" "$TEST_TMP/$name.log" | sed '1d;$d' | awk '
+		{ if (NR > 1) print prev; prev = $0 }
+		END {
+			# The last line holds the unfinished end of the output (maybe empty), a blank and
+			# the status.
+			i = match(prev, / [0-9]+$/)
+			if (i > 1) print substr(prev, 1, i - 1)
+			print "status " substr(prev, i + 1)
+		}'
 }
 
 # x_end NAME: the sandbox's shell exits, and the sandbox with it.
