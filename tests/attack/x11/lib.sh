@@ -24,14 +24,20 @@ x_sandbox() {
 	X_SANDBOX_FD[$name]=$fd
 	X_SANDBOX_APP[$name]=$app
 	start_client "$name" sh -c 'exec "$@" <"$0"' "$fifo" "$CORDON_RUN" --x11 --app-id "$app" \
-		"$@" -- sh -c 'while IFS= read -r line; do eval "$line"; done'
+		"$@" -- sh -c 'while IFS= read -r line; do eval "$(printf %s "$line" | base64 -d)"; done'
 	x_run "$name" 'xdpyinfo >/dev/null && echo "x server up"' | grep -q "x server up" ||
 		fail "the X server of sandbox $name does not answer: $(cat "$TEST_TMP/$name.log")"
 }
 
+# _x_send NAME SCRIPT: one line to the sandbox's shell (base64, so scripts may span lines).
+_x_send() {
+	printf '%s\n' "$2" | base64 -w0 >&"${X_SANDBOX_FD[$1]}"
+	printf '\n' >&"${X_SANDBOX_FD[$1]}"
+}
+
 # x_bg NAME COMMAND: runs COMMAND in the background inside the sandbox.
 x_bg() {
-	printf '( %s ) &\n' "$2" >&"${X_SANDBOX_FD[$1]}"
+	_x_send "$1" "( $2 ) &"
 }
 
 # x_run NAME COMMAND: runs COMMAND inside the sandbox, waits for it (at most the test's
@@ -42,8 +48,8 @@ x_run() {
 	local name=$1 n
 	n=$(date +%s%N)
 	# A newline before the end mark, for output that ends without one (xclip -o).
-	printf 'echo "<<<%s"; ( %s ) 2>&1; echo " $?"; echo ">>>%s"\n' "$n" "$2" "$n" \
-		>&"${X_SANDBOX_FD[$name]}"
+	_x_send "$name" "echo '<<<$n'; ( $2
+) 2>&1; echo \" \$?\"; echo '>>>$n'"
 	wait_for "sandbox $name to run: $2" grep -q "^>>>$n\$" "$TEST_TMP/$name.log"
 	sed -n "/^<<<$n\$/,/^>>>$n\$/p" "$TEST_TMP/$name.log" | sed '1d;$d' | awk '
 		{ if (NR > 1) print prev; prev = $0 }
@@ -59,7 +65,7 @@ x_run() {
 # x_end NAME: the sandbox's shell exits, and the sandbox with it.
 x_end() {
 	local fd=${X_SANDBOX_FD[$1]}
-	printf 'exit 0\n' >&"$fd"
+	_x_send "$1" 'exit 0'
 	wait_for "sandbox $1 to end" not client_alive "$1"
 	exec {fd}>&-
 }
