@@ -80,6 +80,7 @@ static const char *const control_words[] = {
 	"portal-requests",
 	"camera-streams",
 	"apps",
+	"x11-servers",
 	NULL,
 };
 

@@ -27,6 +27,7 @@
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/xdg_dialog.h"
+#include "compositor/xwayland_view.h"
 
 #define BORDER_WIDTH 3
 /* What cordon does on request; it has no window menu. */
@@ -57,6 +58,13 @@ const char *cordon_view_get_title(struct cordon_view *view) {
 }
 
 pid_t cordon_view_get_pid(struct cordon_view *view) {
+	/*
+	 * An X window has no pid the kernel vouches for: its X server's connection is a
+	 * socketpair of cordon's (whose pid that would be), and _NET_WM_PID is the app's say.
+	 */
+	if (cordon_view_get_xwayland(view)) {
+		return 0;
+	}
 	pid_t pid = 0;
 	wl_client_get_credentials(view->client, &pid, NULL, NULL);
 	return pid;

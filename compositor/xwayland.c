@@ -167,8 +167,17 @@ struct wl_client *cordon_xwayland_wl_client(const struct cordon_xwayland *xwayla
 	return xwayland->xserver->client;
 }
 
-pid_t cordon_xwayland_pid(const struct cordon_xwayland *xwayland) {
-	return xwayland->xserver->client ? xwayland->xserver->pid : 0;
+bool cordon_xwayland_is_running(const struct cordon_xwayland *xwayland) {
+	/* wlroots' pid is of the fork that started Xwayland, not Xwayland's own. */
+	return xwayland->xserver->client != NULL;
+}
+
+void cordon_xwayland_for_each(struct cordon_server *server,
+	void (*fn)(struct cordon_xwayland *xwayland, void *data), void *data) {
+	struct cordon_xwayland *xwayland, *next;
+	wl_list_for_each_safe(xwayland, next, &server->xwaylands, link) {
+		fn(xwayland, data);
+	}
 }
 
 struct cordon_xwayland *cordon_xwayland_from_client(

@@ -15,6 +15,8 @@
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "compositor/xwayland.h"
+#include "compositor/xwayland_view.h"
 
 static void add_int(struct json_object *object, const char *key, int64_t value) {
 	json_object_object_add(object, key, json_object_new_int64(value));
@@ -142,6 +144,12 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		add_string(object, "sandbox_app_id", tag ? tag->app_id : "");
 		add_string(object, "sandbox_instance", tag ? tag->instance : "");
 		add_string(object, "tag_source", cordon_client_tag_source_name(owner));
+		/* An X11 window: pid is its X server's, the tag is the instance's. */
+		struct cordon_xwayland *xwayland = cordon_view_get_xwayland(view);
+		add_string(object, "shell", xwayland ? "x11" : "xdg");
+		add_bool(object, "x11", xwayland != NULL);
+		add_string(object, "x11_display",
+			xwayland ? cordon_xwayland_display_name(xwayland) : "");
 		add_label(object, view);
 		json_object_array_add(*result, object);
 	}

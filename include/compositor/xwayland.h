@@ -10,7 +10,6 @@
 #define CORDON_COMPOSITOR_XWAYLAND_H
 
 #include <stdbool.h>
-#include <sys/types.h>
 #include <wayland-server-core.h>
 
 #include "sandbox/cgroup_tag.h"
@@ -48,12 +47,15 @@ const struct cordon_tag *cordon_xwayland_tag(const struct cordon_xwayland *xwayl
 struct wlr_xwayland *cordon_xwayland_get_wlr(const struct cordon_xwayland *xwayland);
 /* The X server's Wayland connection while it runs, else NULL. */
 struct wl_client *cordon_xwayland_wl_client(const struct cordon_xwayland *xwayland);
-/* The Xwayland process while it runs, else 0. */
-pid_t cordon_xwayland_pid(const struct cordon_xwayland *xwayland);
+/* Whether its Xwayland process runs (it starts at the first X connection). */
+bool cordon_xwayland_is_running(const struct cordon_xwayland *xwayland);
 
 /* The X server this Wayland client is, or NULL when it is none of cordon's. */
 struct cordon_xwayland *cordon_xwayland_from_client(
 	struct cordon_server *server, const struct wl_client *client);
+/* Calls FN for every X server, newest first (cordonctl x11-servers). */
+void cordon_xwayland_for_each(struct cordon_server *server,
+	void (*fn)(struct cordon_xwayland *xwayland, void *data), void *data);
 /*
  * For client.c, while a client is being created: the tag of the X server this new
  * connection is (wlroots makes it in wl_client_create, before the process runs), else NULL.
