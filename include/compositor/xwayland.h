@@ -26,8 +26,11 @@ struct cordon_xwayland;
  * Creates an X server whose Wayland client will be tagged with `tag`. Its listening sockets
  * exist on return (cordon_xwayland_socket_path); the server process starts at the first
  * connection. `selection_seat` is the seat its window manager mirrors selections and drags
- * with: the real seat for the host instance, a private seat for a sandbox instance (the
- * mediation bridges it; xwayland_selection.c). Returns NULL after logging why.
+ * with: a private one (its global is shown to no client), which the mediation bridges with
+ * the real seat (xwayland_selection.c). Not the real seat: there the window manager takes
+ * the X selection over whenever the seat shows one of the mediation's views, which every
+ * source there is, and X apps lose their copies (compositor/xwayland.c,
+ * cordon_xwayland_host_start; tests/x11/host-clipboard.sh). Returns NULL after logging why.
  */
 struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
 	const struct cordon_tag *tag, struct wlr_seat *selection_seat);
