@@ -159,7 +159,8 @@ bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_gl
 	const struct cordon_client *client = cordon_client_from_wl(wl_client);
 	/* First, for the host too: an X server's own globals are no other client's. */
 	bool visible;
-	if (client && cordon_xwayland_global_is_private(client->server, global, wl_client, &visible)) {
+	if (client &&
+		cordon_xwayland_global_is_private(client->server, global, wl_client, &visible)) {
 		return visible;
 	}
 	const char *name = wl_global_get_interface(global)->name;

@@ -225,8 +225,8 @@ const struct cordon_tag *cordon_xwayland_connecting_tag(
 	return NULL;
 }
 
-bool cordon_xwayland_global_is_private(struct cordon_server *server,
-	const struct wl_global *global, const struct wl_client *client, bool *visible) {
+bool cordon_xwayland_global_is_private(struct cordon_server *server, const struct wl_global *global,
+	const struct wl_client *client, bool *visible) {
 	struct cordon_xwayland *xwayland;
 	wl_list_for_each(xwayland, &server->xwaylands, link) {
 		struct wlr_xwayland_shell_v1 *shell =

@@ -69,8 +69,8 @@ const struct cordon_tag *cordon_xwayland_connecting_tag(
  * For the global filter: whether `global` is one only an X server may bind (an instance's
  * xwayland_shell_v1 or private seat), and if so whether `client` may see it.
  */
-bool cordon_xwayland_global_is_private(struct cordon_server *server,
-	const struct wl_global *global, const struct wl_client *client, bool *visible);
+bool cordon_xwayland_global_is_private(struct cordon_server *server, const struct wl_global *global,
+	const struct wl_client *client, bool *visible);
 
 /*
  * The host's X server, from [general] xwayland (server->host_xwayland, NULL when off or
