@@ -46,8 +46,9 @@ struct cordon_client *cordon_client_from_wl(const struct wl_client *wl_client) {
 }
 
 const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *client) {
-	if (client && (client->tag_source == CORDON_TAG_SOURCE_SECURITY_CONTEXT ||
-			      client->tag_source == CORDON_TAG_SOURCE_XWAYLAND)) {
+	if (client &&
+		(client->tag_source == CORDON_TAG_SOURCE_SECURITY_CONTEXT ||
+			client->tag_source == CORDON_TAG_SOURCE_XWAYLAND)) {
 		return &client->context_tag;
 	}
 	if (!client || !client->identified || !client->peer.cgroup_valid) {

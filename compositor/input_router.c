@@ -188,8 +188,7 @@ bool cordon_input_router_surface_may_consent(struct cordon_input_router *router,
 
 bool cordon_input_router_view_may_consent(struct cordon_view *view) {
 	struct cordon_input_router *router = view->server->seat->router;
-	return cordon_input_router_surface_may_consent(
-		router, view->surface, false, 0, 0);
+	return cordon_input_router_surface_may_consent(router, view->surface, false, 0, 0);
 }
 
 /* The press record and the signals */

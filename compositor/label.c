@@ -126,8 +126,7 @@ static int handle_reveal_timeout(void *data) {
 
 bool cordon_label_create(struct cordon_view *view, struct cordon_label **out) {
 	*out = NULL;
-	struct cordon_client *owner =
-		cordon_client_from_wl(view->client);
+	struct cordon_client *owner = cordon_client_from_wl(view->client);
 	struct cordon_label_style style;
 	cordon_label_style_for_tag(view->server->policy, cordon_client_get_tag(owner),
 		cordon_client_is_sandboxed(owner), &style);

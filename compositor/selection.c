@@ -30,6 +30,7 @@
 #include "compositor/mediation_notice.h"
 #include "compositor/server.h"
 #include "compositor/uri_list.h"
+#include "compositor/xwayland.h"
 
 #define SERIAL_RING 16
 
@@ -388,6 +389,18 @@ static void view_send_to(
 	snprintf(reader_name, sizeof(reader_name), "%s", info->destination_name);
 	struct cordon_selection_rules rules;
 	rules_between(selection, slot_tag(slot), client_tag(reader), &rules);
+	/*
+	 * An X server reading its own X selection back through the seat: its window manager
+	 * took the X selection over when the seat showed this view, so the X source would ask
+	 * the window manager, which asks this view again, without end.
+	 */
+	if (reader && reader == slot->owner &&
+		cordon_xwayland_from_client(selection->server, reader)) {
+		cordon_transfer_log_add(&selection->log, kind_name(slot), reader_name, reader_name,
+			mime_type, "denied-own-x-selection");
+		close(fd);
+		return;
+	}
 	if (reader != info->destination) {
 		mode = mode_for_other_reader(slot, reader, mime_type);
 		type_offered = cordon_selection_type_allowed(&rules, mime_type);
@@ -1121,6 +1134,10 @@ static void handle_input_delivered(struct wl_listener *listener, void *data) {
 		selection->press_serial = input->serial;
 	}
 	record_input_serial(selection, input->client, input->serial);
+}
+
+void cordon_selection_set_requester(struct cordon_selection *selection, struct wl_client *client) {
+	selection->requester = client;
 }
 
 static void handle_protocol_message(void *data, enum wl_protocol_logger_type type,

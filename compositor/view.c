@@ -493,8 +493,7 @@ static void place_unfocused(struct cordon_view *view) {
 	wlr_log(WLR_INFO, "View %u of a sandboxed app mapped without the focus", view->id);
 }
 
-void cordon_view_mapped(struct cordon_view *view, bool fullscreen, bool maximized,
-	bool minimized) {
+void cordon_view_mapped(struct cordon_view *view, bool fullscreen, bool maximized, bool minimized) {
 	view->mapped = true;
 	place_new_view(view);
 	cordon_foreign_toplevel_create(view);
@@ -526,8 +525,7 @@ void cordon_view_mapped(struct cordon_view *view, bool fullscreen, bool maximize
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, map);
 	struct wlr_xdg_toplevel_requested *requested = &view->xdg_toplevel->requested;
-	cordon_view_mapped(
-		view, requested->fullscreen, requested->maximized, requested->minimized);
+	cordon_view_mapped(view, requested->fullscreen, requested->maximized, requested->minimized);
 }
 
 void cordon_view_unmapped(struct cordon_view *view) {
@@ -625,8 +623,7 @@ static void handle_request_move(struct wl_listener *listener, void *data) {
 	struct wlr_xdg_toplevel_move_event *event = data;
 	struct cordon_seat *seat = view->server->seat;
 	/* Only a button that is still held may start a move: the serial proves it. */
-	if (!wlr_seat_validate_pointer_grab_serial(
-		    seat->wlr_seat, view->surface, event->serial)) {
+	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->surface, event->serial)) {
 		wlr_log(WLR_DEBUG, "Refusing move of view %u: stale serial", view->id);
 		return;
 	}
@@ -638,8 +635,7 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 	struct wlr_xdg_toplevel_resize_event *event = data;
 	struct cordon_seat *seat = view->server->seat;
 	/* An edge outside the enum never gets here: wlroots refuses it with a protocol error. */
-	if (!wlr_seat_validate_pointer_grab_serial(
-		    seat->wlr_seat, view->surface, event->serial)) {
+	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->surface, event->serial)) {
 		wlr_log(WLR_DEBUG, "Refusing resize of view %u: stale serial", view->id);
 		return;
 	}

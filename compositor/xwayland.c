@@ -22,6 +22,7 @@
 #include "compositor/client.h"
 #include "compositor/config.h"
 #include "compositor/seat.h"
+#include "compositor/selection.h"
 #include "compositor/server.h"
 #include "compositor/xwayland_view.h"
 
@@ -83,6 +84,21 @@ static void handle_ready(struct wl_listener *listener, void *data) {
 	set_default_cursor(xwayland);
 }
 
+/*
+ * The window manager (and a selection bridge on its seat) set and read selections for
+ * the X clients while handling their X events, outside any Wayland request: the
+ * selection mediation would otherwise take the client of the last Wayland request for
+ * the one asking. The X server is the one asking.
+ */
+static bool handle_x_event(struct wlr_xwayland *wlr_xwayland, xcb_generic_event_t *event) {
+	struct cordon_xwayland *xwayland = wlr_xwayland->data;
+	if (xwayland->xserver->client) {
+		cordon_selection_set_requester(
+			xwayland->server->seat->selection, xwayland->xserver->client);
+	}
+	return false; /* wlroots handles every event */
+}
+
 static void handle_new_surface(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, new_surface);
 	cordon_xwayland_view_handle_new_surface(xwayland->server, xwayland, data);
@@ -112,6 +128,7 @@ struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
 		return NULL;
 	}
 	xwayland->wlr_xwayland->data = xwayland;
+	xwayland->wlr_xwayland->user_event_handler = handle_x_event;
 	xwayland->xserver = xwayland->wlr_xwayland->server;
 	wl_list_insert(&server->xwaylands, &xwayland->link);
 	xwayland->start.notify = handle_start;
@@ -208,8 +225,8 @@ const struct cordon_tag *cordon_xwayland_connecting_tag(
 	return NULL;
 }
 
-bool cordon_xwayland_global_is_private(struct cordon_server *server,
-	const struct wl_global *global, const struct wl_client *client, bool *visible) {
+bool cordon_xwayland_global_is_private(struct cordon_server *server, const struct wl_global *global,
+	const struct wl_client *client, bool *visible) {
 	struct cordon_xwayland *xwayland;
 	wl_list_for_each(xwayland, &server->xwaylands, link) {
 		struct wlr_xwayland_shell_v1 *shell =
@@ -233,16 +250,37 @@ bool cordon_xwayland_global_is_private(struct cordon_server *server,
 	return false;
 }
 
+/*
+ * The host's X server keeps its selections on a seat of its own, as a sandbox's does:
+ * on the real seat, wlroots' window manager takes the X selection over whenever the seat
+ * shows a source that is not its own, and every source there is a view of the mediation
+ * (selection.c), so an X app's copy would be lost at the first paste. X apps share their
+ * selections within the X server; a bridge (xwayland_selection.c) connects the seat with
+ * the real one through the mediation.
+ */
 void cordon_xwayland_host_start(struct cordon_server *server) {
 	if (!server->config->xwayland) {
 		wlr_log(WLR_INFO, "X11 support is off ([general] xwayland = no)");
 		return;
 	}
+	server->host_xwayland_seat = wlr_seat_create(server->display, "x11-host-selections");
+	if (!server->host_xwayland_seat) {
+		wlr_log(WLR_ERROR, "Out of memory: no X server for the host's X11 apps");
+		return;
+	}
 	const struct cordon_tag host = {.engine = CORDON_SANDBOX_HOST, .sandboxed = false};
-	server->host_xwayland = cordon_xwayland_create(server, &host, server->seat->wlr_seat);
+	server->host_xwayland = cordon_xwayland_create(server, &host, server->host_xwayland_seat);
+	if (!server->host_xwayland) {
+		wlr_seat_destroy(server->host_xwayland_seat);
+		server->host_xwayland_seat = NULL;
+	}
 }
 
 void cordon_xwayland_host_finish(struct cordon_server *server) {
 	cordon_xwayland_destroy(server->host_xwayland);
 	server->host_xwayland = NULL;
+	if (server->host_xwayland_seat) {
+		wlr_seat_destroy(server->host_xwayland_seat);
+		server->host_xwayland_seat = NULL;
+	}
 }

@@ -197,13 +197,16 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	struct wlr_xwayland_surface *xsurface = x11->xsurface;
 	x11->content = wlr_scene_subsurface_tree_create(view->surface_tree, view->surface);
 	if (!x11->content) {
-		wlr_log(WLR_ERROR, "Out of memory: X window 0x%x is not shown", xsurface->window_id);
+		wlr_log(WLR_ERROR, "Out of memory: X window 0x%x is not shown",
+			xsurface->window_id);
 		return;
 	}
 	wl_signal_add(&view->surface->events.commit, &x11->commit);
 	/* Where X put it, until cordon places it (view.c tells X the position it chose). */
 	view->x = xsurface->x;
 	view->y = xsurface->y;
+	/* X11 apps draw no frame unless they say so (Motif hints): cordon draws its border. */
+	view->ssd = xsurface->decorations == WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
 	cordon_view_mapped(view, xsurface->fullscreen,
 		xsurface->maximized_horz && xsurface->maximized_vert, xsurface->minimized);
 }
@@ -310,7 +313,8 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland_view *x11 = wl_container_of(listener, x11, request_resize);
 	struct wlr_xwayland_resize_event *event = data;
 	if (!button_held_on(&x11->view)) {
-		wlr_log(WLR_DEBUG, "Refusing resize of view %u: no button held on it", x11->view.id);
+		wlr_log(WLR_DEBUG, "Refusing resize of view %u: no button held on it",
+			x11->view.id);
 		return;
 	}
 	cordon_seat_begin_resize(x11->view.server->seat, &x11->view, event->edges);
@@ -415,7 +419,8 @@ static void managed_create(struct cordon_server *server, struct cordon_xwayland 
 	}
 	view->surface_tree = wlr_scene_tree_create(view->tree);
 	if (!cordon_view_init_finish(view)) {
-		wlr_log(WLR_ERROR, "Out of memory: X window 0x%x is not managed", xsurface->window_id);
+		wlr_log(WLR_ERROR, "Out of memory: X window 0x%x is not managed",
+			xsurface->window_id);
 		free(x11);
 		return;
 	}
@@ -474,8 +479,10 @@ static void unmanaged_update_frame(struct cordon_xwayland_unmanaged *unmanaged) 
 	};
 	for (int i = 0; i < 4; i++) {
 		if (unmanaged->frame[i]) {
-			wlr_scene_node_set_position(&unmanaged->frame[i]->node, edges[i].x, edges[i].y);
-			wlr_scene_rect_set_size(unmanaged->frame[i], edges[i].width, edges[i].height);
+			wlr_scene_node_set_position(
+				&unmanaged->frame[i]->node, edges[i].x, edges[i].y);
+			wlr_scene_rect_set_size(
+				unmanaged->frame[i], edges[i].width, edges[i].height);
 		}
 	}
 }
@@ -511,8 +518,7 @@ static void handle_unmanaged_map(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = unmanaged->server;
 	struct wlr_surface *surface = unmanaged->xsurface->surface;
 	unmanaged->tree = wlr_scene_tree_create(server->layers[CORDON_LAYER_X11_UNMANAGED]);
-	if (!unmanaged->tree ||
-		!wlr_scene_subsurface_tree_create(unmanaged->tree, surface) ||
+	if (!unmanaged->tree || !wlr_scene_subsurface_tree_create(unmanaged->tree, surface) ||
 		!unmanaged_add_frame(unmanaged)) {
 		/* A sandbox's menu is not shown without its colour. */
 		wlr_log(WLR_ERROR, "Out of memory: X menu 0x%x is not shown",
@@ -605,8 +611,7 @@ static void unmanaged_destroy(struct cordon_xwayland_unmanaged *unmanaged) {
 }
 
 static void handle_unmanaged_destroy(struct wl_listener *listener, void *data) {
-	struct cordon_xwayland_unmanaged *unmanaged =
-		wl_container_of(listener, unmanaged, destroy);
+	struct cordon_xwayland_unmanaged *unmanaged = wl_container_of(listener, unmanaged, destroy);
 	unmanaged_destroy(unmanaged);
 }
 

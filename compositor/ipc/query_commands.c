@@ -82,8 +82,7 @@ static void add_label(struct json_object *object, struct cordon_view *view) {
 
 /* What the app says its window shows (content-type-v1). */
 static const char *content_type_name(struct cordon_server *server, struct cordon_view *view) {
-	switch (wlr_surface_get_content_type_v1(
-		server->globals->content_type, view->surface)) {
+	switch (wlr_surface_get_content_type_v1(server->globals->content_type, view->surface)) {
 	case WP_CONTENT_TYPE_V1_TYPE_PHOTO:
 		return "photo";
 	case WP_CONTENT_TYPE_V1_TYPE_VIDEO:
@@ -136,8 +135,7 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		add_int(object, "width", box.width);
 		add_int(object, "height", box.height);
 		/* The owner's tag, from the kernel; app_id above is only the client's label. */
-		struct cordon_client *owner =
-			cordon_client_from_wl(view->client);
+		struct cordon_client *owner = cordon_client_from_wl(view->client);
 		const struct cordon_tag *tag = cordon_client_get_tag(owner);
 		add_bool(object, "sandboxed", cordon_client_is_sandboxed(owner));
 		add_string(object, "sandbox_engine", engine_name(tag));

@@ -27,6 +27,13 @@ void cordon_selection_destroy(struct cordon_selection *selection);
 const struct cordon_transfer_log *cordon_selection_get_log(
 	const struct cordon_selection *selection);
 
+/*
+ * Who the next selection request or read is from when it does not come as a Wayland
+ * request (which names its client itself): an X window manager acting for its X server
+ * while it handles that server's X events (xwayland.c).
+ */
+void cordon_selection_set_requester(struct cordon_selection *selection, struct wl_client *client);
+
 /* The seat's request signals, decided by the policy. */
 void cordon_selection_request_set(
 	struct cordon_selection *selection, struct wlr_seat_request_set_selection_event *event);

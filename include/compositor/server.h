@@ -84,6 +84,7 @@ struct cordon_server {
 	/* Every X server (xwayland.c): the host's, and one per sandbox instance that asked. */
 	struct wl_list xwaylands; /* cordon_xwayland.link */
 	struct cordon_xwayland *host_xwayland; /* NULL when off or unavailable */
+	struct wlr_seat *host_xwayland_seat; /* its selections' seat (xwayland.c) */
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */

@@ -118,8 +118,7 @@ struct cordon_view *cordon_view_create(
 bool cordon_view_init_tree(struct cordon_view *view, struct cordon_server *server,
 	const struct cordon_view_impl *impl, struct wl_client *client);
 bool cordon_view_init_finish(struct cordon_view *view);
-void cordon_view_mapped(struct cordon_view *view, bool fullscreen, bool maximized,
-	bool minimized);
+void cordon_view_mapped(struct cordon_view *view, bool fullscreen, bool maximized, bool minimized);
 void cordon_view_unmapped(struct cordon_view *view);
 /* The client committed a new size or state. */
 void cordon_view_committed(struct cordon_view *view);

@@ -26,8 +26,11 @@ struct cordon_xwayland;
  * Creates an X server whose Wayland client will be tagged with `tag`. Its listening sockets
  * exist on return (cordon_xwayland_socket_path); the server process starts at the first
  * connection. `selection_seat` is the seat its window manager mirrors selections and drags
- * with: the real seat for the host instance, a private seat for a sandbox instance (the
- * mediation bridges it; xwayland_selection.c). Returns NULL after logging why.
+ * with: a private one (its global is shown to no client), which the mediation bridges with
+ * the real seat (xwayland_selection.c). Not the real seat: there the window manager takes
+ * the X selection over whenever the seat shows one of the mediation's views, which every
+ * source there is, and X apps lose their copies (compositor/xwayland.c,
+ * cordon_xwayland_host_start; tests/x11/host-clipboard.sh). Returns NULL after logging why.
  */
 struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
 	const struct cordon_tag *tag, struct wlr_seat *selection_seat);
@@ -66,8 +69,8 @@ const struct cordon_tag *cordon_xwayland_connecting_tag(
  * For the global filter: whether `global` is one only an X server may bind (an instance's
  * xwayland_shell_v1 or private seat), and if so whether `client` may see it.
  */
-bool cordon_xwayland_global_is_private(struct cordon_server *server,
-	const struct wl_global *global, const struct wl_client *client, bool *visible);
+bool cordon_xwayland_global_is_private(struct cordon_server *server, const struct wl_global *global,
+	const struct wl_client *client, bool *visible);
 
 /*
  * The host's X server, from [general] xwayland (server->host_xwayland, NULL when off or
