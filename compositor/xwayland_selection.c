@@ -31,6 +31,8 @@
 #include <wlr/types/wlr_primary_selection.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
+#include <wlr/xwayland/server.h>
+#include <wlr/xwayland/xwayland.h>
 
 #include "compositor/seat.h"
 #include "compositor/selection.h"
@@ -236,15 +238,10 @@ static void handle_view_set(struct wl_listener *listener, void *data) {
 	}
 }
 
-/* The X server's Wayland client when it has the keyboard on the real seat, else NULL. */
-static struct wl_client *focused_x_server(struct cordon_x11_selection *bridge) {
-	struct wlr_seat_client *focused =
-		bridge->server->seat->wlr_seat->keyboard_state.focused_client;
-	if (!focused ||
-		cordon_xwayland_from_client(bridge->server, focused->client) != bridge->xwayland) {
-		return NULL;
-	}
-	return focused->client;
+/* The X server's Wayland client, or NULL while its process does not run. */
+static struct wl_client *x_server_client(struct cordon_x11_selection *bridge) {
+	struct wlr_xwayland *wlr_xwayland = cordon_xwayland_get_wlr(bridge->xwayland);
+	return wlr_xwayland && wlr_xwayland->server ? wlr_xwayland->server->client : NULL;
 }
 
 /* An X client took CLIPBOARD: the window manager offers its source. */
@@ -258,7 +255,7 @@ static void handle_request_set_selection(struct wl_listener *listener, void *dat
 	}
 	struct wlr_data_source *source = event->source;
 	if (!cordon_selection_set_from_x11(mediation(bridge), CORDON_SELECTION_CLIPBOARD, source,
-		    focused_x_server(bridge), cordon_xwayland_tag(bridge->xwayland))) {
+		    x_server_client(bridge), cordon_xwayland_tag(bridge->xwayland))) {
 		return; /* destroyed by the mediation, refusal logged */
 	}
 	/*
@@ -278,7 +275,7 @@ static void handle_set_primary_selection(struct wl_listener *listener, void *dat
 	}
 	/* Refused: the mediation destroys it, and the seat lets go of it on its destroy signal. */
 	cordon_selection_set_from_x11(mediation(bridge), CORDON_SELECTION_PRIMARY, source,
-		focused_x_server(bridge), cordon_xwayland_tag(bridge->xwayland));
+		x_server_client(bridge), cordon_xwayland_tag(bridge->xwayland));
 }
 
 struct cordon_x11_selection *cordon_x11_selection_create(

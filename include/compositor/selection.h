@@ -81,10 +81,10 @@ void cordon_selection_view_send_to(struct cordon_selection *selection,
 /*
  * An X server's window manager set a selection for one of its X clients: taken as the X
  * server's source under the rule for a set_selection across a boundary, with the X server's
- * latest input event as the serial (X has none cordon could check): keyboard focus and a
- * press within 10 s. x_server is the X server's Wayland client when it has keyboard focus,
- * NULL otherwise (then refused); x_tag its tag, for the log. A refused source is destroyed
- * and the refusal logged. Returns whether it was taken.
+ * latest input event as the serial (X has none cordon could check): for a sandbox's X
+ * server, keyboard focus and a press within 10 s. x_server is the X server's Wayland client
+ * (NULL if it is gone: then refused), x_tag its tag. A refused source is destroyed and the
+ * refusal logged. Returns whether it was taken.
  */
 bool cordon_selection_set_from_x11(struct cordon_selection *selection,
 	enum cordon_selection_kind kind, void *source, struct wl_client *x_server,

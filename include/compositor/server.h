@@ -85,6 +85,8 @@ struct cordon_server {
 	struct wl_list xwaylands; /* cordon_xwayland.link */
 	struct cordon_xwayland *host_xwayland; /* NULL when off or unavailable */
 	struct wlr_seat *host_xwayland_seat; /* its selections' seat (xwayland.c) */
+	/* That seat bridged to the real one (xwayland_selection.c); NULL without it. */
+	struct cordon_x11_selection *host_x11_selection;
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */

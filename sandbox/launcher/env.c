@@ -69,8 +69,9 @@ char **cordon_launch_environment(const struct cordon_launch *launch) {
 	 * the socket's path instead (libxcb 1.14 and later take a path).
 	 */
 	if (launch->options.x11) {
-		env_add(&env, strdup(launch->options.share_network ? "DISPLAY=/tmp/.X11-unix/X0"
-								    : "DISPLAY=:0"));
+		env_add(&env,
+			strdup(launch->options.share_network ? "DISPLAY=/tmp/.X11-unix/X0"
+							     : "DISPLAY=:0"));
 	}
 	/*
 	 * The proxy's socket (dbus_proxy.c) is the only bus inside. GSettings keep to the

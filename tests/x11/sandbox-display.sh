@@ -20,9 +20,9 @@ assert_eq 1 "$(ctl --json x11-servers | jq length)" "X servers before any sandbo
 fds() {
 	find "/proc/$CORDON_PID/fd" -mindepth 1 -maxdepth 1 | wc -l
 }
-# cordon's children, and the X servers running (each a process of its own).
+# cordon's children, and the host's X server (each sandbox's is checked to be gone by its pid).
 processes() {
-	echo "$(pgrep -c -P "$CORDON_PID" || true) $(pgrep -c -f '^Xwayland ' || true)"
+	echo "$(pgrep -c -P "$CORDON_PID" || true) $(pgrep -c -f "^Xwayland $HOST_X_DISPLAY " || true)"
 }
 # The baseline with the host's X server running: the first X connection of cordon's own
 # (a window manager's) opens what the X libraries keep for the process (/dev/urandom).
