@@ -240,8 +240,9 @@ static void manager_handle_create_display(struct wl_client *client,
 	display->close_source = wl_event_loop_add_fd(
 		displays->server->event_loop, close_fd, 0, handle_close_hangup, display);
 	if (!display->close_source || !display_start(display)) {
-		cordon_x11_display_v1_send_failed(
-			resource, "cordon cannot start an X server (is Xwayland installed?)");
+		cordon_x11_display_v1_send_failed(resource,
+			"cordon cannot make an X server (no Xwayland, or no free display "
+			"number; its log says which)");
 		display_destroy(display);
 		return;
 	}

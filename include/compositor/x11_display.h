@@ -12,7 +12,8 @@ struct wlr_seat;
 /*
  * The caps on displays: each holds an X server process once used, its listening sockets,
  * a private seat and the launcher's close fd. An app runs one per instance; a few dozen
- * instances of X11 apps at once is far beyond a desktop's use.
+ * instances of X11 apps at once is far beyond a desktop's use. With the host's, 33 X servers:
+ * as many display numbers as wlroots tries (:0 to :32).
  */
 #define CORDON_X11_DISPLAYS_PER_APP 8
 #define CORDON_X11_DISPLAYS_MAX 32
