@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_primary_selection.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
@@ -48,6 +50,9 @@ struct cordon_xwayland {
 	struct wl_listener destroy; /* the window manager's, also at the display's end */
 	struct wl_listener client_destroy; /* the X server's Wayland connection */
 	struct wl_listener seat_destroy;
+	/* Without a bridge: the seat takes what the window manager sets (keep_selections). */
+	struct wl_listener request_set_selection;
+	struct wl_listener request_set_primary_selection;
 };
 
 static void handle_destroy_idle(void *data) {
@@ -73,8 +78,12 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 
 static void handle_seat_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, seat_destroy);
-	wl_list_remove(&xwayland->seat_destroy.link);
-	wl_list_init(&xwayland->seat_destroy.link);
+	struct wl_listener *listeners[] = {&xwayland->seat_destroy,
+		&xwayland->request_set_selection, &xwayland->request_set_primary_selection};
+	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
+		wl_list_remove(&listeners[i]->link);
+		wl_list_init(&listeners[i]->link);
+	}
 	xwayland->selection_seat = NULL;
 }
 
@@ -83,7 +92,8 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, destroy);
 	struct wl_listener *listeners[] = {&xwayland->start, &xwayland->ready,
 		&xwayland->new_surface, &xwayland->destroy, &xwayland->client_destroy,
-		&xwayland->seat_destroy};
+		&xwayland->seat_destroy, &xwayland->request_set_selection,
+		&xwayland->request_set_primary_selection};
 	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
 		wl_list_remove(&listeners[i]->link);
 	}
@@ -208,11 +218,43 @@ struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
 	wl_list_init(&xwayland->client_destroy.link);
 	xwayland->seat_destroy.notify = handle_seat_destroy;
 	wl_signal_add(&selection_seat->events.destroy, &xwayland->seat_destroy);
+	wl_list_init(&xwayland->request_set_selection.link);
+	wl_list_init(&xwayland->request_set_primary_selection.link);
 	wlr_xwayland_set_seat(xwayland->wlr_xwayland, selection_seat);
 	wlr_log(WLR_INFO, "X display %s for %s%s%s (started at its first connection)",
 		xwayland->xserver->display_name, cordon_tag_engine_name(tag),
 		tag->app_id[0] ? " " : "", cordon_log_text(tag->app_id));
 	return xwayland;
+}
+
+/*
+ * The window manager asks its seat to take an X client's selection (as a Wayland client
+ * asks with set_selection); a seat nobody answers leaves the source nobody's, and leaked.
+ */
+static void handle_request_set_selection(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland =
+		wl_container_of(listener, xwayland, request_set_selection);
+	struct wlr_seat_request_set_selection_event *event = data;
+	wlr_seat_set_selection(xwayland->selection_seat, event->source, event->serial);
+}
+
+static void handle_request_set_primary_selection(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland =
+		wl_container_of(listener, xwayland, request_set_primary_selection);
+	struct wlr_seat_request_set_primary_selection_event *event = data;
+	wlr_seat_set_primary_selection(xwayland->selection_seat, event->source, event->serial);
+}
+
+void cordon_xwayland_keep_selections(struct cordon_xwayland *xwayland) {
+	struct wlr_seat *seat = xwayland->selection_seat;
+	if (!seat || !wl_list_empty(&xwayland->request_set_selection.link)) {
+		return;
+	}
+	xwayland->request_set_selection.notify = handle_request_set_selection;
+	wl_signal_add(&seat->events.request_set_selection, &xwayland->request_set_selection);
+	xwayland->request_set_primary_selection.notify = handle_request_set_primary_selection;
+	wl_signal_add(&seat->events.request_set_primary_selection,
+		&xwayland->request_set_primary_selection);
 }
 
 static bool starting(const struct cordon_xwayland *xwayland) {
@@ -346,7 +388,10 @@ void cordon_xwayland_host_start(struct cordon_server *server) {
 	if (!server->host_xwayland) {
 		wlr_seat_destroy(server->host_xwayland_seat);
 		server->host_xwayland_seat = NULL;
+		return;
 	}
+	/* Until a bridge connects it with the real seat, its X clients share among them. */
+	cordon_xwayland_keep_selections(server->host_xwayland);
 }
 
 void cordon_xwayland_host_finish(struct cordon_server *server) {
