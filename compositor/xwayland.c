@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_primary_selection.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
@@ -34,11 +36,76 @@ struct cordon_xwayland {
 	struct wlr_xwayland_server *xserver;
 	struct wlr_xwayland *wlr_xwayland;
 	char socket_path[64];
+	/*
+	 * Its owner let go while the process was starting: wlroots loses the fd of its
+	 * readiness pipe when a starting server is destroyed, so it ends once it is ready, or
+	 * once its start failed (destroy_idle).
+	 */
+	bool doomed;
+	struct wl_event_source *destroy_idle;
 
 	struct wl_listener start;
 	struct wl_listener ready;
 	struct wl_listener new_surface;
+	struct wl_listener destroy; /* the window manager's, also at the display's end */
+	struct wl_listener client_destroy; /* the X server's Wayland connection */
+	struct wl_listener seat_destroy;
+	/* Without a bridge: the seat takes what the window manager sets (keep_selections). */
+	struct wl_listener request_set_selection;
+	struct wl_listener request_set_primary_selection;
 };
+
+static void handle_destroy_idle(void *data) {
+	struct cordon_xwayland *xwayland = data;
+	xwayland->destroy_idle = NULL;
+	wlr_xwayland_destroy(xwayland->wlr_xwayland); /* handle_destroy frees it */
+}
+
+static void end_if_doomed(struct cordon_xwayland *xwayland) {
+	if (xwayland->doomed && !xwayland->destroy_idle) {
+		/* Not from inside wlroots' own signal. */
+		xwayland->destroy_idle = wl_event_loop_add_idle(
+			xwayland->server->event_loop, handle_destroy_idle, xwayland);
+	}
+}
+
+static void handle_client_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, client_destroy);
+	wl_list_remove(&xwayland->client_destroy.link);
+	wl_list_init(&xwayland->client_destroy.link);
+	end_if_doomed(xwayland);
+}
+
+static void handle_seat_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, seat_destroy);
+	struct wl_listener *listeners[] = {&xwayland->seat_destroy,
+		&xwayland->request_set_selection, &xwayland->request_set_primary_selection};
+	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
+		wl_list_remove(&listeners[i]->link);
+		wl_list_init(&listeners[i]->link);
+	}
+	xwayland->selection_seat = NULL;
+}
+
+/* wlroots ends the window manager when asked, and by itself when the display goes. */
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, destroy);
+	struct wl_listener *listeners[] = {&xwayland->start, &xwayland->ready,
+		&xwayland->new_surface, &xwayland->destroy, &xwayland->client_destroy,
+		&xwayland->seat_destroy, &xwayland->request_set_selection,
+		&xwayland->request_set_primary_selection};
+	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
+		wl_list_remove(&listeners[i]->link);
+	}
+	if (xwayland->destroy_idle) {
+		wl_event_source_remove(xwayland->destroy_idle);
+	}
+	if (xwayland->server->host_xwayland == xwayland) {
+		xwayland->server->host_xwayland = NULL;
+	}
+	wl_list_remove(&xwayland->link);
+	free(xwayland);
+}
 
 static void handle_start(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, start);
@@ -58,6 +125,8 @@ static void handle_start(struct wl_listener *listener, void *data) {
 		}
 		return;
 	}
+	wl_list_remove(&xwayland->client_destroy.link);
+	wl_client_add_destroy_listener(xwayland->xserver->client, &xwayland->client_destroy);
 	wlr_log(WLR_INFO, "Starting X server %s for %s%s%s", xwayland->xserver->display_name,
 		cordon_tag_engine_name(&xwayland->tag), xwayland->tag.app_id[0] ? " " : "",
 		cordon_log_text(xwayland->tag.app_id));
@@ -82,6 +151,7 @@ static void handle_ready(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, ready);
 	wlr_log(WLR_DEBUG, "X server %s is ready", xwayland->xserver->display_name);
 	set_default_cursor(xwayland);
+	end_if_doomed(xwayland);
 }
 
 /*
@@ -101,6 +171,9 @@ static bool handle_x_event(struct wlr_xwayland *wlr_xwayland, xcb_generic_event_
 
 static void handle_new_surface(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland *xwayland = wl_container_of(listener, xwayland, new_surface);
+	if (xwayland->doomed) {
+		return; /* its owner let go: nothing of it is shown */
+	}
 	cordon_xwayland_view_handle_new_surface(xwayland->server, xwayland, data);
 }
 
@@ -139,6 +212,14 @@ struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
 	wl_signal_add(&xwayland->wlr_xwayland->events.ready, &xwayland->ready);
 	xwayland->new_surface.notify = handle_new_surface;
 	wl_signal_add(&xwayland->wlr_xwayland->events.new_surface, &xwayland->new_surface);
+	xwayland->destroy.notify = handle_destroy;
+	wl_signal_add(&xwayland->wlr_xwayland->events.destroy, &xwayland->destroy);
+	xwayland->client_destroy.notify = handle_client_destroy;
+	wl_list_init(&xwayland->client_destroy.link);
+	xwayland->seat_destroy.notify = handle_seat_destroy;
+	wl_signal_add(&selection_seat->events.destroy, &xwayland->seat_destroy);
+	wl_list_init(&xwayland->request_set_selection.link);
+	wl_list_init(&xwayland->request_set_primary_selection.link);
 	wlr_xwayland_set_seat(xwayland->wlr_xwayland, selection_seat);
 	wlr_log(WLR_INFO, "X display %s for %s%s%s (started at its first connection)",
 		xwayland->xserver->display_name, cordon_tag_engine_name(tag),
@@ -146,18 +227,52 @@ struct cordon_xwayland *cordon_xwayland_create(struct cordon_server *server,
 	return xwayland;
 }
 
+/*
+ * The window manager asks its seat to take an X client's selection (as a Wayland client
+ * asks with set_selection); a seat nobody answers leaves the source nobody's, and leaked.
+ */
+static void handle_request_set_selection(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland =
+		wl_container_of(listener, xwayland, request_set_selection);
+	struct wlr_seat_request_set_selection_event *event = data;
+	wlr_seat_set_selection(xwayland->selection_seat, event->source, event->serial);
+}
+
+static void handle_request_set_primary_selection(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland *xwayland =
+		wl_container_of(listener, xwayland, request_set_primary_selection);
+	struct wlr_seat_request_set_primary_selection_event *event = data;
+	wlr_seat_set_primary_selection(xwayland->selection_seat, event->source, event->serial);
+}
+
+void cordon_xwayland_keep_selections(struct cordon_xwayland *xwayland) {
+	struct wlr_seat *seat = xwayland->selection_seat;
+	if (!seat || !wl_list_empty(&xwayland->request_set_selection.link)) {
+		return;
+	}
+	xwayland->request_set_selection.notify = handle_request_set_selection;
+	wl_signal_add(&seat->events.request_set_selection, &xwayland->request_set_selection);
+	xwayland->request_set_primary_selection.notify = handle_request_set_primary_selection;
+	wl_signal_add(&seat->events.request_set_primary_selection,
+		&xwayland->request_set_primary_selection);
+}
+
+static bool starting(const struct cordon_xwayland *xwayland) {
+	return xwayland->xserver->client && !xwayland->xserver->ready;
+}
+
 void cordon_xwayland_destroy(struct cordon_xwayland *xwayland) {
 	if (!xwayland) {
 		return;
 	}
-	wl_list_remove(&xwayland->ready.link);
-	wl_list_remove(&xwayland->new_surface.link);
-	wl_list_remove(&xwayland->start.link);
+	if (starting(xwayland)) {
+		/* Nobody's now: it ends once it is ready (end_if_doomed); no window of it maps. */
+		xwayland->doomed = true;
+		return;
+	}
 	/* Its windows and views go, then the server and its Wayland client: the process
-	 * exits when its sockets close. */
+	 * exits when its sockets close. handle_destroy frees the rest. */
 	wlr_xwayland_destroy(xwayland->wlr_xwayland);
-	wl_list_remove(&xwayland->link);
-	free(xwayland);
 }
 
 const char *cordon_xwayland_display_name(const struct cordon_xwayland *xwayland) {
@@ -273,12 +388,17 @@ void cordon_xwayland_host_start(struct cordon_server *server) {
 	if (!server->host_xwayland) {
 		wlr_seat_destroy(server->host_xwayland_seat);
 		server->host_xwayland_seat = NULL;
+		return;
 	}
+	/* Until a bridge connects it with the real seat, its X clients share among them. */
+	cordon_xwayland_keep_selections(server->host_xwayland);
 }
 
 void cordon_xwayland_host_finish(struct cordon_server *server) {
-	cordon_xwayland_destroy(server->host_xwayland);
-	server->host_xwayland = NULL;
+	/* At once, even while starting: the event loop runs no more. */
+	if (server->host_xwayland) {
+		wlr_xwayland_destroy(cordon_xwayland_get_wlr(server->host_xwayland));
+	}
 	if (server->host_xwayland_seat) {
 		wlr_seat_destroy(server->host_xwayland_seat);
 		server->host_xwayland_seat = NULL;

@@ -56,6 +56,11 @@ bool cordon_xwayland_is_running(const struct cordon_xwayland *xwayland);
 /* The X server this Wayland client is, or NULL when it is none of cordon's. */
 struct cordon_xwayland *cordon_xwayland_from_client(
 	struct cordon_server *server, const struct wl_client *client);
+/*
+ * For an instance whose selection seat no bridge serves: the seat takes what the window
+ * manager sets for its X clients, who then share their selections among themselves only.
+ */
+void cordon_xwayland_keep_selections(struct cordon_xwayland *xwayland);
 /* Calls FN for every X server, newest first (cordonctl x11-servers). */
 void cordon_xwayland_for_each(struct cordon_server *server,
 	void (*fn)(struct cordon_xwayland *xwayland, void *data), void *data);
