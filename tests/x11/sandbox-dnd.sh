@@ -54,7 +54,13 @@ steps=10
 for ((i = 1; i <= steps; i++)); do
 	ctl pointer move $((sx + (tx - sx) * i / steps)) $((sy + (ty - sy) * i / steps)) >/dev/null
 done
+in_log() {
+	x_run a "grep -qx '$1' /tmp/dnd.log" | grep -qx "status 0"
+}
+wait_for "the source to start the drag" in_log drag-begin
 ctl pointer move "$tx" "$ty" >/dev/null
+# Released once the target knows the drag is over it, as a hand that lingers on it.
+wait_for "the target to see the drag over it" in_log drag-over
 ctl pointer button left release >/dev/null
 dropped() {
 	x_run a "grep -Fx 'dropped: $text' /tmp/dnd.log" | grep -qx "status 0"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Two GTK 3 windows over X11 (GDK_BACKEND=x11) in one process, for a drag between them: a
 # source that offers --text as text/plain, and a target that prints "dropped: TEXT" when
-# something is dropped on it. Both open where the compositor puts them (over each other): a
+# something is dropped on it ("drag-over" when a drag first moves over it, "drag-begin" when
+# the source starts one). Both open where the compositor puts them (over each other): a
 # press with the middle button on the target starts a window move (_NET_WM_MOVERESIZE, as
 # a title bar does), so that the user can put it beside the source. Prints "shown" once
 # both are mapped.
@@ -30,6 +31,7 @@ def main():
         "drag-data-get",
         lambda w, ctx, data, info, time: data.set(
             data.get_target(), 8, args.text.encode()))
+    source_box.connect("drag-begin", lambda w, ctx: print("drag-begin", flush=True))
     source.add(source_box)
 
     target = Gtk.Window(title="drop-target")
@@ -41,6 +43,16 @@ def main():
         "button-press-event",
         lambda w, event: event.button == 2 and target.begin_move_drag(
             event.button, int(event.x_root), int(event.y_root), event.time))
+    over = []
+
+    def on_motion(widget, ctx, x, y, time):
+        if not over:
+            over.append(True)
+            print("drag-over", flush=True)
+        return False
+
+    target_box.connect("drag-motion", on_motion)
+    target_box.connect("drag-leave", lambda w, ctx, time: over.clear())
     target_box.connect(
         "drag-data-received",
         lambda w, ctx, x, y, data, info, time: print(
