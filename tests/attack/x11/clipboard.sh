@@ -57,6 +57,19 @@ assert_eq "$host_text" "$(read_clipboard a)" "what A's xclip read after a press 
 wait_for "the transfer to A to be logged as proxied" transfer_logged \
 	".source == \"host\" and (.destination | startswith(\"cordon:$app_a/\")) and
 	 .decision == \"proxied\""
+# The primary selection does not cross by default (docs/mediation.md), not even after a
+# press: the host's primary stays out of A's X server.
+start_client copy-primary wl-copy --primary --foreground -- "host primary $$"
+host_primary() {
+	[[ "$(timeout 5 wl-paste -n --primary)" == "host primary $$" ]]
+}
+ctl focus host-window >/dev/null
+wait_for_focus host-window
+wait_for "the host to hold its primary selection" host_primary
+x_focus_press "$app_a" window-a
+assert_eq "$host_text" "$(read_clipboard a)" "A's clipboard after the press (the control)"
+assert_eq "" "$(x_run a 'timeout 5 xclip -o -selection primary 2>/dev/null' | sed '$d')" \
+	"what A's xclip read of the host's primary selection"
 # Focus leaves A: the offer goes with it.
 ctl focus host-window >/dev/null
 wait_for_focus host-window
