@@ -386,17 +386,21 @@ static void handle_set_class(struct wl_listener *listener, void *data) {
 static void handle_set_override_redirect(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland_view *x11 = wl_container_of(listener, x11, set_override_redirect);
 	struct wlr_xwayland_surface *xsurface = x11->xsurface;
+	/*
+	 * What it is now decides: the listener of what replaces us is called in this same
+	 * emission, and must not turn it back.
+	 */
+	if (!xsurface->override_redirect) {
+		return;
+	}
 	struct cordon_server *server = x11->view.server;
 	struct cordon_xwayland *xwayland = x11->xwayland;
-	bool associated = xsurface->surface != NULL;
 	managed_destroy(x11);
+	/* It takes over the surface (associated there), and draws it if it is mapped. */
 	unmanaged_create(server, xwayland, xsurface);
-	if (associated && xsurface->data) {
-		struct cordon_xwayland_unmanaged *unmanaged = xsurface->data;
-		unmanaged->associate.notify(&unmanaged->associate, NULL);
-		if (xsurface->surface->mapped) {
-			unmanaged->map.notify(&unmanaged->map, NULL);
-		}
+	struct cordon_xwayland_unmanaged *unmanaged = xsurface->data;
+	if (unmanaged && xsurface->surface && xsurface->surface->mapped) {
+		unmanaged->map.notify(&unmanaged->map, NULL);
 	}
 }
 
@@ -622,6 +626,9 @@ static void handle_unmanaged_set_override_redirect(struct wl_listener *listener,
 	struct wlr_xwayland_surface *xsurface = unmanaged->xsurface;
 	struct cordon_server *server = unmanaged->server;
 	struct cordon_xwayland *xwayland = unmanaged->xwayland;
+	if (xsurface->override_redirect) {
+		return; /* as for a managed one: this emission may reach the one that replaced it */
+	}
 	bool mapped = xsurface->surface && xsurface->surface->mapped;
 	unmanaged_destroy(unmanaged);
 	managed_create(server, xwayland, xsurface);

@@ -28,6 +28,7 @@
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/xwayland.h"
+#include "x11_fixture.h"
 
 #define MAX_GLOBALS 128
 
@@ -80,32 +81,10 @@ static bool roundtrip(struct cordon_server *server, struct wl_display *client) {
 	return done;
 }
 
-/* One turn of cordon's loop, its events sent: Xwayland waits on them. */
-static void dispatch(struct cordon_server *server) {
-	wl_event_loop_dispatch(server->event_loop, 10);
-	wl_display_flush_clients(server->display);
-}
-
-/*
- * An X client connects: the lazy server starts, and with it its Wayland connection. Once
- * the server is ready (its window manager is there), an X client that stays connects, so
- * that the server does not end as idle; the first connection, which never spoke X, goes.
- */
+/* An X client that stays, on a started and ready X server (x11_fixture.c). */
 static xcb_connection_t *connect_x(struct cordon_server *server, struct cordon_xwayland *xwayland) {
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_un address = {.sun_family = AF_UNIX};
-	snprintf(address.sun_path, sizeof(address.sun_path), "%s",
-		cordon_xwayland_socket_path(xwayland));
-	CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof(address)) == 0);
-	struct wlr_xwayland *wlr = cordon_xwayland_get_wlr(xwayland);
-	for (int i = 0; i < 1000 && !wlr->xwm; i++) {
-		dispatch(server);
-	}
-	CHECK(wlr->xwm != NULL);
-	close(fd);
-	xcb_connection_t *connection = xcb_connect(cordon_xwayland_display_name(xwayland), NULL);
-	CHECK(connection && !xcb_connection_has_error(connection));
-	dispatch(server);
+	xcb_connection_t *connection = x11_fixture_connect(server, xwayland);
+	CHECK(connection != NULL);
 	return connection;
 }
 
@@ -168,7 +147,7 @@ static void destroy_instance(struct cordon_server *server, struct cordon_xwaylan
 	xcb_disconnect(connection);
 	cordon_xwayland_destroy(xwayland);
 	for (int i = 0; i < 500 && xwayland_runs(display); i++) {
-		dispatch(server);
+		x11_fixture_dispatch(server);
 	}
 	CHECK(!xwayland_runs(display));
 	CHECK(access(socket_path, F_OK) != 0);
@@ -277,14 +256,14 @@ static void check_destroy_while_starting(
 		cordon_xwayland_socket_path(xwayland));
 	CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof(address)) == 0);
 	for (int i = 0; i < 500 && !cordon_xwayland_is_running(xwayland); i++) {
-		dispatch(server);
+		x11_fixture_dispatch(server);
 	}
 	CHECK(cordon_xwayland_is_running(xwayland));
 	close(fd);
 	cordon_xwayland_destroy(xwayland); /* still starting: not ready yet */
 	bool gone = false;
 	for (int i = 0; i < 1000 && !gone; i++) {
-		dispatch(server);
+		x11_fixture_dispatch(server);
 		gone = !xwayland_runs(display) && count_fds() == baseline_fds;
 	}
 	if (!gone) {
