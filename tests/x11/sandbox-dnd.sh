@@ -33,6 +33,10 @@ wait_for "the target window to have focus" _x_focused "$id"
 wait_for "the target window to take input as the user's" _x_trusted "$id"
 ctl pointer move "$tx" "$ty" >/dev/null
 ctl pointer button middle press >/dev/null
+in_log() {
+	x_run a "grep -qx '$1' /tmp/dnd.log" | grep -qx "status 0"
+}
+wait_for "the target to ask for the move" in_log move-requested
 for dx in 50 100 150 200 250 300; do
 	ctl pointer move $((tx + dx)) "$ty" >/dev/null
 done
@@ -54,9 +58,6 @@ steps=10
 for ((i = 1; i <= steps; i++)); do
 	ctl pointer move $((sx + (tx - sx) * i / steps)) $((sy + (ty - sy) * i / steps)) >/dev/null
 done
-in_log() {
-	x_run a "grep -qx '$1' /tmp/dnd.log" | grep -qx "status 0"
-}
 wait_for "the source to start the drag" in_log drag-begin
 ctl pointer move "$tx" "$ty" >/dev/null
 # Released once the target knows the drag is over it, as a hand that lingers on it.

@@ -5,7 +5,7 @@
 # the source starts one). Both open where the compositor puts them (over each other): a
 # press with the middle button on the target starts a window move (_NET_WM_MOVERESIZE, as
 # a title bar does), so that the user can put it beside the source. Prints "shown" once
-# both are mapped.
+# both are mapped, "move-requested" once it asked for the move.
 import argparse
 import sys
 
@@ -39,10 +39,14 @@ def main():
     target_box = Gtk.EventBox()
     target_box.add(Gtk.Label(label="drop here"))
     target_box.drag_dest_set(Gtk.DestDefaults.ALL, targets, Gdk.DragAction.COPY)
-    target_box.connect(
-        "button-press-event",
-        lambda w, event: event.button == 2 and target.begin_move_drag(
-            event.button, int(event.x_root), int(event.y_root), event.time))
+    def on_press(widget, event):
+        if event.button == 2:
+            target.begin_move_drag(event.button, int(event.x_root), int(event.y_root), event.time)
+            target.get_display().flush()
+            print("move-requested", flush=True)
+        return False
+
+    target_box.connect("button-press-event", on_press)
     over = []
 
     def on_motion(widget, ctx, x, y, time):
