@@ -101,8 +101,7 @@ static void describe_focus(struct cordon_attention *attention) {
 		add_line(attention, "no window has the keyboard");
 		return;
 	}
-	struct cordon_client *owner =
-		cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
+	struct cordon_client *owner = cordon_client_from_wl(view->client);
 	struct cordon_label_style style;
 	cordon_label_style_for_tag(server->policy, cordon_client_get_tag(owner),
 		cordon_client_is_sandboxed(owner), &style);

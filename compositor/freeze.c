@@ -142,7 +142,7 @@ static uint32_t boost_weight(struct cordon_freeze *freeze, struct cordon_app *ap
 }
 
 static struct wl_client *view_client(struct cordon_view *view) {
-	return wl_resource_get_client(view->xdg_surface->resource);
+	return view->client;
 }
 
 /* No toplevel of the app is on screen. Also notes whether it ever mapped one. */
@@ -255,8 +255,8 @@ static void restore_input(struct cordon_app_freeze *state) {
 	struct cordon_view *focused = seat->focused_view;
 	/* It kept the focused view while frozen: give that view its keyboard back. */
 	if (focused && cordon_app_has_client(state->app, view_client(focused)) &&
-		seat->wlr_seat->keyboard_state.focused_surface != focused->xdg_surface->surface) {
-		cordon_seat_focus_surface(seat, focused->xdg_surface->surface);
+		seat->wlr_seat->keyboard_state.focused_surface != focused->surface) {
+		cordon_seat_focus_surface(seat, focused->surface);
 	}
 	cordon_seat_update_pointer_focus(seat, 0);
 }
@@ -506,7 +506,7 @@ static void handle_view_activating(struct wl_listener *listener, void *data) {
 	}
 	stop_wake_timing(state);
 	clock_gettime(CLOCK_MONOTONIC, &state->wake_start);
-	state->wake_surface = view->xdg_surface->surface;
+	state->wake_surface = view->surface;
 	state->wake_commit.notify = handle_wake_commit;
 	wl_signal_add(&state->wake_surface->events.commit, &state->wake_commit);
 	state->wake_surface_destroy.notify = handle_wake_surface_destroy;

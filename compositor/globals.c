@@ -79,8 +79,7 @@ static void handle_request_activate(struct wl_listener *listener, void *data) {
 	const char *reason = NULL;
 	struct cordon_seat *seat = globals->server->seat;
 	if (!cordon_input_router_may_activate(seat->router, event->token, view, &reason)) {
-		struct cordon_client *client =
-			cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
+		struct cordon_client *client = cordon_client_from_wl(view->client);
 		const struct cordon_tag *tag = cordon_client_get_tag(client);
 		wlr_log(WLR_ERROR, "Refusing activation of view %u (sandbox app '%s'): %s",
 			view->id, tag && tag->sandboxed ? tag->app_id : "-", reason);

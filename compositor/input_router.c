@@ -103,7 +103,8 @@ static struct cordon_view *view_of_surface(
 		surface = wlr_surface_get_root_surface(surface);
 		struct wlr_xdg_surface *xdg = wlr_xdg_surface_try_from_wlr_surface(surface);
 		if (!xdg) {
-			return NULL;
+			/* An X11 window's surface is its view's; an unmanaged one has none. */
+			return cordon_view_from_surface(server, surface);
 		}
 		if (xdg->role != WLR_XDG_SURFACE_ROLE_POPUP || !xdg->popup) {
 			return cordon_view_from_surface(server, surface);
@@ -189,8 +190,7 @@ bool cordon_input_router_surface_may_consent(struct cordon_input_router *router,
 
 bool cordon_input_router_view_may_consent(struct cordon_view *view) {
 	struct cordon_input_router *router = view->server->seat->router;
-	return cordon_input_router_surface_may_consent(
-		router, view->xdg_surface->surface, false, 0, 0);
+	return cordon_input_router_surface_may_consent(router, view->surface, false, 0, 0);
 }
 
 /* The press record and the signals */
@@ -543,7 +543,7 @@ bool cordon_input_router_may_activate(struct cordon_input_router *router,
 		*reason = "token without input";
 		return false;
 	}
-	if (client_is_trusted(wl_resource_get_client(view->xdg_surface->resource))) {
+	if (client_is_trusted(view->client)) {
 		return true;
 	}
 	/*

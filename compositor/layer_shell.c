@@ -184,7 +184,7 @@ static void release_keyboard(struct cordon_layer_surface *surface) {
 	cordon_view_focus_top(surface->server);
 	struct cordon_view *focused = seat->focused_view;
 	if (focused) {
-		cordon_seat_focus_surface(seat, focused->xdg_surface->surface);
+		cordon_seat_focus_surface(seat, focused->surface);
 	}
 }
 
