@@ -23,6 +23,7 @@
 #include "common/policy.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
+#include "compositor/x11_display.h"
 #include "compositor/xwayland.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -96,6 +97,8 @@ static const struct {
 	{"zwp_keyboard_shortcuts_inhibit_manager_v1", "cordon's own key bindings"},
 	{"wp_security_context_manager_v1", "connections tagged with a sandbox of its choosing"},
 	{"zxdg_importer_v2", "parenting its surfaces to another app's window"},
+	{"cordon_x11_manager_v1",
+		"X servers tagged with a sandbox of its choosing, and their sockets"},
 };
 
 /*
@@ -186,6 +189,15 @@ bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_gl
 
 static bool filter_global(
 	const struct wl_client *client, const struct wl_global *global, void *data) {
+	struct cordon_server *server = data;
+	/*
+	 * The private seat of a sandbox's X display (x11_display.c) is hidden from every
+	 * client from the moment wlroots creates its global, before any X server is tied to
+	 * it: an X server that saw it announced would bind it, be refused and die.
+	 */
+	if (cordon_x11_displays_global_is_private(server->x11_displays, global)) {
+		return false;
+	}
 	return cordon_global_visible(client, global);
 }
 

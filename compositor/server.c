@@ -36,9 +36,11 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
+#include "compositor/x11_display.h"
 #include "compositor/xdg_foreign.h"
 #include "compositor/xdg_shell.h"
 #include "compositor/xwayland.h"
+#include "compositor/xwayland_selection.h"
 #include "portals/portals.h"
 #include "portals/ui_plugin.h"
 
@@ -244,6 +246,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	if (!server->security_contexts) {
 		goto error;
 	}
+	server->x11_displays = cordon_x11_displays_create(server);
+	if (!server->x11_displays) {
+		goto error;
+	}
 	server->xdg_foreign = cordon_xdg_foreign_create(server->display);
 	if (!server->xdg_foreign) {
 		goto error;
@@ -335,6 +341,9 @@ bool cordon_server_start(struct cordon_server *server) {
 	/* After the backend: a nested cordon's X11 backend has its DISPLAY already. */
 	cordon_xwayland_host_start(server);
 	if (server->host_xwayland) {
+		/* Its selections reach Wayland apps (and theirs it) through the mediation. */
+		server->host_x11_selection = cordon_x11_selection_create(
+			server, server->host_xwayland, server->host_xwayland_seat);
 		setenv("DISPLAY", cordon_xwayland_display_name(server->host_xwayland), true);
 	} else {
 		/* Apps started here must not reach an X server outside cordon (a nested one's). */
@@ -371,7 +380,12 @@ void cordon_server_destroy(struct cordon_server *server) {
 	/* Thaws every app before its clients go: nothing cordon froze stays frozen. */
 	cordon_freeze_destroy(server->freeze);
 	/* While the seat and the views are whole: its windows go, then its process. */
+	cordon_x11_selection_destroy(server->host_x11_selection);
+	server->host_x11_selection = NULL;
 	cordon_xwayland_host_finish(server);
+	/* The X servers and their sockets go with cordon; their windows before the clients. */
+	cordon_x11_displays_destroy(server->x11_displays);
+	server->x11_displays = NULL;
 	if (server->display) {
 		/* Clients first: their surfaces and views go before the globals. */
 		wl_display_destroy_clients(server->display);

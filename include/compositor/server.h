@@ -66,6 +66,8 @@ struct cordon_server {
 	struct cordon_apps *apps; /* clients grouped into apps (apps.c) */
 	struct cordon_freeze *freeze; /* freezing and boosting apps (freeze.c) */
 	struct cordon_security_context_manager *security_contexts;
+	/* cordon_x11_manager_v1: per-sandbox X servers (x11_display.c). */
+	struct cordon_x11_displays *x11_displays;
 	/* The session D-Bus connection (session_bus.c); NULL without a session bus. */
 	struct cordon_session_bus *session_bus;
 	/* xdg-foreign-v2 exports: the parent windows of D-Bus portal requests. */
@@ -83,6 +85,8 @@ struct cordon_server {
 	struct wl_list xwaylands; /* cordon_xwayland.link */
 	struct cordon_xwayland *host_xwayland; /* NULL when off or unavailable */
 	struct wlr_seat *host_xwayland_seat; /* its selections' seat (xwayland.c) */
+	/* That seat bridged to the real one (xwayland_selection.c); NULL without it. */
+	struct cordon_x11_selection *host_x11_selection;
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */
