@@ -390,8 +390,7 @@ void cordon_xwayland_host_start(struct cordon_server *server) {
 		server->host_xwayland_seat = NULL;
 		return;
 	}
-	/* Until a bridge connects it with the real seat, its X clients share among them. */
-	cordon_xwayland_keep_selections(server->host_xwayland);
+	/* server.c connects its seat with the real one (xwayland_selection.c). */
 }
 
 void cordon_xwayland_host_finish(struct cordon_server *server) {

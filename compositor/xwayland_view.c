@@ -234,6 +234,10 @@ static void handle_associate(struct wl_listener *listener, void *data) {
 	x11->view.surface = surface;
 	wl_signal_add(&surface->events.map, &x11->map);
 	wl_signal_add(&surface->events.unmap, &x11->unmap);
+	/* Xwayland may have drawn it before the window manager tied it to its window. */
+	if (surface->mapped) {
+		handle_map(&x11->map, NULL);
+	}
 }
 
 static void handle_dissociate(struct wl_listener *listener, void *data) {
@@ -386,22 +390,15 @@ static void handle_set_class(struct wl_listener *listener, void *data) {
 static void handle_set_override_redirect(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland_view *x11 = wl_container_of(listener, x11, set_override_redirect);
 	struct wlr_xwayland_surface *xsurface = x11->xsurface;
-	/*
-	 * What it is now decides: the listener of what replaces us is called in this same
-	 * emission, and must not turn it back.
-	 */
+	/* What it is now decides, not that the signal came. */
 	if (!xsurface->override_redirect) {
 		return;
 	}
 	struct cordon_server *server = x11->view.server;
 	struct cordon_xwayland *xwayland = x11->xwayland;
 	managed_destroy(x11);
-	/* It takes over the surface (associated there), and draws it if it is mapped. */
+	/* It takes over the surface, and draws it if it is mapped (its associate does). */
 	unmanaged_create(server, xwayland, xsurface);
-	struct cordon_xwayland_unmanaged *unmanaged = xsurface->data;
-	if (unmanaged && xsurface->surface && xsurface->surface->mapped) {
-		unmanaged->map.notify(&unmanaged->map, NULL);
-	}
 }
 
 static void managed_create(struct cordon_server *server, struct cordon_xwayland *xwayland,
@@ -571,6 +568,9 @@ static void handle_unmanaged_associate(struct wl_listener *listener, void *data)
 	struct wlr_surface *surface = unmanaged->xsurface->surface;
 	wl_signal_add(&surface->events.map, &unmanaged->map);
 	wl_signal_add(&surface->events.unmap, &unmanaged->unmap);
+	if (surface->mapped) {
+		handle_unmanaged_map(&unmanaged->map, NULL);
+	}
 }
 
 static void handle_unmanaged_dissociate(struct wl_listener *listener, void *data) {
@@ -627,15 +627,11 @@ static void handle_unmanaged_set_override_redirect(struct wl_listener *listener,
 	struct cordon_server *server = unmanaged->server;
 	struct cordon_xwayland *xwayland = unmanaged->xwayland;
 	if (xsurface->override_redirect) {
-		return; /* as for a managed one: this emission may reach the one that replaced it */
+		return; /* as for a managed one */
 	}
-	bool mapped = xsurface->surface && xsurface->surface->mapped;
 	unmanaged_destroy(unmanaged);
+	/* It takes over the surface, and maps it if it is mapped (its associate does). */
 	managed_create(server, xwayland, xsurface);
-	struct cordon_xwayland_view *x11 = xsurface->data;
-	if (x11 && mapped) {
-		handle_map(&x11->map, NULL);
-	}
 }
 
 static void unmanaged_create(struct cordon_server *server, struct cordon_xwayland *xwayland,
