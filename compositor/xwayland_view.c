@@ -69,6 +69,8 @@ struct cordon_xwayland_unmanaged {
 	struct wl_listener request_configure;
 	struct wl_listener set_geometry;
 	struct wl_listener set_override_redirect;
+	/* A sandbox's, while mapped: shown only while its X server has the keyboard. */
+	struct wl_listener keyboard_focus_change;
 };
 
 static void unmanaged_create(struct cordon_server *server, struct cordon_xwayland *xwayland,
@@ -514,6 +516,35 @@ static bool unmanaged_add_frame(struct cordon_xwayland_unmanaged *unmanaged) {
 	return true;
 }
 
+/*
+ * A sandbox's override-redirect window is shown only while a window of its own X server
+ * has the keyboard: X lets it put one anywhere, of any size, above every window, and it is
+ * the menu or tooltip of the window the user is working in. While the user works in
+ * another app, it can cover none of that app's windows or labels (attack-x11-menu-cover).
+ */
+static void unmanaged_update_shown(struct cordon_xwayland_unmanaged *unmanaged) {
+	if (!unmanaged->tree) {
+		return;
+	}
+	bool shown = true;
+	const struct cordon_tag *tag = cordon_xwayland_tag(unmanaged->xwayland);
+	if (!tag || tag->sandboxed) {
+		struct cordon_server *server = unmanaged->server;
+		struct cordon_view *focused = server->seat->focused_view;
+		struct wlr_surface *keyboard = server->seat->wlr_seat->keyboard_state.focused_surface;
+		struct wl_client *own = cordon_xwayland_wl_client(unmanaged->xwayland);
+		shown = (focused && cordon_view_get_xwayland(focused) == unmanaged->xwayland) ||
+			(keyboard && own && wl_resource_get_client(keyboard->resource) == own);
+	}
+	wlr_scene_node_set_enabled(&unmanaged->tree->node, shown);
+}
+
+static void handle_unmanaged_keyboard_focus_change(struct wl_listener *listener, void *data) {
+	struct cordon_xwayland_unmanaged *unmanaged =
+		wl_container_of(listener, unmanaged, keyboard_focus_change);
+	unmanaged_update_shown(unmanaged);
+}
+
 static void handle_unmanaged_map(struct wl_listener *listener, void *data) {
 	struct cordon_xwayland_unmanaged *unmanaged = wl_container_of(listener, unmanaged, map);
 	struct cordon_server *server = unmanaged->server;
@@ -532,6 +563,15 @@ static void handle_unmanaged_map(struct wl_listener *listener, void *data) {
 		return;
 	}
 	unmanaged_place(unmanaged);
+	wl_list_remove(&unmanaged->keyboard_focus_change.link);
+	unmanaged->keyboard_focus_change.notify = handle_unmanaged_keyboard_focus_change;
+	wl_signal_add(&server->seat->wlr_seat->keyboard_state.events.focus_change,
+		&unmanaged->keyboard_focus_change);
+	unmanaged_update_shown(unmanaged);
+	wlr_log(WLR_DEBUG, "X override-redirect window 0x%x mapped at %d,%d, %dx%d%s",
+		unmanaged->xsurface->window_id, unmanaged->xsurface->x, unmanaged->xsurface->y,
+		unmanaged->xsurface->width, unmanaged->xsurface->height,
+		unmanaged->tree->node.enabled ? "" : ", hidden while its X server lacks the keyboard");
 	/*
 	 * A menu that takes the keyboard (a combo box's list) gets it only from a window of its
 	 * own X server that has it: a sandbox's X server cannot take the keyboard from anyone.
@@ -553,6 +593,8 @@ static void handle_unmanaged_unmap(struct wl_listener *listener, void *data) {
 	wlr_scene_node_destroy(&unmanaged->tree->node);
 	unmanaged->tree = NULL;
 	memset(unmanaged->frame, 0, sizeof(unmanaged->frame));
+	wl_list_remove(&unmanaged->keyboard_focus_change.link);
+	wl_list_init(&unmanaged->keyboard_focus_change.link);
 	struct wlr_seat *seat = server->seat->wlr_seat;
 	/* The keyboard goes back to the window it came from. */
 	if (seat->keyboard_state.focused_surface == unmanaged->xsurface->surface) {
@@ -610,6 +652,7 @@ static void unmanaged_destroy(struct cordon_xwayland_unmanaged *unmanaged) {
 	wl_list_remove(&unmanaged->request_configure.link);
 	wl_list_remove(&unmanaged->set_geometry.link);
 	wl_list_remove(&unmanaged->set_override_redirect.link);
+	wl_list_remove(&unmanaged->keyboard_focus_change.link);
 	unmanaged->xsurface->data = NULL;
 	free(unmanaged);
 }
@@ -661,6 +704,7 @@ static void unmanaged_create(struct cordon_server *server, struct cordon_xwaylan
 	unmanaged->unmap.notify = handle_unmanaged_unmap;
 	wl_list_init(&unmanaged->map.link);
 	wl_list_init(&unmanaged->unmap.link);
+	wl_list_init(&unmanaged->keyboard_focus_change.link);
 	if (xsurface->surface) {
 		handle_unmanaged_associate(&unmanaged->associate, NULL);
 	}

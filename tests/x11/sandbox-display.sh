@@ -73,11 +73,12 @@ status 0" "$out" "the sandbox's display"
 		screenshot HEADLESS-1 "$TEST_TMP/popup.png"
 		(($(color_permille "$TEST_TMP/popup.png" "200 40 40" 8 40 40 60 60) >= 990))
 	}
-	wait_for "the sandbox's override-redirect window at 40,40" _popup_drawn
-	# What the user types reaches it, once the user gives it the keyboard.
+	# Its menus show while it has the keyboard (attack-x11-menu-cover: not before).
 	id=$(jq -r .id <<<"$json")
 	ctl focus "$id" >/dev/null
 	wait_for "the X11 window to have focus" _x_focused "$id"
+	wait_for "the sandbox's override-redirect window at 40,40" _popup_drawn
+	# What the user types reaches it.
 	type_text "hello sandbox"
 	typed() {
 		x_run "$name" 'grep -c "typed: hello sandbox" /tmp/gtk.log' | head -n 1 | grep -qv '^0$'
