@@ -531,7 +531,8 @@ static void unmanaged_update_shown(struct cordon_xwayland_unmanaged *unmanaged) 
 	if (!tag || tag->sandboxed) {
 		struct cordon_server *server = unmanaged->server;
 		struct cordon_view *focused = server->seat->focused_view;
-		struct wlr_surface *keyboard = server->seat->wlr_seat->keyboard_state.focused_surface;
+		struct wlr_surface *keyboard =
+			server->seat->wlr_seat->keyboard_state.focused_surface;
 		struct wl_client *own = cordon_xwayland_wl_client(unmanaged->xwayland);
 		shown = (focused && cordon_view_get_xwayland(focused) == unmanaged->xwayland) ||
 			(keyboard && own && wl_resource_get_client(keyboard->resource) == own);
@@ -571,7 +572,8 @@ static void handle_unmanaged_map(struct wl_listener *listener, void *data) {
 	wlr_log(WLR_DEBUG, "X override-redirect window 0x%x mapped at %d,%d, %dx%d%s",
 		unmanaged->xsurface->window_id, unmanaged->xsurface->x, unmanaged->xsurface->y,
 		unmanaged->xsurface->width, unmanaged->xsurface->height,
-		unmanaged->tree->node.enabled ? "" : ", hidden while its X server lacks the keyboard");
+		unmanaged->tree->node.enabled ? ""
+					      : ", hidden while its X server lacks the keyboard");
 	/*
 	 * A menu that takes the keyboard (a combo box's list) gets it only from a window of its
 	 * own X server that has it: a sandbox's X server cannot take the keyboard from anyone.
