@@ -55,11 +55,11 @@ check_options man1/cordon-app.1 cordon-app --help
 
 # Commands: cordonctl's and cordon-app's help list them indented, cordon-portal's and
 # cordon-bundle's usage after the program's name.
-commands=$(help_of cordonctl --help | sed -n '/^Commands:/,$s/^  \([a-z][a-z-]*\).*/\1/p')
+commands=$(help_of cordonctl --help | sed -n '/^Commands:/,$s/^  \([a-z][a-z0-9-]*\).*/\1/p')
 (($(wc -w <<<"$commands") >= 20)) || fail "could not read cordonctl's commands: $commands"
 # shellcheck disable=SC2086
 assert_in_page man1/cordonctl.1 "cordonctl command" $commands
-commands=$(help_of cordon-app --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p')
+commands=$(help_of cordon-app --help | sed -n 's/^  \([a-z][a-z0-9-]*\) .*/\1/p')
 (($(wc -w <<<"$commands") >= 8)) || fail "could not read cordon-app's commands: $commands"
 # shellcheck disable=SC2086
 assert_in_page man1/cordon-app.1 "cordon-app command" $commands
