@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,6 +42,7 @@ enum step {
 	STEP_BUTTON,
 	STEP_KEY,
 	STEP_RAW,
+	STEP_TIME_PASSES,
 	STEP_COUNT,
 };
 
@@ -514,7 +516,18 @@ static void step_request(struct run *run) {
 	struct fuzz_message message;
 	fuzz_message_begin(&message, id, (uint16_t)opcode);
 	for (int i = 0; i < request->arg_count; i++) {
-		put_arg(run, client, &message, target, &request->args[i]);
+		const struct fuzz_wl_arg *arg = &request->args[i];
+		/* wl_registry.bind's name goes with its untyped new id (put_bind). */
+		bool bind_name = i + 1 < request->arg_count && request->args[i + 1].type == 'n' &&
+			request->args[i + 1].interface < 0;
+		if (!bind_name) {
+			put_arg(run, client, &message, target, arg);
+		}
+	}
+	if (getenv("CORDON_FUZZ_TRACE")) {
+		fprintf(stderr, "fuzz-wayland: client %d (sandbox %d): %s@%u.%s\n",
+			(int)(client - run->clients), (int)client->sandbox, interface->name, id,
+			request->name);
 	}
 	send_message(wire, &message);
 	if (request->destructor) {
@@ -734,6 +747,9 @@ static void run_step(struct run *run) {
 		break;
 	case STEP_RAW:
 		step_raw(run);
+		break;
+	case STEP_TIME_PASSES:
+		fuzz_cordon_time_passes(run->cordon);
 		break;
 	}
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -259,6 +260,10 @@ static void core_event(struct fuzz_client *client, uint32_t id, const char *inte
 	if (strcmp(interface, "wl_display") == 0) {
 		if (strcmp(event, "error") == 0) {
 			client->errored = true;
+			if (getenv("CORDON_FUZZ_TRACE")) {
+				fprintf(stderr, "fuzz-wayland: protocol error on %u: %s\n", words[0],
+					text ? text : "");
+			}
 		} else if (strcmp(event, "delete_id") == 0) {
 			struct fuzz_object *object = fuzz_client_object(client, words[0]);
 			if (object) {

@@ -52,19 +52,36 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	cordon->created = data;
 }
 
+enum fd_kind {
+	FD_COUNTED,
+	FD_SWAPCHAIN,
+	FD_LIBRARY,
+};
+
 /*
- * The output's swapchain (wlroots' shm allocator, "/dev/shm/wlroots-*") grows to up to four
- * buffers as frames need them, on its own schedule: those are counted apart.
+ * What an fd is. The output's swapchain (wlroots' shm allocator, "/dev/shm/wlroots-*") grows
+ * to up to four buffers as frames need them, on its own schedule; libraries open devices and
+ * data files once, when first used, and keep them (/dev/urandom, fonts): both are counted
+ * apart. Everything a client can cost cordon (sockets, pipes, memfds, pidfds, timers, files
+ * elsewhere) is counted.
  */
-static bool is_swapchain_buffer(const char *name) {
+static enum fd_kind fd_kind(const char *name) {
 	char path[300], target[256];
 	snprintf(path, sizeof(path), "/proc/self/fd/%s", name);
 	ssize_t length = readlink(path, target, sizeof(target) - 1);
 	if (length <= 0) {
-		return false;
+		return FD_COUNTED;
 	}
 	target[length] = '\0';
-	return strncmp(target, "/dev/shm/wlroots-", strlen("/dev/shm/wlroots-")) == 0;
+	if (strncmp(target, "/dev/shm/wlroots-", strlen("/dev/shm/wlroots-")) == 0) {
+		return FD_SWAPCHAIN;
+	}
+	if (strncmp(target, "/dev/shm/", strlen("/dev/shm/")) != 0 &&
+		(strncmp(target, "/dev/", 5) == 0 || strncmp(target, "/usr/", 5) == 0 ||
+			strncmp(target, "/etc/", 5) == 0)) {
+		return FD_LIBRARY;
+	}
+	return FD_COUNTED;
 }
 
 int fuzz_cordon_fd_count(int *swapchain) {
@@ -79,10 +96,15 @@ int fuzz_cordon_fd_count(int *swapchain) {
 		if (entry->d_name[0] == '.' || atoi(entry->d_name) == dirfd(dir)) {
 			continue;
 		}
-		if (is_swapchain_buffer(entry->d_name)) {
-			(*swapchain)++;
-		} else {
+		switch (fd_kind(entry->d_name)) {
+		case FD_COUNTED:
 			count++;
+			break;
+		case FD_SWAPCHAIN:
+			(*swapchain)++;
+			break;
+		case FD_LIBRARY:
+			break;
 		}
 	}
 	closedir(dir);
@@ -366,6 +388,13 @@ void fuzz_cordon_button(struct fuzz_cordon *cordon, uint32_t button, bool presse
 
 void fuzz_cordon_key(struct fuzz_cordon *cordon, uint32_t keycode, bool pressed) {
 	cordon_seat_inject_key(cordon->server->seat, keycode, pressed);
+}
+
+void fuzz_cordon_time_passes(struct fuzz_cordon *cordon) {
+	struct cordon_view *view;
+	wl_list_for_each(view, &cordon->server->views, link) {
+		view->shown_since.tv_sec -= 1;
+	}
 }
 
 struct wl_client *fuzz_cordon_pointer_client(struct fuzz_cordon *cordon) {

@@ -40,11 +40,20 @@ void fuzz_cordon_pointer_to(struct fuzz_cordon *cordon, double x, double y);
 void fuzz_cordon_pointer_to_view(struct fuzz_cordon *cordon, unsigned n, int dx, int dy);
 void fuzz_cordon_button(struct fuzz_cordon *cordon, uint32_t button, bool pressed);
 void fuzz_cordon_key(struct fuzz_cordon *cordon, uint32_t keycode, bool pressed);
+/*
+ * A second passes for every window: cordon takes a press as the user's consent only on a
+ * window shown for a while (input_router.c), which no window of an input that runs for a
+ * millisecond would ever be.
+ */
+void fuzz_cordon_time_passes(struct fuzz_cordon *cordon);
 /* The clients that have the pointer and the keyboard now (NULL for none). */
 struct wl_client *fuzz_cordon_pointer_client(struct fuzz_cordon *cordon);
 struct wl_client *fuzz_cordon_keyboard_client(struct fuzz_cordon *cordon);
 
-/* The number of fds the process has open now; those of wlroots' swapchains apart, in *swapchain. */
+/*
+ * The number of fds the process has open now: those of wlroots' swapchains apart, in
+ * *swapchain, and without the devices and data files libraries keep (wayland_cordon.c).
+ */
 int fuzz_cordon_fd_count(int *swapchain);
 
 #endif
