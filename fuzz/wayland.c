@@ -677,6 +677,9 @@ static void after_step(struct run *run) {
 		read_clients(run);
 	}
 	check_pipes(run);
+	for (int i = 0; i < CLIENTS; i++) {
+		fuzz_oracle_check_resources(run->clients[i].wl_client, run->clients[i].sandbox);
+	}
 	check_roundtrip(run);
 }
 

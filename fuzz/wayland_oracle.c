@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <wayland-server-core.h>
 
 #include "compositor/global_filter.h"
 
@@ -50,6 +51,20 @@ void fuzz_oracle_check_global(enum fuzz_sandbox receiver, const char *interface)
 	if (receiver != FUZZ_HOST && cordon_global_class_of(interface) != CORDON_GLOBAL_OFFERED) {
 		violation("%s was told of the global %s, which is not offered to sandboxed apps",
 			sandbox_names[receiver], interface);
+	}
+}
+
+static enum wl_iterator_result check_resource(struct wl_resource *resource, void *data) {
+	const char *interface = wl_resource_get_class(resource);
+	if (cordon_global_class_of(interface) == CORDON_GLOBAL_HOST_ONLY) {
+		violation("a client of a sandbox holds a %s, a host-only global", interface);
+	}
+	return WL_ITERATOR_CONTINUE;
+}
+
+void fuzz_oracle_check_resources(struct wl_client *client, enum fuzz_sandbox sandbox) {
+	if (client && sandbox != FUZZ_HOST) {
+		wl_client_for_each_resource(client, check_resource, NULL);
 	}
 }
 

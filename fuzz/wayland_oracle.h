@@ -33,6 +33,12 @@ size_t fuzz_oracle_marker(enum fuzz_sandbox sandbox, char *buffer, size_t size);
 /* A client of this sandbox was told of this global: a sandboxed one only of offered ones. */
 void fuzz_oracle_check_global(enum fuzz_sandbox receiver, const char *interface);
 
+/*
+ * What cordon holds for a client of this sandbox: no object of a host-only global, however
+ * it asked (a bind by a name it was not told, a wrong interface or version).
+ */
+void fuzz_oracle_check_resources(struct wl_client *client, enum fuzz_sandbox sandbox);
+
 /* An fd came to a client of this sandbox with an event: never one of another sandbox's. */
 void fuzz_oracle_check_fd(const struct fuzz_oracle *oracle, int fd, enum fuzz_sandbox receiver,
 	const char *interface, const char *event);

@@ -278,6 +278,27 @@ def seed_host_copy(seed, consent=True):
     seed.time_passes()
 
 
+def seed_host_paste_same_side(seed):
+    """Two host clients: the selection is passed straight through, the reader's fd and all."""
+    h = seed.connect(HOST)
+    wh = toplevel(seed, h)
+    seed.request(h, wh["seat"], "get_keyboard")
+    _, device, source = copy_source(seed, h, wh)
+    seed.pointer_to_view(0)
+    seed.click()
+    seed.request(h, device, "set_selection", source, "serial")
+    r = seed.connect(HOST)
+    wr = toplevel(seed, r, size=128)
+    seed.request(r, wr["seat"], "get_keyboard")
+    manager = seed.request(r, 2, "bind", ("wl_data_device_manager", 3))
+    seed.request(r, manager, "get_data_device", wr["seat"])
+    seed.pointer_to_view(0, 60, 60)
+    seed.click()
+    offer = seed.server_object(r, "wl_data_offer", number=1)
+    seed.request(r, offer, "receive", "text/plain", FD_PIPE_WRITE)
+    seed.time_passes()
+
+
 def seed_host_copy_without_consent(seed):
     seed_host_copy(seed, consent=False)
 
@@ -409,6 +430,7 @@ SEEDS = {
     "paste-without-consent": seed_paste_without_consent,
     "host-copy": seed_host_copy,
     "host-copy-without-consent": seed_host_copy_without_consent,
+    "host-paste-same-side": seed_host_paste_same_side,
     "primary-across": seed_primary_across,
     "drag-across": seed_drag_across,
     "portal-chooser": seed_portal_chooser,
