@@ -424,6 +424,193 @@ def seed_text_input(seed):
     seed.key()
 
 
+def seed_popup_subsurface(seed):
+    """A popup from a positioner, a subsurface, a viewport, decorations and the small
+    per-surface protocols on one window of a sandboxed app."""
+    a = seed.connect(SANDBOX_A)
+    w = toplevel(seed, a)
+    positioner = seed.request(a, w["wm"], "create_positioner")
+    seed.request(a, positioner, "set_size", 20, 20)
+    seed.request(a, positioner, "set_anchor_rect", 0, 0, 10, 10)
+    surface = seed.request(a, w["compositor"], "create_surface")
+    xdg = seed.request(a, w["wm"], "get_xdg_surface", surface)
+    popup = seed.request(a, xdg, "get_popup", w["xdg"], positioner)
+    seed.request(a, popup, "grab", w["seat"], "serial")
+    seed.request(a, surface, "commit")
+    seed.request(a, xdg, "ack_configure", "serial")
+    seed.request(a, surface, "commit")
+    sub = seed.request(a, 2, "bind", ("wl_subcompositor", 1))
+    child = seed.request(a, w["compositor"], "create_surface")
+    subsurface = seed.request(a, sub, "get_subsurface", child, w["surface"])
+    seed.request(a, subsurface, "set_position", 5, 5)
+    seed.request(a, subsurface, "place_below", w["surface"])
+    viewporter = seed.request(a, 2, "bind", ("wp_viewporter", 1))
+    viewport = seed.request(a, viewporter, "get_viewport", w["surface"])
+    seed.request(a, viewport, "set_destination", 200, 100)
+    idle = seed.request(a, 2, "bind", ("zwp_idle_inhibit_manager_v1", 1))
+    seed.request(a, idle, "create_inhibitor", w["surface"])
+    seed.request(a, w["surface"], "commit")
+    seed.request(a, w["toplevel"], "move", w["seat"], "serial")
+    seed.request(a, w["toplevel"], "resize", w["seat"], "serial", 8)
+    seed.request(a, w["toplevel"], "show_window_menu", w["seat"], "serial", 1, 1)
+    seed.request(a, popup, "destroy")
+
+
+def seed_pointer_protocols(seed):
+    """The pointer as the app's own: constraints, relative motion, cursor shape."""
+    a = seed.connect(SANDBOX_B)
+    w = toplevel(seed, a)
+    pointer = seed.request(a, w["seat"], "get_pointer")
+    seed.request(a, w["seat"], "get_keyboard")
+    constraints = seed.request(a, 2, "bind", ("zwp_pointer_constraints_v1", 1))
+    seed.request(a, constraints, "lock_pointer", w["surface"], pointer, None, 2)
+    relative = seed.request(a, 2, "bind", ("zwp_relative_pointer_manager_v1", 1))
+    seed.request(a, relative, "get_relative_pointer", pointer)
+    shapes = seed.request(a, 2, "bind", ("wp_cursor_shape_manager_v1", 1))
+    device = seed.request(a, shapes, "get_pointer", pointer)
+    seed.time_passes()
+    seed.pointer_to_view(0, 30, 30)
+    seed.request(a, device, "set_shape", "serial", 2)
+    seed.click()
+    seed.bytes += bytes([STEP_POINTER_TO, 200, 200])
+    seed.request(a, pointer, "set_cursor", "serial", w["surface"], 0, 0)
+
+
+def seed_host_tools(seed):
+    """What only the host gets: layer shell, session lock, output power and management,
+    shortcuts inhibit, data control, image capture, the toplevel list."""
+    h = seed.connect(HOST)
+    c = seed.request(h, 2, "bind", ("wl_compositor", 6))
+    output = seed.request(h, 2, "bind", ("wl_output", 4))
+    seat = seed.request(h, 2, "bind", ("wl_seat", 9))
+    layer = seed.request(h, 2, "bind", ("zwlr_layer_shell_v1", 4))
+    surface = seed.request(h, c, "create_surface")
+    layer_surface = seed.request(h, layer, "get_layer_surface", surface, output, 2, "title")
+    seed.request(h, layer_surface, "set_size", 100, 50)
+    seed.request(h, layer_surface, "set_anchor", 1)
+    seed.request(h, layer_surface, "set_keyboard_interactivity", 1)
+    seed.request(h, surface, "commit")
+    seed.request(h, layer_surface, "ack_configure", "serial")
+    control = seed.request(h, 2, "bind", ("ext_data_control_manager_v1", 1))
+    control_device = seed.request(h, control, "get_data_device", seat)
+    control_source = seed.request(h, control, "create_data_source")
+    seed.request(h, control_source, "offer", "text/plain")
+    seed.request(h, control_device, "set_selection", control_source)
+    power = seed.request(h, 2, "bind", ("zwlr_output_power_manager_v1", 1))
+    output_power = seed.request(h, power, "get_output_power", output)
+    seed.request(h, output_power, "set_mode", 0)
+    seed.request(h, output_power, "set_mode", 1)
+    sources = seed.request(h, 2, "bind", ("ext_output_image_capture_source_manager_v1", 1))
+    source = seed.request(h, sources, "create_source", output)
+    capture = seed.request(h, 2, "bind", ("ext_image_copy_capture_manager_v1", 1))
+    session = seed.request(h, capture, "create_session", source, 0)
+    seed.request(h, session, "create_frame")
+    seed.request(h, 2, "bind", ("ext_foreign_toplevel_list_v1", 1))
+    shortcuts = seed.request(h, 2, "bind", ("zwp_keyboard_shortcuts_inhibit_manager_v1", 1))
+    seed.request(h, shortcuts, "inhibit_shortcuts", surface, seat)
+    lock_manager = seed.request(h, 2, "bind", ("ext_session_lock_manager_v1", 1))
+    lock = seed.request(h, lock_manager, "lock")
+    lock_surface_base = seed.request(h, c, "create_surface")
+    lock_surface = seed.request(h, lock, "get_lock_surface", lock_surface_base, output)
+    seed.request(h, lock_surface, "ack_configure", "serial")
+    seed.key()
+    seed.key()
+    seed.request(h, lock, "unlock_and_destroy")
+    b = seed.connect(SANDBOX_B)
+    wb = toplevel(seed, b)
+    manager = seed.request(b, 2, "bind", ("wl_data_device_manager", 3))
+    seed.request(b, manager, "get_data_device", wb["seat"])
+    offer = seed.server_object(b, "wl_data_offer")
+    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
+
+
+def seed_input_method(seed):
+    """The host's input method writing into a sandboxed app's text field."""
+    h = seed.connect(HOST)
+    seat = seed.request(h, 2, "bind", ("wl_seat", 9))
+    methods = seed.request(h, 2, "bind", ("zwp_input_method_manager_v2", 1))
+    method = seed.request(h, methods, "get_input_method", seat)
+    a = seed.connect(SANDBOX_A)
+    w = toplevel(seed, a)
+    seed.request(a, w["seat"], "get_keyboard")
+    manager = seed.request(a, 2, "bind", ("zwp_text_input_manager_v3", 1))
+    text = seed.request(a, manager, "get_text_input", w["seat"])
+    seed.time_passes()
+    seed.pointer_to_view(0)
+    seed.click()
+    seed.request(a, text, "enable")
+    seed.request(a, text, "set_content_type", 0, 0)
+    seed.request(a, text, "set_cursor_rectangle", 1, 1, 10, 10)
+    seed.request(a, text, "commit")
+    seed.request(h, method, "commit_string", "text")
+    seed.request(h, method, "delete_surrounding_text", 1, 1)
+    seed.request(h, method, "commit", 1)
+    seed.request(h, method, "grab_keyboard")
+    seed.key()
+    seed.key()
+    seed.request(a, text, "disable")
+    seed.request(a, text, "commit")
+
+
+def seed_surface_extras(seed):
+    """One-colour buffers, opacity, scale, content type, icon, dialog, bell."""
+    a = seed.connect(SANDBOX_A)
+    w = toplevel(seed, a, draw=False)
+    decoration = seed.request(a, 2, "bind", ("zxdg_decoration_manager_v1", 1))
+    toplevel_decoration = seed.request(a, decoration, "get_toplevel_decoration", w["toplevel"])
+    seed.request(a, toplevel_decoration, "set_mode", 2)
+    pixels = seed.request(a, 2, "bind", ("wp_single_pixel_buffer_manager_v1", 1))
+    buffer = seed.request(a, pixels, "create_u32_rgba_buffer", 0, 0, 0, 0xFFFFFFFF)
+    seed.request(a, w["surface"], "attach", buffer, 0, 0)
+    viewporter = seed.request(a, 2, "bind", ("wp_viewporter", 1))
+    viewport = seed.request(a, viewporter, "get_viewport", w["surface"])
+    seed.request(a, viewport, "set_destination", 64, 64)
+    alpha = seed.request(a, 2, "bind", ("wp_alpha_modifier_v1", 1))
+    alpha_surface = seed.request(a, alpha, "get_surface", w["surface"])
+    seed.request(a, alpha_surface, "set_multiplier", 0x7FFFFFFF)
+    scale = seed.request(a, 2, "bind", ("wp_fractional_scale_manager_v1", 1))
+    seed.request(a, scale, "get_fractional_scale", w["surface"])
+    content = seed.request(a, 2, "bind", ("wp_content_type_manager_v1", 1))
+    content_surface = seed.request(a, content, "get_surface_content_type", w["surface"])
+    seed.request(a, content_surface, "set_content_type", 2)
+    seed.request(a, w["surface"], "commit")
+    dialogs = seed.request(a, 2, "bind", ("xdg_wm_dialog_v1", 1))
+    seed.request(a, dialogs, "get_xdg_dialog", w["toplevel"])
+    bell = seed.request(a, 2, "bind", ("xdg_system_bell_v1", 1))
+    seed.request(a, bell, "ring", w["surface"])
+    icons = seed.request(a, 2, "bind", ("xdg_toplevel_icon_manager_v1", 1))
+    icon = seed.request(a, icons, "create_icon")
+    seed.request(a, icon, "set_name", "text")
+    seed.request(a, icons, "set_icon", w["toplevel"], icon)
+    presentation = seed.request(a, 2, "bind", ("wp_presentation", 2))
+    seed.request(a, presentation, "feedback", w["surface"])
+    seed.request(a, w["surface"], "frame")
+    seed.request(a, w["surface"], "commit")
+    seed.time_passes()
+
+
+def seed_portal_camera_print(seed):
+    b = seed.connect(SANDBOX_B)
+    w = toplevel(seed, b)
+    portal = seed.request(b, 2, "bind", ("cordon_portal_manager_v1", 5))
+    photo = seed.request(b, portal, "take_photo")
+    seed.request(b, photo, "set_parent", w["toplevel"])
+    seed.request(b, photo, "add_mime_type", "image/png")
+    seed.request(b, photo, "submit")
+    seed.key(0)
+    seed.key(0)
+    chooser = seed.request(b, portal, "get_file_chooser", 0)
+    seed.request(b, chooser, "set_multiple", 1)
+    seed.request(b, chooser, "add_filter", "Images")
+    seed.request(b, chooser, "add_mime_type", "text/plain")
+    seed.request(b, chooser, "submit")
+    seed.time_passes()
+    seed.pointer_to_view(0, 100, 100)
+    seed.click()
+    seed.key(3)  # Return
+    seed.key(3)
+
+
 SEEDS = {
     "host-toplevel": seed_host_toplevel,
     "paste-across": seed_paste_across,
@@ -438,6 +625,12 @@ SEEDS = {
     "sandbox-binds-privileged": seed_sandbox_binds_privileged,
     "malformed": seed_malformed,
     "text-input": seed_text_input,
+    "popup-subsurface": seed_popup_subsurface,
+    "pointer-protocols": seed_pointer_protocols,
+    "host-tools": seed_host_tools,
+    "input-method": seed_input_method,
+    "surface-extras": seed_surface_extras,
+    "portal-camera-chooser": seed_portal_camera_print,
 }
 
 
