@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
 
@@ -398,8 +399,10 @@ void fuzz_cordon_time_passes(struct fuzz_cordon *cordon) {
 }
 
 struct wl_client *fuzz_cordon_pointer_client(struct fuzz_cordon *cordon) {
+	struct wlr_seat *seat = cordon->server->seat->wlr_seat;
+	/* During a drag the pointer has no focus; the surface under it is the drag's. */
 	struct wlr_seat_client *client =
-		cordon->server->seat->wlr_seat->pointer_state.focused_client;
+		seat->drag ? seat->drag->focus_client : seat->pointer_state.focused_client;
 	return client ? client->client : NULL;
 }
 

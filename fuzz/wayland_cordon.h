@@ -46,7 +46,10 @@ void fuzz_cordon_key(struct fuzz_cordon *cordon, uint32_t keycode, bool pressed)
  * millisecond would ever be.
  */
 void fuzz_cordon_time_passes(struct fuzz_cordon *cordon);
-/* The clients that have the pointer and the keyboard now (NULL for none). */
+/*
+ * The clients that have the pointer (during a drag: the client under it, where a drop goes)
+ * and the keyboard now (NULL for none).
+ */
 struct wl_client *fuzz_cordon_pointer_client(struct fuzz_cordon *cordon);
 struct wl_client *fuzz_cordon_keyboard_client(struct fuzz_cordon *cordon);
 
