@@ -636,17 +636,27 @@ static void read_clients(struct run *run) {
 	}
 }
 
-/* What came out of the pipes each client gave to be written into. */
+static void check_readable(struct fuzzed_client *client, int fd) {
+	char bytes[4096];
+	ssize_t got;
+	while ((got = recv(fd, bytes, sizeof(bytes), MSG_DONTWAIT)) > 0 ||
+		(got < 0 && errno == ENOTSOCK && (got = read(fd, bytes, sizeof(bytes))) > 0)) {
+		fuzz_oracle_check_data(bytes, (size_t)got, client->sandbox, client->user_acted);
+	}
+}
+
+/* What came out of the pipes and the socket each client gave to be written into. */
 static void check_pipes(struct run *run) {
 	for (int i = 0; i < CLIENTS; i++) {
 		struct fuzzed_client *client = &run->clients[i];
-		for (int p = 0; client->used && p < client->pipe_count; p++) {
-			char bytes[4096];
-			ssize_t got;
-			while ((got = read(client->pipes[p][0], bytes, sizeof(bytes))) > 0) {
-				fuzz_oracle_check_data(
-					bytes, (size_t)got, client->sandbox, client->user_acted);
-			}
+		if (!client->used) {
+			continue;
+		}
+		for (int p = 0; p < client->pipe_count; p++) {
+			check_readable(client, client->pipes[p][0]);
+		}
+		if (client->socket_fds[0] >= 0) {
+			check_readable(client, client->socket_fds[0]);
 		}
 	}
 }
