@@ -114,7 +114,20 @@ static const char *const dictionary[] = {
 
 /* Keys worth typing: modifiers, letters of bindings and shortcuts, Escape, Return, Tab. */
 static const uint32_t keycodes[] = {
-	1, 15, 16, 28, 29, 30, 33, 42, 46, 47, 50, 56, 103, 125,
+	1,
+	15,
+	16,
+	28,
+	29,
+	30,
+	33,
+	42,
+	46,
+	47,
+	50,
+	56,
+	103,
+	125,
 };
 #define KEYCODE_COUNT (sizeof(keycodes) / sizeof(keycodes[0]))
 #define BTN_LEFT 0x110
@@ -151,8 +164,8 @@ static void handle_global(void *data, struct fuzz_client *wire, const char *inte
 	fuzz_oracle_check_global(client->sandbox, interface);
 }
 
-static bool is_source_send(const struct fuzz_wl_interface *interface,
-	const struct fuzz_wl_message *event) {
+static bool is_source_send(
+	const struct fuzz_wl_interface *interface, const struct fuzz_wl_message *event) {
 	/* wl_data_source, zwp_primary_selection_source_v1, the data-control sources. */
 	return strcmp(event->name, "send") == 0 && strstr(interface->name, "_source");
 }
@@ -160,8 +173,8 @@ static bool is_source_send(const struct fuzz_wl_interface *interface,
 static void handle_fd(void *data, struct fuzz_client *wire, int fd,
 	const struct fuzz_wl_interface *interface, const struct fuzz_wl_message *event) {
 	struct fuzzed_client *client = data;
-	fuzz_oracle_check_fd(&client->run->oracle, fd, client->sandbox, interface->name,
-		event->name);
+	fuzz_oracle_check_fd(
+		&client->run->oracle, fd, client->sandbox, interface->name, event->name);
 	if (is_source_send(interface, event)) {
 		/* A source asked for its data writes its sandbox's marker, and is done. */
 		char marker[64];
@@ -181,8 +194,8 @@ static const struct fuzz_client_listener client_listener = {
 
 static void send_message(struct fuzz_client *wire, struct fuzz_message *message) {
 	if (fuzz_message_end(message)) {
-		fuzz_client_send(wire, message->bytes, message->length, message->fds,
-			message->fd_count);
+		fuzz_client_send(
+			wire, message->bytes, message->length, message->fds, message->fd_count);
 	}
 }
 
@@ -280,13 +293,13 @@ static int client_fd(struct fuzzed_client *client, uint8_t kind) {
 		return new_pipe(client)[0];
 	default:
 		if (client->socket_fds[0] < 0) {
-			fuzz_require(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC,
-					     0, client->socket_fds) == 0,
+			fuzz_require(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+					     client->socket_fds) == 0,
 				"a socket pair for the client");
-			fuzz_oracle_own_fd(&client->run->oracle, client->socket_fds[0],
-				client->sandbox);
-			fuzz_oracle_own_fd(&client->run->oracle, client->socket_fds[1],
-				client->sandbox);
+			fuzz_oracle_own_fd(
+				&client->run->oracle, client->socket_fds[0], client->sandbox);
+			fuzz_oracle_own_fd(
+				&client->run->oracle, client->socket_fds[1], client->sandbox);
 		}
 		return client->socket_fds[1];
 	}
@@ -354,8 +367,8 @@ static void put_int(struct run *run, struct fuzz_message *message, struct fuzz_c
 	fuzz_message_put_u32(message, value);
 }
 
-static void put_string(struct run *run, struct fuzz_message *message,
-	const struct fuzz_wl_arg *arg) {
+static void put_string(
+	struct run *run, struct fuzz_message *message, const struct fuzz_wl_arg *arg) {
 	uint8_t kind = take(run);
 	if (arg->nullable && kind == 0xff) {
 		fuzz_message_put_string(message, NULL, 0);
@@ -471,8 +484,8 @@ static void put_arg(struct run *run, struct fuzzed_client *client, struct fuzz_m
 }
 
 /* A request the object's version has, mostly; now and then any. */
-static int pick_request(struct run *run, const struct fuzz_wl_interface *interface,
-	uint32_t version) {
+static int pick_request(
+	struct run *run, const struct fuzz_wl_interface *interface, uint32_t version) {
 	uint8_t n = take(run);
 	if (n >= 0xf8) {
 		return n % interface->request_count;
@@ -568,7 +581,8 @@ static void step_connect(struct run *run) {
 		struct fuzz_message message;
 		fuzz_message_begin(&message, 1, 1);
 		fuzz_message_put_u32(&message,
-			fuzz_client_new_id(&client->wire, fuzz_wl_interface_find("wl_registry"), 1));
+			fuzz_client_new_id(
+				&client->wire, fuzz_wl_interface_find("wl_registry"), 1));
 		send_message(&client->wire, &message);
 		return;
 	}

@@ -172,7 +172,8 @@ bool fuzz_client_send(struct fuzz_client *client, const uint8_t *bytes, size_t l
 	}
 	if ((size_t)sent < length) {
 		/* The rest of a message cut short would be the next one's start: the connection
-		 * is garbage from here, which cordon must survive, and the fuzzer stops using it. */
+		 * is garbage from here, which cordon must survive, and the fuzzer stops using it.
+		 */
 		client->hung_up = true;
 	}
 	return true;
@@ -219,20 +220,21 @@ static int take_fd(struct fuzz_client *client) {
 	return fd;
 }
 
-static void hand_on_fd(struct fuzz_client *client, int fd, int interface,
-	const struct fuzz_wl_message *event) {
+static void hand_on_fd(
+	struct fuzz_client *client, int fd, int interface, const struct fuzz_wl_message *event) {
 	if (fd < 0) {
 		return;
 	}
 	if (client->listener && client->listener->fd) {
-		client->listener->fd(client->data, client, fd, &fuzz_wl_interfaces[interface], event);
+		client->listener->fd(
+			client->data, client, fd, &fuzz_wl_interfaces[interface], event);
 	} else {
 		close(fd);
 	}
 }
 
-static void note_global(struct fuzz_client *client, uint32_t name, const char *interface,
-	uint32_t version) {
+static void note_global(
+	struct fuzz_client *client, uint32_t name, const char *interface, uint32_t version) {
 	if (client->listener && client->listener->global) {
 		client->listener->global(client->data, client, interface);
 	}
@@ -261,8 +263,8 @@ static void core_event(struct fuzz_client *client, uint32_t id, const char *inte
 		if (strcmp(event, "error") == 0) {
 			client->errored = true;
 			if (getenv("CORDON_FUZZ_TRACE")) {
-				fprintf(stderr, "fuzz-wayland: protocol error on %u: %s\n", words[0],
-					text ? text : "");
+				fprintf(stderr, "fuzz-wayland: protocol error on %u: %s\n",
+					words[0], text ? text : "");
 			}
 		} else if (strcmp(event, "delete_id") == 0) {
 			struct fuzz_object *object = fuzz_client_object(client, words[0]);
@@ -309,7 +311,8 @@ static void parse_event(struct fuzz_client *client, uint32_t id, uint16_t opcode
 			blob = read_blob(&reader, &blob_length);
 			if (arg->type == 's' && blob && blob[blob_length - 1] == '\0') {
 				text = (const char *)blob;
-				snprintf(client->last_string, sizeof(client->last_string), "%s", text);
+				snprintf(client->last_string, sizeof(client->last_string), "%s",
+					text);
 			}
 			break;
 		case 'h':
@@ -379,7 +382,8 @@ static void receive(struct fuzz_client *client) {
 			int fds[FUZZ_MESSAGE_FDS];
 			memcpy(fds, CMSG_DATA(cmsg), sizeof(int) * count);
 			for (size_t i = 0; i < count; i++) {
-				if (client->in_fd_count < (int)(sizeof(client->in_fds) / sizeof(int))) {
+				if (client->in_fd_count <
+					(int)(sizeof(client->in_fds) / sizeof(int))) {
 					client->in_fds[client->in_fd_count++] = fds[i];
 				} else {
 					close(fds[i]);

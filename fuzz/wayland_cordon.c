@@ -9,9 +9,9 @@
 #include "wayland_cordon.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,8 +188,8 @@ static void send_or_die(struct fuzz_client *client, struct fuzz_message *message
 	}
 }
 
-static void send_string(struct fuzz_client *client, uint32_t id, uint16_t opcode,
-	const char *text) {
+static void send_string(
+	struct fuzz_client *client, uint32_t id, uint16_t opcode, const char *text) {
 	struct fuzz_message message;
 	fuzz_message_begin(&message, id, opcode);
 	fuzz_message_put_string(&message, text, strlen(text));
@@ -200,8 +200,7 @@ static void send_string(struct fuzz_client *client, uint32_t id, uint16_t opcode
 enum { CONTEXT_SET_ENGINE = 1, CONTEXT_SET_APP_ID, CONTEXT_SET_INSTANCE_ID, CONTEXT_COMMIT };
 
 /* A listener tagged flatpak org.cordon.Fuzz<letter>, instance 1, made as flatpak makes it. */
-static void make_listener(
-	struct fuzz_cordon *cordon, uint32_t manager, enum fuzz_sandbox sandbox) {
+static void make_listener(struct fuzz_cordon *cordon, uint32_t manager, enum fuzz_sandbox sandbox) {
 	struct fuzz_client *client = &cordon->setup;
 	int listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	int close_pipe[2];
@@ -255,8 +254,9 @@ static void make_listeners(struct fuzz_cordon *cordon) {
 		}
 	}
 	if (!global) {
-		fprintf(stderr, "fuzz-wayland: setup: the host client was not offered "
-				"wp_security_context_manager_v1: is this process tagged as a sandbox?\n");
+		fprintf(stderr,
+			"fuzz-wayland: setup: the host client was not offered "
+			"wp_security_context_manager_v1: is this process tagged as a sandbox?\n");
 		abort();
 	}
 	uint32_t manager = fuzz_client_new_id(client, interface, 1);
@@ -293,7 +293,8 @@ static struct fuzz_cordon *create(void) {
 	};
 	cordon->server = cordon_server_create(&options);
 	if (!cordon->server || !cordon_server_start(cordon->server)) {
-		fprintf(stderr, "fuzz-wayland: cannot start cordon (CORDON_FUZZ_DEBUG=1 says why)\n");
+		fprintf(stderr,
+			"fuzz-wayland: cannot start cordon (CORDON_FUZZ_DEBUG=1 says why)\n");
 		abort();
 	}
 	cordon->client_created.notify = handle_client_created;
@@ -321,8 +322,8 @@ struct fuzz_cordon *fuzz_cordon_get(void) {
 	return cordon;
 }
 
-int fuzz_cordon_connect(struct fuzz_cordon *cordon, enum fuzz_sandbox sandbox,
-	struct wl_client **wl_client) {
+int fuzz_cordon_connect(
+	struct fuzz_cordon *cordon, enum fuzz_sandbox sandbox, struct wl_client **wl_client) {
 	cordon->created = NULL;
 	*wl_client = NULL;
 	if (sandbox == FUZZ_HOST) {

@@ -28,8 +28,8 @@ struct fuzz_cordon *fuzz_cordon_get(void);
  * A new connection of this sandbox: the client's end of it (non-blocking), and the wl_client
  * cordon made for it in *wl_client; -1 when cordon took none.
  */
-int fuzz_cordon_connect(struct fuzz_cordon *cordon, enum fuzz_sandbox sandbox,
-	struct wl_client **wl_client);
+int fuzz_cordon_connect(
+	struct fuzz_cordon *cordon, enum fuzz_sandbox sandbox, struct wl_client **wl_client);
 
 /* Runs what is ready in cordon's event loop and flushes its events to the clients. */
 void fuzz_cordon_dispatch(struct fuzz_cordon *cordon);

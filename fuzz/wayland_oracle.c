@@ -98,8 +98,8 @@ void fuzz_oracle_check_data(
 		if (source != (int)reader) {
 			violation("%s read data of %s without a user action in its own surfaces",
 				sandbox_names[reader],
-				source >= 0 && source < FUZZ_SANDBOX_COUNT ? sandbox_names[source] :
-									    "another client");
+				source >= 0 && source < FUZZ_SANDBOX_COUNT ? sandbox_names[source]
+									   : "another client");
 		}
 	}
 }
