@@ -353,8 +353,10 @@ static void put_int(struct run *run, struct fuzz_message *message, struct fuzz_c
 		0xffffffff, 0x7fffffff, 0x80000000, 0x10000, 1u << 20, 4096, 0xfffffff0, 2};
 	uint8_t kind = take(run);
 	uint32_t value;
-	if (arg->serial && kind < 0xc0) {
+	if (arg->serial && kind < 0x60) {
 		value = wire->last_serial;
+	} else if (arg->serial && kind < 0xc0) {
+		value = wire->last_input_serial;
 	} else if (kind < 0xc0) {
 		value = take(run);
 	} else if (kind < 0xe0) {

@@ -283,6 +283,11 @@ static void core_event(struct fuzz_client *client, uint32_t id, const char *inte
 	}
 }
 
+static bool is_input_event(const struct fuzz_wl_message *event) {
+	return strcmp(event->name, "button") == 0 || strcmp(event->name, "key") == 0 ||
+		strcmp(event->name, "down") == 0;
+}
+
 static void parse_event(struct fuzz_client *client, uint32_t id, uint16_t opcode,
 	const uint8_t *body, size_t length) {
 	struct fuzz_object *object = fuzz_client_object(client, id);
@@ -333,6 +338,9 @@ static void parse_event(struct fuzz_client *client, uint32_t id, uint16_t opcode
 			value = read_u32(&reader);
 			if (arg->serial) {
 				client->last_serial = value;
+				if (is_input_event(event)) {
+					client->last_input_serial = value;
+				}
 			}
 			break;
 		}

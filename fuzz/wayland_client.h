@@ -56,6 +56,9 @@ struct fuzz_client {
 	struct fuzz_global globals[FUZZ_CLIENT_GLOBALS];
 	int global_count;
 	uint32_t last_serial;
+	/* Of the last button, key or touch: what a copy or a drag must name (a configure that
+	 * follows the click that focused a window is not one). */
+	uint32_t last_input_serial;
 	char last_string[128]; /* of the last event with a string: tokens, handles, names */
 
 	uint32_t sync_id; /* of a wl_display.sync waited for; 0 for none */

@@ -145,6 +145,8 @@ class Seed:
         if kind in ("int", "uint"):
             if value == "serial":  # the last serial the client was sent
                 return bytes([0])
+            if value == "input-serial":  # that of the last button, key or touch
+                return bytes([0x60])
             if 0 <= value < 256 and "serial" not in arg.get("name"):
                 return bytes([0, value])
             return bytes([0xE0]) + (value & 0xFFFFFFFF).to_bytes(4, "big")
@@ -230,7 +232,7 @@ def seed_paste_across(seed, consent=True):
     seed.click()
     seed.key()
     device_a = [i for i, o in seed.clients[a].items() if o[0] == "wl_data_device"][0]
-    seed.request(a, device_a, "set_selection", source, "serial")
+    seed.request(a, device_a, "set_selection", source, "input-serial")
     seed.key()
     b = seed.connect(SANDBOX_B)
     wb = toplevel(seed, b, size=96)
@@ -262,7 +264,7 @@ def seed_host_copy(seed, consent=True):
     seed.request(h, source, "offer", "text/plain")
     seed.pointer_to_view(0)
     seed.click()
-    seed.request(h, device, "set_selection", source, "serial")
+    seed.request(h, device, "set_selection", source, "input-serial")
     b = seed.connect(SANDBOX_B)
     wb = toplevel(seed, b, size=128)
     seed.request(b, wb["seat"], "get_keyboard")
@@ -286,7 +288,7 @@ def seed_host_paste_same_side(seed):
     _, device, source = copy_source(seed, h, wh)
     seed.pointer_to_view(0)
     seed.click()
-    seed.request(h, device, "set_selection", source, "serial")
+    seed.request(h, device, "set_selection", source, "input-serial")
     r = seed.connect(HOST)
     wr = toplevel(seed, r, size=128)
     seed.request(r, wr["seat"], "get_keyboard")
@@ -314,7 +316,7 @@ def seed_primary_across(seed):
     seed.time_passes()
     seed.pointer_to_view(0)
     seed.click()
-    seed.request(a, device, "set_selection", source, "serial")
+    seed.request(a, device, "set_selection", source, "input-serial")
     h = seed.connect(HOST)
     wh = toplevel(seed, h)
     manager_h = seed.request(h, 2, "bind", ("zwp_primary_selection_device_manager_v1", 1))
@@ -326,28 +328,31 @@ def seed_primary_across(seed):
 
 
 def seed_drag_across(seed):
+    """A drags from its window (the larger, below) onto B's, and B reads before and after
+    the drop."""
     a = seed.connect(SANDBOX_A)
-    wa = toplevel(seed, a)
+    wa = toplevel(seed, a, size=128)
     seed.request(a, wa["seat"], "get_pointer")
     _, device, source = copy_source(seed, a, wa)
     seed.request(a, source, "set_actions", 1)
     b = seed.connect(SANDBOX_B)
-    wb = toplevel(seed, b, size=128)
+    wb = toplevel(seed, b, size=64)
     seed.request(b, wb["seat"], "get_pointer")
     manager_b = seed.request(b, 2, "bind", ("wl_data_device_manager", 3))
     seed.request(b, manager_b, "get_data_device", wb["seat"])
     seed.time_passes()
-    seed.pointer_to_view(1)
-    seed.button()  # press on A's window
-    seed.request(a, device, "start_drag", source, wa["surface"], None, "serial")
-    seed.pointer_to_view(0, 40, 40)
+    seed.pointer_to_view(1, 120, 120)  # on A's window, off B's whether centred or not
+    seed.button()  # press
+    seed.request(a, device, "start_drag", source, wa["surface"], None, "input-serial")
+    seed.pointer_to_view(0, 20, 20)
     offer = seed.server_object(b, "wl_data_offer")
     seed.request(b, offer, "accept", "serial", "text/plain")
-    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
-    seed.button()  # the drop
     seed.request(b, offer, "set_actions", 1, 1)
     seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
+    seed.button()  # the drop
+    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
     seed.request(b, offer, "finish")
+    seed.time_passes()
 
 
 def seed_portal_chooser(seed):
