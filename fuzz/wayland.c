@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -43,6 +44,7 @@ enum step {
 	STEP_KEY,
 	STEP_RAW,
 	STEP_TIME_PASSES,
+	STEP_CONTROL,
 	STEP_COUNT,
 };
 
@@ -78,6 +80,7 @@ struct run {
 	 * fds between inputs (the pipes to its symbolizer).
 	 */
 	int fd_baseline, swapchain_baseline;
+	int control_fd; /* a connection to cordon's control socket, as cordonctl's; -1 for none */
 };
 
 /* Strings requests may carry: MIME types, app ids, paths, names, and a few hostile ones. */
@@ -642,6 +645,174 @@ static void release_input(struct run *run) {
 	fuzz_cordon_pointer_to(run->cordon, 0, 0);
 }
 
+/* The control socket */
+
+/*
+ * What a host's cordonctl may ask. Left out: quit (it ends a run the fuzzer does not have),
+ * freeze and thaw (they freeze an app through its cgroup, which is the fuzzer's own), and
+ * output-add and output-remove (outputs outlive the input: the next one would start from
+ * another desktop).
+ */
+static const char *const control_commands[] = {
+	"outputs",
+	"windows",
+	"clients",
+	"transfers",
+	"focus",
+	"close",
+	"minimize",
+	"restore",
+	"pointer",
+	"key",
+	"screenshot",
+	"permissions",
+	"portal-requests",
+	"camera-streams",
+	"apps",
+	"attention",
+};
+#define CONTROL_COMMAND_COUNT (sizeof(control_commands) / sizeof(control_commands[0]))
+
+static const char *const control_words[] = {
+	"1",
+	"2",
+	"3",
+	"0",
+	"-1",
+	"4294967297",
+	"HEADLESS-1",
+	"HEADLESS-9",
+	"move",
+	"motion",
+	"button",
+	"click",
+	"press",
+	"release",
+	"left",
+	"right",
+	"axis",
+	"100",
+	"50.5",
+	"nan",
+	"a",
+	"v",
+	"ctrl+v",
+	"Logo+Escape",
+	"Escape",
+	"Return",
+	"list",
+	"cursor",
+};
+#define CONTROL_WORD_COUNT (sizeof(control_words) / sizeof(control_words[0]))
+
+static void control_connect(struct run *run) {
+	const char *path = fuzz_cordon_control_path(run->cordon);
+	struct sockaddr_un address = {.sun_family = AF_UNIX};
+	if (strlen(path) >= sizeof(address.sun_path)) {
+		return;
+	}
+	memcpy(address.sun_path, path, strlen(path) + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		return;
+	}
+	if (connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
+		close(fd);
+		return;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	run->control_fd = fd;
+}
+
+/*
+ * A word of the request's arguments, appended: from the list, or up to 15 bytes of the
+ * input as one printable word (no quote or backslash: the request is JSON).
+ */
+static size_t control_word(struct run *run, char *out) {
+	uint8_t kind = take(run);
+	if (kind < 0xe0) {
+		const char *word = control_words[kind % CONTROL_WORD_COUNT];
+		size_t length = strlen(word);
+		memcpy(out, word, length);
+		return length;
+	}
+	size_t length = kind % 16;
+	for (size_t i = 0; i < length; i++) {
+		uint8_t byte = take(run);
+		bool plain = byte > ' ' && byte < 0x7f && byte != '"' && byte != '\\';
+		out[i] = plain ? (char)byte : '_';
+	}
+	return length;
+}
+
+/* A cordonctl request: {"command": NAME, "args": [WORD, ...]} and a newline. */
+static void step_control(struct run *run) {
+	if (run->control_fd < 0) {
+		control_connect(run);
+	}
+	if (run->control_fd < 0) {
+		return;
+	}
+	const char *command = control_commands[take(run) % CONTROL_COMMAND_COUNT];
+	int words = take(run) % 4;
+	char line[512];
+	size_t length =
+		(size_t)snprintf(line, sizeof(line), "{\"command\": \"%s\", \"args\": [", command);
+	if (strcmp(command, "screenshot") == 0) {
+		/* Into the scratch folder only. */
+		length += (size_t)snprintf(line + length, sizeof(line) - length,
+			"\"HEADLESS-1\", \"%s/screenshot.png\"",
+			fuzz_cordon_scratch_dir(run->cordon));
+	} else if (strcmp(command, "permissions") == 0) {
+		/* list only: a grant would outlive the input, in the permission store. */
+		length += (size_t)snprintf(line + length, sizeof(line) - length, "\"list\"");
+	} else {
+		for (int i = 0; i < words; i++) {
+			length += (size_t)snprintf(
+				line + length, sizeof(line) - length, "%s\"", i ? ", " : "");
+			length += control_word(run, line + length);
+			line[length++] = '"';
+		}
+	}
+	length += (size_t)snprintf(line + length, sizeof(line) - length, "]}\n");
+	if (strcmp(command, "pointer") == 0 || strcmp(command, "key") == 0) {
+		/* Input through the control socket is the user's as much as the seat's. */
+		user_acted_on(run, fuzz_cordon_pointer_client(run->cordon));
+		user_acted_on(run, fuzz_cordon_keyboard_client(run->cordon));
+	}
+	if (getenv("CORDON_FUZZ_TRACE")) {
+		fprintf(stderr, "fuzz-wayland: control: %.*s", (int)length, line);
+	}
+	if (send(run->control_fd, line, length, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		close(run->control_fd);
+		run->control_fd = -1;
+	}
+}
+
+/* What cordon answered on the control socket: read and dropped (a hang-up closes it). */
+static void drain_control(struct run *run) {
+	char bytes[4096];
+	ssize_t got;
+	while (run->control_fd >= 0 &&
+		(got = recv(run->control_fd, bytes, sizeof(bytes), MSG_DONTWAIT)) != 0) {
+		if (got < 0) {
+			if (errno != EAGAIN) {
+				close(run->control_fd);
+				run->control_fd = -1;
+			}
+			return;
+		}
+		if (getenv("CORDON_FUZZ_TRACE")) {
+			fprintf(stderr, "fuzz-wayland: control answered: %.*s\n",
+				(int)(got > 120 ? 120 : got), bytes);
+		}
+	}
+	if (run->control_fd >= 0) {
+		close(run->control_fd);
+		run->control_fd = -1;
+	}
+}
+
 /* After each step */
 
 static void read_clients(struct run *run) {
@@ -701,6 +872,7 @@ static void after_step(struct run *run) {
 	for (int i = 0; i < STEP_TURNS; i++) {
 		fuzz_cordon_dispatch(run->cordon);
 		read_clients(run);
+		drain_control(run);
 	}
 	check_pipes(run);
 	for (int i = 0; i < CLIENTS; i++) {
@@ -728,6 +900,10 @@ static void end_run(struct run *run) {
 		}
 	}
 	client_close(&run->watch);
+	if (run->control_fd >= 0) {
+		close(run->control_fd);
+		run->control_fd = -1;
+	}
 	int now = 0, swapchain = 0;
 	int baseline = run->fd_baseline, swapchain_baseline = run->swapchain_baseline;
 	for (int i = 0; i < END_TURNS; i++) {
@@ -780,6 +956,9 @@ static void run_step(struct run *run) {
 	case STEP_TIME_PASSES:
 		fuzz_cordon_time_passes(run->cordon);
 		break;
+	case STEP_CONTROL:
+		step_control(run);
+		break;
 	}
 }
 
@@ -789,6 +968,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	run->cordon = fuzz_cordon_get();
 	run->fd_baseline = fuzz_cordon_fd_count(&run->swapchain_baseline);
 	run->input = (struct input){.data = data, .size = size};
+	run->control_fd = -1;
 	for (int i = 0; i < CLIENTS; i++) {
 		client_init(run, &run->clients[i]);
 	}

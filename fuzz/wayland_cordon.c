@@ -22,6 +22,7 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
 
+#include "compositor/ipc.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -358,6 +359,14 @@ int fuzz_cordon_connect(
 		return -1;
 	}
 	return fd;
+}
+
+const char *fuzz_cordon_control_path(struct fuzz_cordon *cordon) {
+	return cordon_ipc_server_get_path(cordon->server->ipc);
+}
+
+const char *fuzz_cordon_scratch_dir(struct fuzz_cordon *cordon) {
+	return cordon->dir;
 }
 
 void fuzz_cordon_pointer_to(struct fuzz_cordon *cordon, double x, double y) {

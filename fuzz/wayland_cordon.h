@@ -34,6 +34,10 @@ int fuzz_cordon_connect(
 /* Runs what is ready in cordon's event loop and flushes its events to the clients. */
 void fuzz_cordon_dispatch(struct fuzz_cordon *cordon);
 
+/* The path of cordon's control socket (what cordonctl talks to), and its scratch folder. */
+const char *fuzz_cordon_control_path(struct fuzz_cordon *cordon);
+const char *fuzz_cordon_scratch_dir(struct fuzz_cordon *cordon);
+
 /* The seat's input, through cordon's own injection path (what cordonctl uses). */
 void fuzz_cordon_pointer_to(struct fuzz_cordon *cordon, double x, double y);
 /* Into the window that is n-th from the top (modulo the count), dx, dy from its corner. */

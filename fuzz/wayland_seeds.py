@@ -22,7 +22,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 STEP_CONNECT, STEP_DISCONNECT, STEP_REQUEST = 0, 1, 2
-STEP_POINTER_TO_VIEW, STEP_POINTER_TO, STEP_BUTTON, STEP_KEY, STEP_RAW, STEP_TIME = range(9, 15)
+STEP_POINTER_TO_VIEW, STEP_POINTER_TO, STEP_BUTTON, STEP_KEY, STEP_RAW, STEP_TIME, STEP_CONTROL = \
+    range(9, 16)
 HOST, SANDBOX_A, SANDBOX_B = 0, 1, 2
 FD_SHM, FD_SHORT_SHM, FD_PIPE_WRITE, FD_PIPE_READ, FD_SOCKET = range(5)
 KEY_A = 4  # index in wayland.c's keycodes: 30, KEY_A
@@ -82,6 +83,10 @@ class Seed:
 
     def time_passes(self):
         self.bytes += bytes([STEP_TIME])
+
+    def control(self, command, *words):
+        """A cordonctl command: command and words by their index in wayland.c's lists."""
+        self.bytes += bytes([STEP_CONTROL, command, len(words)] + list(words))
 
     def raw(self, slot, message, fds=()):
         self.bytes += bytes([STEP_RAW, slot, len(message)]) + message
@@ -616,6 +621,31 @@ def seed_portal_camera_print(seed):
     seed.key(3)
 
 
+def seed_control(seed):
+    """cordonctl's commands while windows of the host and of a sandbox are up."""
+    h = seed.connect(HOST)
+    toplevel(seed, h)
+    a = seed.connect(SANDBOX_A)
+    toplevel(seed, a, size=96)
+    for command in range(4):  # outputs, windows, clients, transfers
+        seed.control(command)
+    seed.control(4, 1)  # focus 2
+    seed.control(6, 0)  # minimize 1
+    seed.control(7, 0)  # restore 1
+    seed.control(8, 8, 17, 17)  # pointer move 100 100
+    seed.control(8, 10, 14, 11)  # pointer button left click
+    seed.control(9, 11, 20)  # key click a
+    seed.control(10)  # screenshot
+    seed.control(11)  # permissions list
+    seed.control(12)
+    seed.control(13)
+    seed.control(14)
+    seed.control(15)  # attention
+    seed.key(0)
+    seed.key(0)
+    seed.control(5, 1)  # close 2
+
+
 SEEDS = {
     "host-toplevel": seed_host_toplevel,
     "paste-across": seed_paste_across,
@@ -636,6 +666,7 @@ SEEDS = {
     "input-method": seed_input_method,
     "surface-extras": seed_surface_extras,
     "portal-camera-chooser": seed_portal_camera_print,
+    "control": seed_control,
 }
 
 
