@@ -182,7 +182,7 @@ class Seed:
 
 # Scenarios: each a function of a fresh Seed.
 
-def toplevel(seed, slot, draw=True, size=64):
+def toplevel(seed, slot, draw=True, size=64, height=None):
     """A mapped xdg toplevel with an shm buffer: what every window needs."""
     c = seed.request(slot, 2, "bind", ("wl_compositor", 6))
     shm = seed.request(slot, 2, "bind", ("wl_shm", 2))
@@ -196,9 +196,10 @@ def toplevel(seed, slot, draw=True, size=64):
     seed.request(slot, xdg, "ack_configure", "serial")
     if draw:
         pool = seed.request(slot, shm, "create_pool", FD_SHM, 65536)
-        buffer = seed.request(slot, pool, "create_buffer", 0, size, size, size * 4, 1)  # XRGB: opaque
+        height = height or size
+        buffer = seed.request(slot, pool, "create_buffer", 0, size, height, size * 4, 1)  # XRGB
         seed.request(slot, surface, "attach", buffer, 0, 0)
-        seed.request(slot, surface, "damage_buffer", 0, 0, size, size)
+        seed.request(slot, surface, "damage_buffer", 0, 0, size, height)
         seed.request(slot, surface, "commit")
     return {"surface": surface, "xdg": xdg, "toplevel": top, "seat": seat,
             "compositor": c, "shm": shm, "wm": wm}
@@ -333,23 +334,24 @@ def seed_primary_across(seed):
 
 
 def seed_drag_across(seed):
-    """A drags from its window (the larger, below) onto B's, and B reads before and after
-    the drop."""
+    """A drags from its wide window onto B's tall one (both centred: B's top stays visible
+    when the press raises A), and B reads before and after the drop."""
     a = seed.connect(SANDBOX_A)
-    wa = toplevel(seed, a, size=128)
+    wa = toplevel(seed, a, size=128, height=32)
     seed.request(a, wa["seat"], "get_pointer")
     _, device, source = copy_source(seed, a, wa)
     seed.request(a, source, "set_actions", 1)
     b = seed.connect(SANDBOX_B)
-    wb = toplevel(seed, b, size=64)
+    wb = toplevel(seed, b, size=64, height=128)
     seed.request(b, wb["seat"], "get_pointer")
     manager_b = seed.request(b, 2, "bind", ("wl_data_device_manager", 3))
     seed.request(b, manager_b, "get_data_device", wb["seat"])
     seed.time_passes()
-    seed.pointer_to_view(1, 120, 120)  # on A's window, off B's whether centred or not
-    seed.button()  # press
+    seed.pointer_to_view(1, 10, 16)  # A's left end, beside B
+    seed.button()  # press: A comes on top
     seed.request(a, device, "start_drag", source, wa["surface"], None, "input-serial")
-    seed.pointer_to_view(0, 20, 20)
+    seed.pointer_to_view(1, 20, 10)  # B's top, above A
+    seed.pointer_to_view(1, 22, 12)
     offer = seed.server_object(b, "wl_data_offer")
     seed.request(b, offer, "accept", "serial", "text/plain")
     seed.request(b, offer, "set_actions", 1, 1)
