@@ -2,15 +2,17 @@
  * The in-process cordon of the Wayland fuzzer (wayland_cordon.h). Made as the wlcs module
  * makes it (tests/wlcs/cordon_wlcs.c), but turned by hand from the fuzzer's one thread: no
  * compositor thread, so an input replays the same way each time. It lives in a scratch
- * folder of its own (config, policy, HOME and XDG folders) and has no session bus, so that
- * no request reaches the user's desktop; its config binds no key to a command, so that no
- * key the fuzzer types starts a program.
+ * folder of its own (config, policy, HOME, the XDG folders, and the runtime folder with its
+ * sockets; removed at exit) and has no session bus, so that no request reaches the user's
+ * desktop; its config binds no key to a command, so that no key the fuzzer types starts a
+ * program.
  */
 #include "wayland_cordon.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +129,18 @@ static void write_file(const char *dir, const char *name, const char *text) {
 	}
 }
 
+/* The scratch folder, for its removal at exit (atexit takes no argument). */
+static char scratch_at_exit[256];
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+	remove(path);
+	return 0;
+}
+
+static void remove_scratch(void) {
+	nftw(scratch_at_exit, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void set_scratch_env(struct fuzz_cordon *cordon) {
 	const char *tmp = getenv("TMPDIR");
 	snprintf(cordon->dir, sizeof(cordon->dir), "%s/cordon-fuzz-wayland.XXXXXX",
@@ -134,14 +148,15 @@ static void set_scratch_env(struct fuzz_cordon *cordon) {
 	if (!mkdtemp(cordon->dir)) {
 		die("mkdtemp");
 	}
+	snprintf(scratch_at_exit, sizeof(scratch_at_exit), "%s", cordon->dir);
+	atexit(remove_scratch);
 	setenv("HOME", cordon->dir, 1);
 	setenv("XDG_CONFIG_HOME", cordon->dir, 1);
 	setenv("XDG_DATA_HOME", cordon->dir, 1);
 	setenv("XDG_STATE_HOME", cordon->dir, 1);
 	setenv("XDG_CACHE_HOME", cordon->dir, 1);
-	if (!getenv("XDG_RUNTIME_DIR")) {
-		setenv("XDG_RUNTIME_DIR", cordon->dir, 1);
-	}
+	/* The Wayland and control sockets too: none of them in the user's runtime folder. */
+	setenv("XDG_RUNTIME_DIR", cordon->dir, 1);
 	unsetenv("DBUS_SESSION_BUS_ADDRESS");
 	unsetenv("WAYLAND_DISPLAY");
 	setenv("WLR_RENDERER", "pixman", 1);
