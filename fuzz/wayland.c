@@ -587,7 +587,9 @@ static void step_connect(struct run *run) {
 	enum fuzz_sandbox sandbox = take(run) % FUZZ_SANDBOX_COUNT;
 	for (int i = 0; i < CLIENTS; i++) {
 		struct fuzzed_client *client = &run->clients[i];
-		if (client->used) {
+		/* Not a slot whose last client cordon has not let go of yet: its listener is
+		 * still on that wl_client. */
+		if (client->used || client->wl_client) {
 			continue;
 		}
 		if (!client_connect(run, client, sandbox)) {
