@@ -211,6 +211,8 @@ static void client_init(struct run *run, struct fuzzed_client *client) {
 
 static bool client_connect(
 	struct run *run, struct fuzzed_client *client, enum fuzz_sandbox sandbox) {
+	/* A slot's last client left nothing behind: not its consent, not its objects. */
+	memset(client, 0, sizeof(*client));
 	client_init(run, client);
 	struct wl_client *wl_client;
 	int fd = fuzz_cordon_connect(run->cordon, sandbox, &wl_client);
