@@ -80,6 +80,7 @@ static const char *const control_words[] = {
 	"portal-requests",
 	"camera-streams",
 	"apps",
+	"x11-servers",
 	NULL,
 };
 
@@ -127,6 +128,8 @@ static const struct policy_key policy_keys[] = {
 	{"dbus-see", POLICY_BUS_NAMES, NULL, false},
 	{"dbus-system-talk", POLICY_BUS_NAMES, NULL, false},
 	{"dbus-a11y", POLICY_BOOL, NULL, false},
+	/* cordon-run (docs/x11.md): an X display of the sandbox's own, as --x11. */
+	{"x11", POLICY_BOOL, NULL, false},
 	/* cordon's window labels (docs/policy.md): the colour of the app's frame and strip. */
 	{"label-color", POLICY_COLOR, NULL, false},
 };

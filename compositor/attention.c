@@ -101,8 +101,7 @@ static void describe_focus(struct cordon_attention *attention) {
 		add_line(attention, "no window has the keyboard");
 		return;
 	}
-	struct cordon_client *owner =
-		cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
+	struct cordon_client *owner = cordon_client_from_wl(view->client);
 	struct cordon_label_style style;
 	cordon_label_style_for_tag(server->policy, cordon_client_get_tag(owner),
 		cordon_client_is_sandboxed(owner), &style);
@@ -197,8 +196,8 @@ static void draw_overlay(struct cordon_attention *attention) {
 	struct cordon_server *server = attention->server;
 	struct cordon_ui_font *font = cordon_labels_font(server->labels);
 	if (!attention->overlay) {
-		attention->overlay =
-			cordon_portal_dialog_surface_create(server, server->portals->layer);
+		attention->overlay = cordon_portal_dialog_surface_create(
+			&server->portals->host, server->portals->layer);
 	}
 	if (!attention->overlay) {
 		return;

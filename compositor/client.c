@@ -16,6 +16,7 @@
 #include "compositor/security_context.h"
 #include "compositor/server.h"
 #include "compositor/tag_policy.h"
+#include "compositor/xwayland.h"
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	struct cordon_client *client = wl_container_of(listener, client, destroy);
@@ -45,7 +46,9 @@ struct cordon_client *cordon_client_from_wl(const struct wl_client *wl_client) {
 }
 
 const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *client) {
-	if (client && client->tag_source == CORDON_TAG_SOURCE_SECURITY_CONTEXT) {
+	if (client &&
+		(client->tag_source == CORDON_TAG_SOURCE_SECURITY_CONTEXT ||
+			client->tag_source == CORDON_TAG_SOURCE_XWAYLAND)) {
 		return &client->context_tag;
 	}
 	if (!client || !client->identified || !client->peer.cgroup_valid) {
@@ -73,6 +76,8 @@ const char *cordon_client_tag_source_name(const struct cordon_client *client) {
 		return "cgroup";
 	case CORDON_TAG_SOURCE_SECURITY_CONTEXT:
 		return "security-context";
+	case CORDON_TAG_SOURCE_XWAYLAND:
+		return "xwayland";
 	}
 	return "unknown";
 }
@@ -111,12 +116,14 @@ static void apply_policy_marks(struct cordon_client *client) {
 
 /*
  * Apps are frozen and boosted through their cgroup (apps.c). A listener's tag says nothing
- * about the cgroup its client runs in, which may be the launcher's or the whole session's:
+ * about the cgroup its client runs in, which may be the launcher's or the whole session's
+ * (an X server's is cordon's own, as cordon starts it):
  * such a client joins an app only when its own cgroup names the same sandbox (cordon-run puts
  * the app in app-cordon-<app_id>-<instance>.scope and tags its listener the same).
  */
 static bool cgroup_is_the_app(const struct cordon_client *client) {
-	if (client->tag_source != CORDON_TAG_SOURCE_SECURITY_CONTEXT) {
+	if (client->tag_source != CORDON_TAG_SOURCE_SECURITY_CONTEXT &&
+		client->tag_source != CORDON_TAG_SOURCE_XWAYLAND) {
 		return true;
 	}
 	return client->identified && client->peer.cgroup_valid &&
@@ -211,7 +218,15 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	 */
 	const struct cordon_tag *context_tag =
 		cordon_security_context_accepting(server->security_contexts);
-	if (context_tag) {
+	/* An X server's connection is made by cordon itself: its peer is cordon. */
+	const struct cordon_tag *xwayland_tag = cordon_xwayland_connecting_tag(server, wl_client);
+	if (xwayland_tag) {
+		client->context_tag = *xwayland_tag;
+		client->tag_source = CORDON_TAG_SOURCE_XWAYLAND;
+		wlr_log(WLR_DEBUG, "Client: an X server for %s%s%s",
+			cordon_tag_engine_name(xwayland_tag), xwayland_tag->app_id[0] ? " " : "",
+			cordon_log_text(xwayland_tag->app_id));
+	} else if (context_tag) {
 		client->context_tag = *context_tag;
 		client->tag_source = CORDON_TAG_SOURCE_SECURITY_CONTEXT;
 		wlr_log(WLR_DEBUG, "Client pid %d: security context %s%s%s",

@@ -352,6 +352,18 @@ static bool handle_pointer_key(
 	return unknown_key("pointer", key, reason);
 }
 
+static bool parse_bool(const char *s, bool *out) {
+	if (strcasecmp(s, "true") == 0 || strcasecmp(s, "yes") == 0 || strcmp(s, "1") == 0) {
+		*out = true;
+		return true;
+	}
+	if (strcasecmp(s, "false") == 0 || strcasecmp(s, "no") == 0 || strcmp(s, "0") == 0) {
+		*out = false;
+		return true;
+	}
+	return false;
+}
+
 static bool handle_general_key(
 	struct config_parser *parser, const char *key, const char *value, char **reason) {
 	struct cordon_config *config = parser->config;
@@ -381,20 +393,13 @@ static bool handle_general_key(
 				value);
 		}
 		return true;
+	} else if (strcmp(key, "xwayland") == 0) {
+		if (!parse_bool(value, &config->xwayland)) {
+			return fail(reason, "xwayland must be yes or no, got '%s'", value);
+		}
+		return true;
 	}
 	return unknown_key("general", key, reason);
-}
-
-static bool parse_bool(const char *s, bool *out) {
-	if (strcasecmp(s, "true") == 0 || strcasecmp(s, "yes") == 0 || strcmp(s, "1") == 0) {
-		*out = true;
-		return true;
-	}
-	if (strcasecmp(s, "false") == 0 || strcasecmp(s, "no") == 0 || strcmp(s, "0") == 0) {
-		*out = false;
-		return true;
-	}
-	return false;
 }
 
 static bool handle_bindings_key(
@@ -593,6 +598,7 @@ static struct cordon_config *config_create(void) {
 	config->repeat_delay = DEFAULT_REPEAT_DELAY;
 	config->xcursor_size = default_xcursor_size();
 	config->move_modifier = WLR_MODIFIER_LOGO;
+	config->xwayland = true;
 	config->attention_modifiers = WLR_MODIFIER_LOGO;
 	config->attention_keysym = XKB_KEY_Escape;
 	config->freeze_sandboxed = true;

@@ -142,7 +142,7 @@ static uint32_t boost_weight(struct cordon_freeze *freeze, struct cordon_app *ap
 }
 
 static struct wl_client *view_client(struct cordon_view *view) {
-	return wl_resource_get_client(view->xdg_surface->resource);
+	return view->client;
 }
 
 /* No toplevel of the app is on screen. Also notes whether it ever mapped one. */
@@ -255,8 +255,8 @@ static void restore_input(struct cordon_app_freeze *state) {
 	struct cordon_view *focused = seat->focused_view;
 	/* It kept the focused view while frozen: give that view its keyboard back. */
 	if (focused && cordon_app_has_client(state->app, view_client(focused)) &&
-		seat->wlr_seat->keyboard_state.focused_surface != focused->xdg_surface->surface) {
-		cordon_seat_focus_surface(seat, focused->xdg_surface->surface);
+		seat->wlr_seat->keyboard_state.focused_surface != focused->surface) {
+		cordon_seat_focus_surface(seat, focused->surface);
 	}
 	cordon_seat_update_pointer_focus(seat, 0);
 }
@@ -436,11 +436,8 @@ static void update_boost(struct cordon_freeze *freeze) {
 
 /* Hooks */
 
-void cordon_freeze_update(struct cordon_server *server) {
-	struct cordon_freeze *freeze = server->freeze;
-	if (!freeze) {
-		return;
-	}
+static void freeze_update(struct cordon_freeze *freeze) {
+	struct cordon_server *server = freeze->server;
 	struct cordon_app *app;
 	wl_list_for_each(app, &server->apps->apps, link) {
 		if (app->freeze) {
@@ -496,14 +493,20 @@ static void handle_wake_surface_destroy(struct wl_listener *listener, void *data
 	stop_wake_timing(state);
 }
 
-void cordon_freeze_view_activating(struct cordon_view *view) {
+static void handle_visibility_changed(struct wl_listener *listener, void *data) {
+	struct cordon_freeze *freeze = wl_container_of(listener, freeze, visibility_changed);
+	freeze_update(freeze);
+}
+
+static void handle_view_activating(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = data;
 	struct cordon_app_freeze *state = client_state(view->server, view_client(view));
 	if (!state || state->state == CORDON_THAWED) {
 		return;
 	}
 	stop_wake_timing(state);
 	clock_gettime(CLOCK_MONOTONIC, &state->wake_start);
-	state->wake_surface = view->xdg_surface->surface;
+	state->wake_surface = view->surface;
 	state->wake_commit.notify = handle_wake_commit;
 	wl_signal_add(&state->wake_surface->events.commit, &state->wake_commit);
 	state->wake_surface_destroy.notify = handle_wake_surface_destroy;
@@ -607,7 +610,7 @@ static void handle_new_app(struct wl_listener *listener, void *data) {
 /* An inhibitor came, went, or its surface was shown or hidden. */
 static void handle_idle_inhibit_change(struct wl_listener *listener, void *data) {
 	struct cordon_freeze *freeze = wl_container_of(listener, freeze, idle_inhibit_change);
-	cordon_freeze_update(freeze->server);
+	freeze_update(freeze);
 }
 
 struct cordon_freeze *cordon_freeze_create(struct cordon_server *server) {
@@ -620,6 +623,10 @@ struct cordon_freeze *cordon_freeze_create(struct cordon_server *server) {
 	wl_signal_add(&server->apps->events.new_app, &freeze->new_app);
 	freeze->idle_inhibit_change.notify = handle_idle_inhibit_change;
 	wl_signal_add(&server->globals->idle_inhibit->events.change, &freeze->idle_inhibit_change);
+	freeze->visibility_changed.notify = handle_visibility_changed;
+	wl_signal_add(&server->events.visibility_changed, &freeze->visibility_changed);
+	freeze->view_activating.notify = handle_view_activating;
+	wl_signal_add(&server->events.view_activating, &freeze->view_activating);
 	return freeze;
 }
 
@@ -636,6 +643,8 @@ void cordon_freeze_destroy(struct cordon_freeze *freeze) {
 	}
 	wl_list_remove(&freeze->new_app.link);
 	wl_list_remove(&freeze->idle_inhibit_change.link);
+	wl_list_remove(&freeze->visibility_changed.link);
+	wl_list_remove(&freeze->view_activating.link);
 	server->freeze = NULL;
 	free(freeze);
 }

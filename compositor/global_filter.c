@@ -5,8 +5,9 @@
  * control, session locking) stays invisible and cannot be bound, unless the
  * app's policy grants it by name.
  *
- * Every global cordon creates is in exactly one of two tables: offered to
- * sandboxed apps, or host-only (with what it would give away). A global in
+ * Every global cordon creates is in exactly one of three tables: offered to
+ * sandboxed apps, host-only (with what it would give away), or an X server's own
+ * (each of cordon's X servers sees its own and no other client any). A global in
  * neither is hidden from sandboxed apps like a host-only one, so a protocol added
  * later is private by default, and tests/wlcs/descriptor-check.c and
  * tests/unit/test_global_tables.c fail until it is classified. Globals are
@@ -22,6 +23,8 @@
 #include "common/policy.h"
 #include "compositor/client.h"
 #include "compositor/server.h"
+#include "compositor/x11_display.h"
+#include "compositor/xwayland.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -100,6 +103,17 @@ static const struct {
 		"every key typed into a text field, and writing into any app's fields"},
 	{"wp_security_context_manager_v1", "connections tagged with a sandbox of its choosing"},
 	{"zxdg_importer_v2", "parenting its surfaces to another app's window"},
+	{"cordon_x11_manager_v1",
+		"X servers tagged with a sandbox of its choosing, and their sockets"},
+};
+
+/*
+ * Globals each of cordon's X servers has one of, shown to that server alone
+ * (cordon_xwayland_global_is_private); one of them that no X server owns is hidden from all.
+ */
+static const char *const x_server_only[] = {
+	/* Makes any surface of the binder an X window of its X server. */
+	"xwayland_shell_v1",
 };
 
 static bool listed(const char *name, const char *const *names, size_t count) {
@@ -123,8 +137,12 @@ static bool host_only_listed(const char *name) {
 enum cordon_global_class cordon_global_class_of(const char *interface_name) {
 	bool is_offered = listed(interface_name, offered, ARRAY_LEN(offered));
 	bool is_host_only = host_only_listed(interface_name);
-	if (is_offered && is_host_only) {
+	bool is_x_server_only = listed(interface_name, x_server_only, ARRAY_LEN(x_server_only));
+	if ((int)is_offered + (int)is_host_only + (int)is_x_server_only > 1) {
 		return CORDON_GLOBAL_IN_BOTH;
+	}
+	if (is_x_server_only) {
+		return CORDON_GLOBAL_X_SERVER_ONLY;
 	}
 	if (is_offered) {
 		return CORDON_GLOBAL_OFFERED;
@@ -148,15 +166,26 @@ static bool granted(const struct cordon_client *client, const char *name) {
 
 bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_global *global) {
 	const struct cordon_client *client = cordon_client_from_wl(wl_client);
+	/* First, for the host too: an X server's own globals are no other client's. */
+	bool visible;
+	if (client &&
+		cordon_xwayland_global_is_private(client->server, global, wl_client, &visible)) {
+		return visible;
+	}
+	const char *name = wl_global_get_interface(global)->name;
+	enum cordon_global_class class = cordon_global_class_of(name);
+	if (class == CORDON_GLOBAL_X_SERVER_ONLY) {
+		return false; /* no X server of cordon's owns it */
+	}
 	if (!cordon_client_is_sandboxed(client)) {
 		return true;
 	}
-	const char *name = wl_global_get_interface(global)->name;
-	switch (cordon_global_class_of(name)) {
+	switch (class) {
 	case CORDON_GLOBAL_OFFERED:
 		return true;
 	case CORDON_GLOBAL_HOST_ONLY:
 		return granted(client, name);
+	case CORDON_GLOBAL_X_SERVER_ONLY:
 	case CORDON_GLOBAL_UNCLASSIFIED:
 	case CORDON_GLOBAL_IN_BOTH:
 		break;
@@ -166,6 +195,15 @@ bool cordon_global_visible(const struct wl_client *wl_client, const struct wl_gl
 
 static bool filter_global(
 	const struct wl_client *client, const struct wl_global *global, void *data) {
+	struct cordon_server *server = data;
+	/*
+	 * The private seat of a sandbox's X display (x11_display.c) is hidden from every
+	 * client from the moment wlroots creates its global, before any X server is tied to
+	 * it: an X server that saw it announced would bind it, be refused and die.
+	 */
+	if (cordon_x11_displays_global_is_private(server->x11_displays, global)) {
+		return false;
+	}
 	return cordon_global_visible(client, global);
 }
 

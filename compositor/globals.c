@@ -41,9 +41,9 @@
 #include "compositor/layer_shell.h"
 #include "compositor/output_management.h"
 #include "compositor/output_power.h"
-#include "compositor/text_input.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/text_input.h"
 #include "compositor/view.h"
 #include "compositor/xdg_dialog.h"
 
@@ -79,8 +79,7 @@ static void handle_request_activate(struct wl_listener *listener, void *data) {
 	const char *reason = NULL;
 	struct cordon_seat *seat = globals->server->seat;
 	if (!cordon_input_router_may_activate(seat->router, event->token, view, &reason)) {
-		struct cordon_client *client =
-			cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
+		struct cordon_client *client = cordon_client_from_wl(view->client);
 		const struct cordon_tag *tag = cordon_client_get_tag(client);
 		wlr_log(WLR_ERROR, "Refusing activation of view %u (sandbox app '%s'): %s",
 			view->id, tag && tag->sandboxed ? tag->app_id : "-", reason);
@@ -175,9 +174,7 @@ struct cordon_globals *cordon_globals_create(struct cordon_server *server) {
 		!globals->xdg_activation || !globals->virtual_keyboard_manager ||
 		!globals->virtual_pointer_manager || !globals->idle_notifier ||
 		!globals->idle_inhibit || !globals->output_management || !globals->output_power ||
-		!globals->text_input ||
-		!globals->layer_shell ||
-		!globals->decorations) {
+		!globals->text_input || !globals->layer_shell || !globals->decorations) {
 		goto error;
 	}
 	/* A token proves a recent press: it lives no longer than the press counts. */

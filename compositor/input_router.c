@@ -30,9 +30,9 @@
 #include "compositor/attention.h"
 #include "compositor/client.h"
 #include "compositor/config.h"
+#include "compositor/globals.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/globals.h"
 #include "compositor/text_input.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
@@ -103,7 +103,8 @@ static struct cordon_view *view_of_surface(
 		surface = wlr_surface_get_root_surface(surface);
 		struct wlr_xdg_surface *xdg = wlr_xdg_surface_try_from_wlr_surface(surface);
 		if (!xdg) {
-			return NULL;
+			/* An X11 window's surface is its view's; an unmanaged one has none. */
+			return cordon_view_from_surface(server, surface);
 		}
 		if (xdg->role != WLR_XDG_SURFACE_ROLE_POPUP || !xdg->popup) {
 			return cordon_view_from_surface(server, surface);
@@ -189,8 +190,7 @@ bool cordon_input_router_surface_may_consent(struct cordon_input_router *router,
 
 bool cordon_input_router_view_may_consent(struct cordon_view *view) {
 	struct cordon_input_router *router = view->server->seat->router;
-	return cordon_input_router_surface_may_consent(
-		router, view->xdg_surface->surface, false, 0, 0);
+	return cordon_input_router_surface_may_consent(router, view->surface, false, 0, 0);
 }
 
 /* The press record and the signals */
@@ -253,7 +253,8 @@ static enum cordon_input_taker take_key_press(
 		    seat->server->portals, keyboard->wlr_keyboard, keycode, true)) {
 		return CORDON_INPUT_DIALOG;
 	}
-	if (cordon_text_input_relay_takes_keys(cordon_text_input_relay_of(seat->server), keyboard)) {
+	if (cordon_text_input_relay_takes_keys(
+		    cordon_text_input_relay_of(seat->server), keyboard)) {
 		return CORDON_INPUT_INPUT_METHOD;
 	}
 	return CORDON_INPUT_CLIENT;
@@ -294,7 +295,8 @@ void cordon_input_router_key(struct cordon_input_router *router, struct cordon_k
 			return;
 		}
 		if (taker == CORDON_INPUT_INPUT_METHOD) {
-			cordon_text_input_relay_key(cordon_text_input_relay_of(seat->server), keyboard, event);
+			cordon_text_input_relay_key(
+				cordon_text_input_relay_of(seat->server), keyboard, event);
 		}
 		if (taker != CORDON_INPUT_CLIENT) {
 			note_press(router, NULL, 0);
@@ -314,7 +316,8 @@ void cordon_input_router_key(struct cordon_input_router *router, struct cordon_k
 		case CORDON_INPUT_GRAB:
 			return;
 		case CORDON_INPUT_INPUT_METHOD:
-			cordon_text_input_relay_key(cordon_text_input_relay_of(seat->server), keyboard, event);
+			cordon_text_input_relay_key(
+				cordon_text_input_relay_of(seat->server), keyboard, event);
 			return;
 		case CORDON_INPUT_DIALOG:
 			/* One pressed into a dialog is not the app's, even once the dialog is gone.
@@ -540,7 +543,7 @@ bool cordon_input_router_may_activate(struct cordon_input_router *router,
 		*reason = "token without input";
 		return false;
 	}
-	if (client_is_trusted(wl_resource_get_client(view->xdg_surface->resource))) {
+	if (client_is_trusted(view->client)) {
 		return true;
 	}
 	/*

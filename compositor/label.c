@@ -19,10 +19,10 @@
 #include "common/escape.h"
 #include "compositor/client.h"
 #include "compositor/output.h"
-#include "compositor/pixel_buffer.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "portals/pixel_buffer.h"
 #include "portals/ui_draw.h"
 
 #define LABEL_FONT "sans-serif:size=10"
@@ -126,8 +126,7 @@ static int handle_reveal_timeout(void *data) {
 
 bool cordon_label_create(struct cordon_view *view, struct cordon_label **out) {
 	*out = NULL;
-	struct cordon_client *owner =
-		cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
+	struct cordon_client *owner = cordon_client_from_wl(view->client);
 	struct cordon_label_style style;
 	cordon_label_style_for_tag(view->server->policy, cordon_client_get_tag(owner),
 		cordon_client_is_sandboxed(owner), &style);
@@ -233,9 +232,11 @@ static void clip_to_geometry(struct cordon_view *view) {
 	if (wl_list_empty(children)) {
 		return;
 	}
-	/* wlr_scene_xdg_surface_create made the toplevel's subsurface tree first. */
+	/* The shell made the toplevel's subsurface tree first (wlr_scene_xdg_surface_create,
+	 * or xwayland_view.c at map). */
 	struct wlr_scene_node *surfaces = wl_container_of(children->next, surfaces, link);
-	struct wlr_box clip = view->xdg_surface->geometry;
+	struct wlr_box clip;
+	view->impl->get_geometry(view, &clip);
 	if (clip.width <= 0 || clip.height <= 0) {
 		clip = (struct wlr_box){0, 0, 1, 1};
 	}

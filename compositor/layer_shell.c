@@ -17,7 +17,6 @@
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
-#include "compositor/freeze.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -185,7 +184,7 @@ static void release_keyboard(struct cordon_layer_surface *surface) {
 	cordon_view_focus_top(surface->server);
 	struct cordon_view *focused = seat->focused_view;
 	if (focused) {
-		cordon_seat_focus_surface(seat, focused->xdg_surface->surface);
+		cordon_seat_focus_surface(seat, focused->surface);
 	}
 }
 
@@ -204,7 +203,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	focus_on_map(surface);
 	cordon_seat_update_pointer_focus(surface->server->seat, 0);
 	/* An app drawing to an output is not hidden (docs/freeze.md). */
-	cordon_freeze_update(surface->server);
+	wl_signal_emit_mutable(&surface->server->events.visibility_changed, NULL);
 }
 
 static void handle_unmap(struct wl_listener *listener, void *data) {
@@ -213,7 +212,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	wlr_scene_node_set_enabled(&surface->tree->node, false);
 	release_keyboard(surface);
 	cordon_seat_update_pointer_focus(seat, 0);
-	cordon_freeze_update(surface->server);
+	wl_signal_emit_mutable(&surface->server->events.visibility_changed, NULL);
 }
 
 /*

@@ -38,8 +38,8 @@
 #include "compositor/seat_protocols.h"
 #include "compositor/selection.h"
 #include "compositor/server.h"
-#include "compositor/text_input.h"
 #include "compositor/session_lock.h"
+#include "compositor/text_input.h"
 #include "compositor/view.h"
 #include "portals/dialog_input.h"
 
@@ -85,7 +85,7 @@ void cordon_seat_set_lock(struct cordon_seat *seat, bool locked, struct wl_clien
 		wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
 		wlr_seat_pointer_clear_focus(seat->wlr_seat);
 	} else if (!locked && was_locked && seat->focused_view) {
-		cordon_seat_focus_surface(seat, seat->focused_view->xdg_surface->surface);
+		cordon_seat_focus_surface(seat, seat->focused_view->surface);
 	}
 	cordon_seat_update_pointer_focus(seat, 0);
 }
@@ -222,7 +222,8 @@ static void handle_keyboard_modifiers(struct wl_listener *listener, void *data) 
 	}
 	/* The input method composing for the focused field gets them instead of the app. */
 	if (!keyboard->seat->lock.locked &&
-		cordon_text_input_relay_modifiers(cordon_text_input_relay_of(keyboard->seat->server), keyboard)) {
+		cordon_text_input_relay_modifiers(
+			cordon_text_input_relay_of(keyboard->seat->server), keyboard)) {
 		return;
 	}
 	wlr_seat_set_keyboard(keyboard->seat->wlr_seat, keyboard->wlr_keyboard);
@@ -480,7 +481,7 @@ static void begin_grab(struct cordon_seat *seat, struct cordon_view *view,
 	/* The client must not see the drag as its own pointer motion. */
 	wlr_seat_pointer_clear_focus(seat->wlr_seat);
 	if (mode == CORDON_CURSOR_RESIZE) {
-		wlr_xdg_toplevel_set_resizing(view->xdg_toplevel, true);
+		view->impl->set_resizing(view, true);
 	}
 }
 
@@ -500,7 +501,7 @@ void cordon_seat_end_grab(struct cordon_seat *seat, struct cordon_view *view) {
 	}
 	struct cordon_view *grabbed = seat->grabbed_view;
 	if (seat->cursor_mode == CORDON_CURSOR_RESIZE && grabbed) {
-		wlr_xdg_toplevel_set_resizing(grabbed->xdg_toplevel, false);
+		grabbed->impl->set_resizing(grabbed, false);
 	}
 	seat->cursor_mode = CORDON_CURSOR_PASSTHROUGH;
 	seat->grabbed_view = NULL;
@@ -529,18 +530,19 @@ static void process_resize(struct cordon_seat *seat) {
 		height += dy;
 	}
 	/* Respect the client's limits; the commit handler keeps the fixed edges still. */
-	struct wlr_xdg_toplevel_state *current = &view->xdg_toplevel->current;
-	int min_width = current->min_width > 0 ? current->min_width : 1;
-	int min_height = current->min_height > 0 ? current->min_height : 1;
+	int min_width, min_height, max_width, max_height;
+	view->impl->get_size_limits(view, &min_width, &min_height, &max_width, &max_height);
+	min_width = min_width > 0 ? min_width : 1;
+	min_height = min_height > 0 ? min_height : 1;
 	width = width < min_width ? min_width : width;
 	height = height < min_height ? min_height : height;
-	if (current->max_width > 0 && width > (int)current->max_width) {
-		width = current->max_width;
+	if (max_width > 0 && width > max_width) {
+		width = max_width;
 	}
-	if (current->max_height > 0 && height > (int)current->max_height) {
-		height = current->max_height;
+	if (max_height > 0 && height > max_height) {
+		height = max_height;
 	}
-	wlr_xdg_toplevel_set_size(view->xdg_toplevel, width, height);
+	view->impl->configure(view, width, height);
 }
 
 static void update_drag_icon(struct cordon_seat *seat) {

@@ -30,6 +30,7 @@
 #include "compositor/mediation_notice.h"
 #include "compositor/server.h"
 #include "compositor/uri_list.h"
+#include "compositor/xwayland.h"
 
 #define SERIAL_RING 16
 
@@ -129,6 +130,9 @@ struct cordon_selection {
 	struct cordon_file_grants *grants; /* NULL until grants_idle ran */
 	struct wl_event_source *grants_idle;
 	struct wl_list file_transfers; /* file_transfer.link */
+
+	/* cordon_selection_view_event: a view went on the seat (xwayland_selection.c). */
+	struct wl_signal view_set;
 
 	struct wl_listener keyboard_focus_change;
 	/* The seat's input boundary (input_router.c): what counts as the user's action. */
@@ -231,6 +235,8 @@ static void destroy_source(struct slot *slot, void *source) {
 	}
 }
 
+static struct view_info *view_info(struct slot *slot, void *view);
+
 /* Puts a view (or nothing) on the seat; wlroots destroys the view it replaces. */
 static void slot_set_view(struct slot *slot, void *view) {
 	if (view == NULL && slot->view == NULL) {
@@ -243,6 +249,17 @@ static void slot_set_view(struct slot *slot, void *view) {
 	} else {
 		wlr_seat_set_selection(seat, view, slot->serial);
 	}
+	if (!view) {
+		return;
+	}
+	struct view_info *info = view_info(slot, view);
+	struct cordon_selection_view_event event = {
+		.kind = slot->kind,
+		.view = view,
+		.destination = info->destination,
+		.from_destination = slot->owner == info->destination,
+	};
+	wl_signal_emit_mutable(&slot->selection->view_set, &event);
 }
 
 static struct view_info *view_info(struct slot *slot, void *view) {
@@ -357,20 +374,33 @@ static void start_transfer(struct cordon_selection *selection, int from, int to,
 	}
 }
 
-static void view_send(struct view_info *info, const char *mime_type, int fd) {
+/* Serves a reader of a view: the destination it was made for, or another (decided again). */
+static void view_send_to(
+	struct view_info *info, struct wl_client *reader, const char *mime_type, int fd) {
 	struct slot *slot = info->slot;
 	if (!slot || !slot->source) {
 		close(fd);
 		return;
 	}
 	struct cordon_selection *selection = slot->selection;
-	struct wl_client *reader = selection->requester;
 	enum cordon_offer_mode mode = info->mode;
 	bool type_offered = view_offers(info, mime_type);
 	char reader_name[CORDON_TRANSFER_TAG_MAX];
 	snprintf(reader_name, sizeof(reader_name), "%s", info->destination_name);
 	struct cordon_selection_rules rules;
 	rules_between(selection, slot_tag(slot), client_tag(reader), &rules);
+	/*
+	 * An X server reading its own X selection back through the seat: its window manager
+	 * took the X selection over when the seat showed this view, so the X source would ask
+	 * the window manager, which asks this view again, without end.
+	 */
+	if (reader && reader == slot->owner &&
+		cordon_xwayland_from_client(selection->server, reader)) {
+		cordon_transfer_log_add(&selection->log, kind_name(slot), reader_name, reader_name,
+			mime_type, "denied-own-x-selection");
+		close(fd);
+		return;
+	}
 	if (reader != info->destination) {
 		mode = mode_for_other_reader(slot, reader, mime_type);
 		type_offered = cordon_selection_type_allowed(&rules, mime_type);
@@ -412,6 +442,12 @@ static void view_send(struct view_info *info, const char *mime_type, int fd) {
 	ask_source_to_send(slot, mime_type, pipe_fds[1]);
 	start_transfer(selection, pipe_fds[0], fd, &rules, mime_type, slot->owner, slot_tag(slot),
 		reader, client_tag(reader), id);
+}
+
+/* A Wayland reader: the client whose receive request libwayland is dispatching. */
+static void view_send(struct view_info *info, const char *mime_type, int fd) {
+	struct wl_client *reader = info->slot ? info->slot->selection->requester : NULL;
+	view_send_to(info, reader, mime_type, fd);
 }
 
 static void handle_transfer_done(
@@ -613,25 +649,32 @@ static void make_proof(struct cordon_selection *selection, struct wl_client *own
 	}
 }
 
-static void request_set(
-	struct cordon_selection *selection, struct slot *slot, void *source, uint32_t serial) {
-	if (!source) {
-		/* Clearing would let any client empty another's clipboard; the next copy replaces
-		 * it. */
-		wlr_log(WLR_DEBUG, "Ignoring a request to clear the %s", kind_name(slot));
+/*
+ * The proof behind a selection an X server's window manager set for one of its X clients:
+ * X has no serials cordon could check, so the X server's latest input event stands in for
+ * one. Only input the router judged the user's is recorded, and only since the X server got
+ * the keyboard: with the 10 s age rule, the same test as a Wayland client's set_selection.
+ */
+static void make_latest_proof(struct cordon_selection *selection, struct wl_client *owner,
+	struct cordon_selection_proof *proof) {
+	memset(proof, 0, sizeof(*proof));
+	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
+	proof->has_keyboard_focus = owner && focused && focused->client == owner;
+	if (!owner || owner != selection->focus_client || selection->serial_count == 0) {
 		return;
 	}
-	if (source == slot->source) {
-		return;
-	}
-	/* The client whose set_selection (or data-control request) this is. */
-	struct wl_client *owner = selection->requester;
-	const struct cordon_tag *tag = client_tag(owner);
-	struct cordon_selection_proof proof;
-	make_proof(selection, owner, serial, &proof);
+	size_t latest = (selection->serial_next + SERIAL_RING - 1) % SERIAL_RING;
+	proof->serial_is_input = true;
+	proof->input_age_ms = elapsed_ms(&selection->serials[latest].time);
+}
+
+/* Takes source as owner's selection if the proof allows it; cancels it otherwise. */
+static bool set_source(struct cordon_selection *selection, struct slot *slot, void *source,
+	uint32_t serial, struct wl_client *owner, const struct cordon_tag *tag,
+	const struct cordon_selection_proof *proof) {
 	struct cordon_selection_rules rules;
 	rules_between(selection, tag, tag, &rules);
-	enum cordon_selection_verdict verdict = cordon_selection_may_set(&rules, tag, &proof);
+	enum cordon_selection_verdict verdict = cordon_selection_may_set(&rules, tag, proof);
 	if (verdict != CORDON_SELECTION_ALLOW) {
 		char name[CORDON_TRANSFER_TAG_MAX], decision[CORDON_TRANSFER_DECISION_MAX];
 		tag_name(tag, name, sizeof(name));
@@ -641,7 +684,7 @@ static void request_set(
 		/* Cancelled, as a replaced source is: the client knows it does not own the
 		 * selection. */
 		destroy_source(slot, source);
-		return;
+		return false;
 	}
 	void *old = slot->source;
 	slot_forget_source(slot);
@@ -657,6 +700,25 @@ static void request_set(
 		destroy_source(slot, old);
 	}
 	slot_refresh(slot);
+	return true;
+}
+
+static void request_set(
+	struct cordon_selection *selection, struct slot *slot, void *source, uint32_t serial) {
+	if (!source) {
+		/* Clearing would let any client empty another's clipboard; the next copy replaces
+		 * it. */
+		wlr_log(WLR_DEBUG, "Ignoring a request to clear the %s", kind_name(slot));
+		return;
+	}
+	if (source == slot->source) {
+		return;
+	}
+	/* The client whose set_selection (or data-control request) this is. */
+	struct wl_client *owner = selection->requester;
+	struct cordon_selection_proof proof;
+	make_proof(selection, owner, serial, &proof);
+	set_source(selection, slot, source, serial, owner, client_tag(owner), &proof);
 }
 
 void cordon_selection_request_set(
@@ -667,6 +729,37 @@ void cordon_selection_request_set(
 void cordon_selection_request_set_primary(struct cordon_selection *selection,
 	struct wlr_seat_request_set_primary_selection_event *event) {
 	request_set(selection, &selection->primary, event->source, event->serial);
+}
+
+static struct slot *slot_of_kind(
+	struct cordon_selection *selection, enum cordon_selection_kind kind) {
+	return kind == CORDON_SELECTION_PRIMARY ? &selection->primary : &selection->clipboard;
+}
+
+bool cordon_selection_set_from_x11(struct cordon_selection *selection,
+	enum cordon_selection_kind kind, void *source, struct wl_client *x_server,
+	const struct cordon_tag *x_tag) {
+	struct slot *slot = slot_of_kind(selection, kind);
+	if (!source || source == slot->source) {
+		return source != NULL;
+	}
+	struct cordon_selection_proof proof;
+	make_latest_proof(selection, x_server, &proof);
+	/* A fresh serial, as wlroots' X window manager uses: newer than the seat's current one. */
+	uint32_t serial = wl_display_next_serial(selection->server->display);
+	const struct cordon_tag *tag = x_server ? client_tag(x_server) : x_tag;
+	return set_source(selection, slot, source, serial, x_server, tag, &proof);
+}
+
+void cordon_selection_view_send_to(struct cordon_selection *selection,
+	enum cordon_selection_kind kind, void *view, struct wl_client *reader,
+	const char *mime_type, int fd) {
+	view_send_to(view_info(slot_of_kind(selection, kind), view), reader, mime_type, fd);
+}
+
+void cordon_selection_add_view_listener(
+	struct cordon_selection *selection, struct wl_listener *listener) {
+	wl_signal_add(&selection->view_set, listener);
 }
 
 /* Drags */
@@ -1043,6 +1136,10 @@ static void handle_input_delivered(struct wl_listener *listener, void *data) {
 	record_input_serial(selection, input->client, input->serial);
 }
 
+void cordon_selection_set_requester(struct cordon_selection *selection, struct wl_client *client) {
+	selection->requester = client;
+}
+
 static void handle_protocol_message(void *data, enum wl_protocol_logger_type type,
 	const struct wl_protocol_logger_message *message) {
 	struct cordon_selection *selection = data;
@@ -1103,6 +1200,7 @@ struct cordon_selection *cordon_selection_create(struct cordon_server *server,
 		free(selection);
 		return NULL;
 	}
+	wl_signal_init(&selection->view_set);
 	slot_init(selection, &selection->clipboard, CORDON_SELECTION_CLIPBOARD);
 	slot_init(selection, &selection->primary, CORDON_SELECTION_PRIMARY);
 	selection->keyboard_focus_change.notify = handle_keyboard_focus_change;

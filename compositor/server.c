@@ -34,12 +34,15 @@
 #include "compositor/ipc.h"
 #include "compositor/label.h"
 #include "compositor/output.h"
+#include "compositor/portal_host.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
+#include "compositor/x11_display.h"
 #include "compositor/xdg_foreign.h"
 #include "compositor/xdg_shell.h"
+#include "compositor/xwayland.h"
+#include "compositor/xwayland_selection.h"
 #include "portals/portals.h"
-#include "portals/ui_plugin.h"
 
 /* The newest versions cordon implements all of (wlroots has them all). */
 #define COMPOSITOR_VERSION 6
@@ -173,6 +176,7 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	}
 	wl_list_init(&server->outputs);
 	wl_list_init(&server->views);
+	wl_list_init(&server->xwaylands);
 	wl_list_init(&server->new_output.link);
 	wl_list_init(&server->new_input.link);
 	wl_list_init(&server->new_xdg_toplevel.link);
@@ -203,6 +207,8 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		goto error;
 	}
 	server->event_loop = wl_display_get_event_loop(server->display);
+	wl_signal_init(&server->events.visibility_changed);
+	wl_signal_init(&server->events.view_activating);
 	/* Before any global exists: no client is served unidentified or unfiltered. */
 	cordon_clients_init(server);
 	cordon_global_filter_init(server);
@@ -242,18 +248,19 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	if (!server->security_contexts) {
 		goto error;
 	}
+	server->x11_displays = cordon_x11_displays_create(server);
+	if (!server->x11_displays) {
+		goto error;
+	}
 	server->xdg_foreign = cordon_xdg_foreign_create(server->display);
 	if (!server->xdg_foreign) {
 		goto error;
 	}
 	/* Before the portals: their D-Bus side needs it. No bus is not an error. */
 	server->session_bus = cordon_session_bus_create(server->event_loop);
-	struct cordon_portal_ui_choice portal_ui = {
-		.name = server->config->portal_ui,
-		.plugin_dir = server->config->portal_plugin_dir,
-		.options = server->config->portal_ui_options,
-	};
-	server->portals = cordon_portals_create(server, &portal_ui);
+	struct cordon_portal_host portal_host;
+	cordon_portal_host_init(&portal_host, server);
+	server->portals = cordon_portals_create(&portal_host);
 	if (!server->portals) {
 		goto error;
 	}
@@ -330,6 +337,17 @@ bool cordon_server_start(struct cordon_server *server) {
 	snprintf(size, sizeof(size), "%u", server->config->xcursor_size);
 	setenv("XCURSOR_SIZE", size, true);
 	setenv("CORDON_SOCKET", cordon_ipc_server_get_path(server->ipc), true);
+	/* After the backend: a nested cordon's X11 backend has its DISPLAY already. */
+	cordon_xwayland_host_start(server);
+	if (server->host_xwayland) {
+		/* Its selections reach Wayland apps (and theirs it) through the mediation. */
+		server->host_x11_selection = cordon_x11_selection_create(
+			server, server->host_xwayland, server->host_xwayland_seat);
+		setenv("DISPLAY", cordon_xwayland_display_name(server->host_xwayland), true);
+	} else {
+		/* Apps started here must not reach an X server outside cordon (a nested one's). */
+		unsetenv("DISPLAY");
+	}
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s, control socket %s", server->socket,
 		cordon_ipc_server_get_path(server->ipc));
 	if (server->startup_command) {
@@ -360,6 +378,13 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_ipc_server_destroy(server->ipc);
 	/* Thaws every app before its clients go: nothing cordon froze stays frozen. */
 	cordon_freeze_destroy(server->freeze);
+	/* While the seat and the views are whole: its windows go, then its process. */
+	cordon_x11_selection_destroy(server->host_x11_selection);
+	server->host_x11_selection = NULL;
+	cordon_xwayland_host_finish(server);
+	/* The X servers and their sockets go with cordon; their windows before the clients. */
+	cordon_x11_displays_destroy(server->x11_displays);
+	server->x11_displays = NULL;
 	if (server->display) {
 		/* Clients first: their surfaces and views go before the globals. */
 		wl_display_destroy_clients(server->display);

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/interfaces/wlr_keyboard.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_input_method_v2.h>
 #include <wlr/types/wlr_scene.h>
-#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_text_input_v3.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
@@ -92,8 +92,9 @@ static void place_popup(struct cordon_input_popup *popup) {
 	struct cordon_text_input_relay *relay = popup->relay;
 	struct cordon_text_input *active = relay->active;
 	struct wlr_surface *surface = popup->popup->surface;
-	struct cordon_view *view =
-		active ? cordon_view_from_surface(relay->server, active->input->focused_surface) : NULL;
+	struct cordon_view *view = active
+		? cordon_view_from_surface(relay->server, active->input->focused_surface)
+		: NULL;
 	int sx, sy;
 	if (!view || !surface->mapped ||
 		!wlr_scene_node_coords(&view->surface_tree->node, &sx, &sy)) {
@@ -179,7 +180,8 @@ static void remember_state(struct cordon_text_input *text_input) {
 	text_input->sent = true;
 }
 
-static void send_state(struct wlr_input_method_v2 *input_method, struct cordon_text_input *text_input) {
+static void send_state(
+	struct wlr_input_method_v2 *input_method, struct cordon_text_input *text_input) {
 	remember_state(text_input);
 	struct wlr_text_input_v3 *input = text_input->input;
 	if (input->active_features & WLR_TEXT_INPUT_V3_FEATURE_SURROUNDING_TEXT) {
@@ -189,8 +191,8 @@ static void send_state(struct wlr_input_method_v2 *input_method, struct cordon_t
 	}
 	wlr_input_method_v2_send_text_change_cause(input_method, input->current.text_change_cause);
 	if (input->active_features & WLR_TEXT_INPUT_V3_FEATURE_CONTENT_TYPE) {
-		wlr_input_method_v2_send_content_type(input_method, input->current.content_type.hint,
-			input->current.content_type.purpose);
+		wlr_input_method_v2_send_content_type(input_method,
+			input->current.content_type.hint, input->current.content_type.purpose);
 	}
 }
 
@@ -248,23 +250,28 @@ static void handle_text_input_disable(struct wl_listener *listener, void *data) 
 	update_active(text_input->relay);
 }
 
-static void handle_text_input_destroy(struct wl_listener *listener, void *data) {
-	struct cordon_text_input *text_input = wl_container_of(listener, text_input, destroy);
-	struct cordon_text_input_relay *relay = text_input->relay;
+static void free_text_input(struct cordon_text_input *text_input) {
 	wl_list_remove(&text_input->enable.link);
 	wl_list_remove(&text_input->commit.link);
 	wl_list_remove(&text_input->disable.link);
 	wl_list_remove(&text_input->destroy.link);
 	wl_list_remove(&text_input->link);
 	free(text_input->sent_text);
-	if (relay->active == text_input) {
+	free(text_input);
+}
+
+static void handle_text_input_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_text_input *text_input = wl_container_of(listener, text_input, destroy);
+	struct cordon_text_input_relay *relay = text_input->relay;
+	bool was_active = relay->active == text_input;
+	free_text_input(text_input);
+	if (was_active) {
 		relay->active = NULL;
 		if (relay->input_method) {
 			wlr_input_method_v2_send_deactivate(relay->input_method);
 			wlr_input_method_v2_send_done(relay->input_method);
 		}
 	}
-	free(text_input);
 	update_active(relay);
 }
 
@@ -276,7 +283,8 @@ static void send_focus(struct cordon_text_input_relay *relay, struct cordon_text
 		wlr_text_input_v3_send_leave(input);
 	}
 	if (focus && !input->focused_surface &&
-		wl_resource_get_client(input->resource) == wl_resource_get_client(focus->resource)) {
+		wl_resource_get_client(input->resource) ==
+			wl_resource_get_client(focus->resource)) {
 		wlr_text_input_v3_send_enter(input, focus);
 	}
 }
@@ -335,7 +343,8 @@ static void handle_input_method_commit(struct wl_listener *listener, void *data)
 	if (input_method->current.commit_text) {
 		wlr_text_input_v3_send_commit_string(input, input_method->current.commit_text);
 	}
-	if (input_method->current.delete.before_length || input_method->current.delete.after_length) {
+	if (input_method->current.delete.before_length ||
+		input_method->current.delete.after_length) {
 		wlr_text_input_v3_send_delete_surrounding_text(input,
 			input_method->current.delete.before_length,
 			input_method->current.delete.after_length);
@@ -464,7 +473,8 @@ static void handle_new_input_method(struct wl_listener *listener, void *data) {
 	struct cordon_text_input_relay *relay = wl_container_of(listener, relay, new_input_method);
 	struct wlr_input_method_v2 *input_method = data;
 	if (input_method->seat != relay_seat(relay) || relay->input_method) {
-		wlr_log(WLR_INFO, "Input method: one is running already; the new one is unavailable");
+		wlr_log(WLR_INFO,
+			"Input method: one is running already; the new one is unavailable");
 		wlr_input_method_v2_send_unavailable(input_method);
 		return;
 	}
@@ -474,8 +484,8 @@ static void handle_new_input_method(struct wl_listener *listener, void *data) {
 	relay->input_method_grab_keyboard.notify = handle_input_method_grab_keyboard;
 	wl_signal_add(&input_method->events.grab_keyboard, &relay->input_method_grab_keyboard);
 	relay->input_method_new_popup_surface.notify = handle_input_method_new_popup_surface;
-	wl_signal_add(&input_method->events.new_popup_surface,
-		&relay->input_method_new_popup_surface);
+	wl_signal_add(
+		&input_method->events.new_popup_surface, &relay->input_method_new_popup_surface);
 	relay->input_method_destroy.notify = handle_input_method_destroy;
 	wl_signal_add(&input_method->events.destroy, &relay->input_method_destroy);
 	relay->active = NULL;
@@ -485,10 +495,11 @@ static void handle_new_input_method(struct wl_listener *listener, void *data) {
 /* The input method's own virtual keyboard: what it sends back must reach the app. */
 static bool from_input_method(
 	struct cordon_text_input_relay *relay, struct wlr_keyboard *keyboard) {
-	struct wlr_virtual_keyboard_v1 *virtual = wlr_input_device_get_virtual_keyboard(&keyboard->base);
+	struct wlr_virtual_keyboard_v1 *virtual =
+		wlr_input_device_get_virtual_keyboard(&keyboard->base);
 	return virtual && relay->grab &&
 		wl_resource_get_client(virtual->resource) ==
-			wl_resource_get_client(relay->grab->resource);
+		wl_resource_get_client(relay->grab->resource);
 }
 
 static bool grab_applies(struct cordon_text_input_relay *relay, struct cordon_keyboard *keyboard) {
@@ -575,13 +586,7 @@ void cordon_text_input_relay_destroy(struct cordon_text_input_relay *relay) {
 	}
 	struct cordon_text_input *text_input, *tmp;
 	wl_list_for_each_safe(text_input, tmp, &relay->text_inputs, link) {
-		wl_list_remove(&text_input->enable.link);
-		wl_list_remove(&text_input->commit.link);
-		wl_list_remove(&text_input->disable.link);
-		wl_list_remove(&text_input->destroy.link);
-		wl_list_remove(&text_input->link);
-		free(text_input->sent_text);
-		free(text_input);
+		free_text_input(text_input);
 	}
 	free(relay);
 }

@@ -20,13 +20,13 @@
 #include "compositor/client.h"
 #include "compositor/decoration.h"
 #include "compositor/foreign_toplevel.h"
-#include "compositor/freeze.h"
 #include "compositor/label.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/xdg_dialog.h"
+#include "compositor/xwayland_view.h"
 
 #define BORDER_WIDTH 3
 /* What cordon does on request; it has no window menu. */
@@ -38,27 +38,39 @@ static const float border_focused[4] = {0.25f, 0.45f, 0.75f, 1.0f};
 static const float border_unfocused[4] = {0.3f, 0.3f, 0.3f, 1.0f};
 
 void cordon_view_get_box(struct cordon_view *view, struct wlr_box *box) {
+	struct wlr_box geometry;
+	view->impl->get_geometry(view, &geometry);
 	box->x = view->x;
 	box->y = view->y;
-	box->width = view->xdg_surface->geometry.width;
-	box->height = view->xdg_surface->geometry.height;
+	box->width = geometry.width;
+	box->height = geometry.height;
 }
 
 const char *cordon_view_get_app_id(struct cordon_view *view) {
-	const char *app_id = view->xdg_toplevel->app_id;
+	const char *app_id = view->impl->get_app_id(view);
 	return app_id ? app_id : "";
 }
 
 const char *cordon_view_get_title(struct cordon_view *view) {
-	const char *title = view->xdg_toplevel->title;
+	const char *title = view->impl->get_title(view);
 	return title ? title : "";
 }
 
 pid_t cordon_view_get_pid(struct cordon_view *view) {
+	/*
+	 * An X window has no pid the kernel vouches for: its X server's connection is a
+	 * socketpair of cordon's (whose pid that would be), and _NET_WM_PID is the app's say.
+	 */
+	if (cordon_view_get_xwayland(view)) {
+		return 0;
+	}
 	pid_t pid = 0;
-	wl_client_get_credentials(
-		wl_resource_get_client(view->xdg_surface->resource), &pid, NULL, NULL);
+	wl_client_get_credentials(view->client, &pid, NULL, NULL);
 	return pid;
+}
+
+struct cordon_view *cordon_view_get_parent(struct cordon_view *view) {
+	return view->impl->get_parent(view);
 }
 
 static void update_borders(struct cordon_view *view) {
@@ -99,6 +111,9 @@ void cordon_view_move_to(struct cordon_view *view, int x, int y) {
 	view->x = x;
 	view->y = y;
 	wlr_scene_node_set_position(&view->tree->node, x, y);
+	if (view->impl->moved) {
+		view->impl->moved(view);
+	}
 	if (view->label) {
 		cordon_label_update(view->label); /* its text follows the outputs it crosses */
 	}
@@ -118,8 +133,7 @@ void cordon_view_update_enabled(struct cordon_view *view) {
 }
 
 static bool view_is_sandboxed(struct cordon_view *view) {
-	struct wl_client *client = wl_resource_get_client(view->xdg_surface->resource);
-	return cordon_client_is_sandboxed(cordon_client_from_wl(client));
+	return cordon_client_is_sandboxed(cordon_client_from_wl(view->client));
 }
 
 static void mark_shown(struct cordon_view *view) {
@@ -131,7 +145,7 @@ struct cordon_view *cordon_view_focused(struct cordon_server *server) {
 }
 
 static void set_activated(struct cordon_view *view, bool activated) {
-	wlr_xdg_toplevel_set_activated(view->xdg_toplevel, activated);
+	view->impl->set_activated(view, activated);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_activated(view->foreign_toplevel, activated);
 	}
@@ -160,8 +174,8 @@ void cordon_view_focus(struct cordon_view *view) {
 		raise_view(view);
 		view = modal;
 	}
-	/* Before anything is sent to it: a frozen app must be running again. */
-	cordon_freeze_view_activating(view);
+	/* Before anything is sent to it (a frozen app must be running again). */
+	wl_signal_emit_mutable(&view->server->events.view_activating, view);
 	if (view->minimized) {
 		cordon_view_set_minimized(view, false);
 		return; /* restoring focuses */
@@ -181,9 +195,9 @@ void cordon_view_focus(struct cordon_view *view) {
 	update_borders(view);
 	/* The window is the focused one; the keyboard follows when the layer surface lets go. */
 	if (!cordon_layer_shell_holds_keyboard(view->server)) {
-		cordon_seat_focus_surface(seat, view->xdg_surface->surface);
+		cordon_seat_focus_surface(seat, view->surface);
 	}
-	cordon_freeze_update(view->server);
+	wl_signal_emit_mutable(&view->server->events.visibility_changed, NULL);
 }
 
 void cordon_view_focus_top(struct cordon_server *server) {
@@ -203,7 +217,7 @@ void cordon_view_focus_top(struct cordon_server *server) {
 		update_borders(previous);
 	}
 	cordon_seat_focus_surface(server->seat, NULL);
-	cordon_freeze_update(server);
+	wl_signal_emit_mutable(&server->events.visibility_changed, NULL);
 }
 
 void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
@@ -248,7 +262,7 @@ void cordon_view_cycle_focus(struct cordon_server *server, bool forward) {
 }
 
 void cordon_view_close(struct cordon_view *view) {
-	wlr_xdg_toplevel_send_close(view->xdg_toplevel);
+	view->impl->close(view);
 }
 
 void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
@@ -271,7 +285,7 @@ void cordon_view_set_minimized(struct cordon_view *view, bool minimized) {
 		cordon_view_focus(view);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
-	cordon_freeze_update(server);
+	wl_signal_emit_mutable(&server->events.visibility_changed, NULL);
 }
 
 static struct cordon_output *view_output(struct cordon_view *view) {
@@ -293,15 +307,20 @@ static void fit_to_area(struct cordon_view *view, const struct wlr_box *area) {
 	int top, side;
 	frame_insets(view, &top, &side);
 	cordon_view_move_to(view, area->x + side, area->y + top);
-	wlr_xdg_toplevel_set_size(
-		view->xdg_toplevel, area->width - 2 * side, area->height - top - side);
+	view->impl->configure(view, area->width - 2 * side, area->height - top - side);
+}
+
+static void answer_request(struct cordon_view *view) {
+	if (view->impl->answer_request) {
+		view->impl->answer_request(view);
+	}
 }
 
 void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
 	struct cordon_output *output = view_output(view);
 	if (view->fullscreen || view->maximized == maximized || !output) {
 		/* An xdg_toplevel request still wants a configure in reply. */
-		wlr_xdg_surface_schedule_configure(view->xdg_surface);
+		answer_request(view);
 		return;
 	}
 	cordon_seat_end_grab(view->server->seat, view);
@@ -311,10 +330,9 @@ void cordon_view_set_maximized(struct cordon_view *view, bool maximized) {
 		fit_to_area(view, &output->usable_area);
 	} else {
 		cordon_view_move_to(view, view->saved.x, view->saved.y);
-		wlr_xdg_toplevel_set_size(
-			view->xdg_toplevel, view->saved.width, view->saved.height);
+		view->impl->configure(view, view->saved.width, view->saved.height);
 	}
-	wlr_xdg_toplevel_set_maximized(view->xdg_toplevel, maximized);
+	view->impl->set_maximized(view, maximized);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_maximized(view->foreign_toplevel, maximized);
 	}
@@ -333,7 +351,7 @@ void cordon_view_output_area_changed(struct cordon_server *server, struct cordon
 void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 	struct cordon_output *output = view_output(view);
 	if (view->fullscreen == fullscreen || !output) {
-		wlr_xdg_surface_schedule_configure(view->xdg_surface);
+		answer_request(view);
 		return;
 	}
 	cordon_seat_end_grab(view->server->seat, view);
@@ -345,7 +363,7 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 		struct wlr_box box;
 		cordon_output_get_box(output, &box);
 		cordon_view_move_to(view, box.x, box.y);
-		wlr_xdg_toplevel_set_size(view->xdg_toplevel, box.width, box.height);
+		view->impl->configure(view, box.width, box.height);
 		/* Fullscreen covers the panels: lift the view above the top layer. */
 		wlr_scene_node_reparent(&view->tree->node, view->server->layers[CORDON_LAYER_TOP]);
 		/* The label gives way to the app, after saying whose it is (as browsers do). */
@@ -363,11 +381,10 @@ void cordon_view_set_fullscreen(struct cordon_view *view, bool fullscreen) {
 			}
 		} else {
 			cordon_view_move_to(view, view->saved.x, view->saved.y);
-			wlr_xdg_toplevel_set_size(
-				view->xdg_toplevel, view->saved.width, view->saved.height);
+			view->impl->configure(view, view->saved.width, view->saved.height);
 		}
 	}
-	wlr_xdg_toplevel_set_fullscreen(view->xdg_toplevel, fullscreen);
+	view->impl->set_fullscreen(view, fullscreen);
 	if (view->foreign_toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_fullscreen(view->foreign_toplevel, fullscreen);
 	}
@@ -403,7 +420,7 @@ struct cordon_view *cordon_view_from_surface(
 	}
 	struct cordon_view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (view->xdg_surface->surface == surface) {
+		if (view->surface == surface) {
 			return view;
 		}
 	}
@@ -432,9 +449,7 @@ static void place_new_view(struct cordon_view *view) {
 
 	/* Centre on the output, or on the parent for dialogs. */
 	struct wlr_box parent_box = area;
-	struct wlr_xdg_toplevel *parent = view->xdg_toplevel->parent;
-	struct cordon_view *parent_view =
-		parent ? cordon_view_from_surface(server, parent->base->surface) : NULL;
+	struct cordon_view *parent_view = cordon_view_get_parent(view);
 	if (parent_view && parent_view->mapped) {
 		cordon_view_get_box(parent_view, &parent_box);
 	}
@@ -468,41 +483,37 @@ static void place_new_view(struct cordon_view *view) {
  * A new window of the app that has the keyboard (its dialog, say) takes no focus from
  * another app: it may have it, as the app's own windows share what the user typed.
  */
-static bool client_has_focus(struct cordon_view *view) {
+bool cordon_view_client_has_focus(struct cordon_view *view) {
 	struct cordon_view *focused = view->server->seat->focused_view;
-	return focused && focused != view &&
-		wl_resource_get_client(focused->xdg_surface->resource) ==
-		wl_resource_get_client(view->xdg_surface->resource);
+	return focused && focused != view && focused->client == view->client;
 }
 
 static void place_unfocused(struct cordon_view *view) {
 	wlr_log(WLR_INFO, "View %u of a sandboxed app mapped without the focus", view->id);
 }
 
-static void handle_map(struct wl_listener *listener, void *data) {
-	struct cordon_view *view = wl_container_of(listener, view, map);
-	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
+void cordon_view_mapped(struct cordon_view *view, bool fullscreen, bool maximized, bool minimized) {
 	view->mapped = true;
 	place_new_view(view);
 	cordon_foreign_toplevel_create(view);
-	if (toplevel->requested.fullscreen) {
+	if (fullscreen) {
 		cordon_view_set_fullscreen(view, true);
-	} else if (toplevel->requested.maximized) {
+	} else if (maximized) {
 		cordon_view_set_maximized(view, true);
 	}
 	update_borders(view);
 	wlr_log(WLR_DEBUG, "View %u (%s) mapped", view->id,
 		cordon_log_text(cordon_view_get_app_id(view)));
-	if (toplevel->requested.minimized) {
+	if (minimized) {
 		/* Visible in the list, but hidden until restored. */
 		view->minimized = true;
 		cordon_view_update_enabled(view);
-		cordon_freeze_update(view->server);
+		wl_signal_emit_mutable(&view->server->events.visibility_changed, NULL);
 		return;
 	}
 	cordon_view_update_enabled(view);
 	mark_shown(view);
-	if (view->focus_on_map || !view_is_sandboxed(view) || client_has_focus(view)) {
+	if (view->focus_on_map || !view_is_sandboxed(view) || cordon_view_client_has_focus(view)) {
 		cordon_view_focus(view);
 	} else {
 		place_unfocused(view);
@@ -510,8 +521,13 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	cordon_seat_update_pointer_focus(view->server->seat, 0);
 }
 
-static void handle_unmap(struct wl_listener *listener, void *data) {
-	struct cordon_view *view = wl_container_of(listener, view, unmap);
+static void handle_map(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, map);
+	struct wlr_xdg_toplevel_requested *requested = &view->xdg_toplevel->requested;
+	cordon_view_mapped(view, requested->fullscreen, requested->maximized, requested->minimized);
+}
+
+void cordon_view_unmapped(struct cordon_view *view) {
 	struct cordon_server *server = view->server;
 	view->mapped = false;
 	cordon_view_update_enabled(view);
@@ -522,14 +538,18 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 		cordon_view_focus_top(server);
 	}
 	cordon_seat_update_pointer_focus(server->seat, 0);
-	cordon_freeze_update(server);
+	wl_signal_emit_mutable(&server->events.visibility_changed, NULL);
+}
+
+static void handle_unmap(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, unmap);
+	cordon_view_unmapped(view);
 }
 
 static void configure_unmapped_state(struct cordon_view *view);
 
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct cordon_view *view = wl_container_of(listener, view, commit);
-	struct cordon_seat *seat = view->server->seat;
 	if (view->xdg_surface->initial_commit) {
 		/* xdg-shell: the first commit (without a buffer) is answered by a configure. */
 		wlr_xdg_toplevel_set_wm_capabilities(view->xdg_toplevel, WM_CAPABILITIES);
@@ -537,6 +557,11 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 		configure_unmapped_state(view);
 		return;
 	}
+	cordon_view_committed(view);
+}
+
+void cordon_view_committed(struct cordon_view *view) {
+	struct cordon_seat *seat = view->server->seat;
 	if (!view->mapped) {
 		return;
 	}
@@ -556,14 +581,24 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	update_borders(view);
 }
 
-static void handle_destroy(struct wl_listener *listener, void *data) {
-	struct cordon_view *view = wl_container_of(listener, view, destroy);
+void cordon_view_finish(struct cordon_view *view) {
 	struct cordon_server *server = view->server;
 	if (view->mapped) {
-		handle_unmap(&view->unmap, NULL);
+		cordon_view_unmapped(view);
 	}
 	if (server->seat->focused_view == view) {
 		server->seat->focused_view = NULL;
+	}
+	wl_list_remove(&view->link);
+	cordon_label_destroy(view->label);
+	wlr_scene_node_destroy(&view->tree->node);
+	free(view);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct cordon_view *view = wl_container_of(listener, view, destroy);
+	if (view->mapped) {
+		cordon_view_unmapped(view);
 	}
 	wl_list_remove(&view->map.link);
 	wl_list_remove(&view->unmap.link);
@@ -576,13 +611,10 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&view->request_minimize.link);
 	wl_list_remove(&view->set_title.link);
 	wl_list_remove(&view->set_app_id.link);
-	wl_list_remove(&view->link);
 	cordon_decoration_view_destroyed(view);
-	cordon_label_destroy(view->label);
 	/* The xdg_surface may live on without its role object: it parents nothing of ours. */
 	view->xdg_surface->data = NULL;
-	wlr_scene_node_destroy(&view->tree->node);
-	free(view);
+	cordon_view_finish(view);
 }
 
 static void handle_request_move(struct wl_listener *listener, void *data) {
@@ -590,8 +622,7 @@ static void handle_request_move(struct wl_listener *listener, void *data) {
 	struct wlr_xdg_toplevel_move_event *event = data;
 	struct cordon_seat *seat = view->server->seat;
 	/* Only a button that is still held may start a move: the serial proves it. */
-	if (!wlr_seat_validate_pointer_grab_serial(
-		    seat->wlr_seat, view->xdg_surface->surface, event->serial)) {
+	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->surface, event->serial)) {
 		wlr_log(WLR_DEBUG, "Refusing move of view %u: stale serial", view->id);
 		return;
 	}
@@ -603,8 +634,7 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 	struct wlr_xdg_toplevel_resize_event *event = data;
 	struct cordon_seat *seat = view->server->seat;
 	/* An edge outside the enum never gets here: wlroots refuses it with a protocol error. */
-	if (!wlr_seat_validate_pointer_grab_serial(
-		    seat->wlr_seat, view->xdg_surface->surface, event->serial)) {
+	if (!wlr_seat_validate_pointer_grab_serial(seat->wlr_seat, view->surface, event->serial)) {
 		wlr_log(WLR_DEBUG, "Refusing resize of view %u: stale serial", view->id);
 		return;
 	}
@@ -680,21 +710,15 @@ static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	cordon_foreign_toplevel_update_names(view);
 }
 
-struct cordon_view *cordon_view_create(
-	struct cordon_server *server, struct wlr_xdg_toplevel *toplevel) {
-	struct cordon_view *view = calloc(1, sizeof(*view));
-	if (!view) {
-		return NULL;
-	}
-	struct wlr_xdg_surface *xdg_surface = toplevel->base;
+bool cordon_view_init_tree(struct cordon_view *view, struct cordon_server *server,
+	const struct cordon_view_impl *impl, struct wl_client *client) {
 	view->server = server;
-	view->xdg_toplevel = toplevel;
-	view->xdg_surface = xdg_surface;
-	view->id = server->next_view_id++;
+	view->impl = impl;
+	view->client = client;
+	wl_list_init(&view->link);
 	view->tree = wlr_scene_tree_create(server->layers[CORDON_LAYER_VIEWS]);
 	if (!view->tree) {
-		free(view);
-		return NULL;
+		return false;
 	}
 	view->tree->node.data = view;
 	wlr_scene_node_set_enabled(&view->tree->node, false);
@@ -702,20 +726,113 @@ struct cordon_view *cordon_view_create(
 		view->border[i] = wlr_scene_rect_create(view->tree, 0, 0, border_unfocused);
 		if (!view->border[i]) {
 			wlr_scene_node_destroy(&view->tree->node);
-			free(view);
-			return NULL;
+			return false;
 		}
 		wlr_scene_node_set_enabled(&view->border[i]->node, false);
 	}
-	view->surface_tree = wlr_scene_xdg_surface_create(view->tree, xdg_surface);
-	if (!view->surface_tree) {
+	return true;
+}
+
+bool cordon_view_init_finish(struct cordon_view *view) {
+	/* After the surfaces, so that it is drawn above them and their popups. */
+	if (!view->surface_tree || !cordon_label_create(view, &view->label)) {
 		wlr_scene_node_destroy(&view->tree->node);
+		return false;
+	}
+	view->id = view->server->next_view_id++;
+	wl_list_insert(&view->server->views, &view->link);
+	return true;
+}
+
+/* The xdg-shell side of a view. */
+
+static void xdg_get_geometry(struct cordon_view *view, struct wlr_box *box) {
+	*box = view->xdg_surface->geometry;
+}
+
+static const char *xdg_get_app_id(struct cordon_view *view) {
+	return view->xdg_toplevel->app_id;
+}
+
+static const char *xdg_get_title(struct cordon_view *view) {
+	return view->xdg_toplevel->title;
+}
+
+static struct cordon_view *xdg_get_parent(struct cordon_view *view) {
+	struct wlr_xdg_toplevel *parent = view->xdg_toplevel->parent;
+	return parent ? cordon_view_from_surface(view->server, parent->base->surface) : NULL;
+}
+
+static void xdg_set_activated(struct cordon_view *view, bool activated) {
+	wlr_xdg_toplevel_set_activated(view->xdg_toplevel, activated);
+}
+
+static void xdg_configure(struct cordon_view *view, int width, int height) {
+	wlr_xdg_toplevel_set_size(view->xdg_toplevel, width, height);
+}
+
+static void xdg_set_maximized(struct cordon_view *view, bool maximized) {
+	wlr_xdg_toplevel_set_maximized(view->xdg_toplevel, maximized);
+}
+
+static void xdg_set_fullscreen(struct cordon_view *view, bool fullscreen) {
+	wlr_xdg_toplevel_set_fullscreen(view->xdg_toplevel, fullscreen);
+}
+
+static void xdg_set_resizing(struct cordon_view *view, bool resizing) {
+	wlr_xdg_toplevel_set_resizing(view->xdg_toplevel, resizing);
+}
+
+static void xdg_get_size_limits(struct cordon_view *view, int *min_width, int *min_height,
+	int *max_width, int *max_height) {
+	struct wlr_xdg_toplevel_state *current = &view->xdg_toplevel->current;
+	*min_width = current->min_width;
+	*min_height = current->min_height;
+	*max_width = current->max_width;
+	*max_height = current->max_height;
+}
+
+static void xdg_answer_request(struct cordon_view *view) {
+	wlr_xdg_surface_schedule_configure(view->xdg_surface);
+}
+
+static void xdg_close(struct cordon_view *view) {
+	wlr_xdg_toplevel_send_close(view->xdg_toplevel);
+}
+
+static const struct cordon_view_impl xdg_view_impl = {
+	.shell = CORDON_VIEW_XDG,
+	.get_geometry = xdg_get_geometry,
+	.get_app_id = xdg_get_app_id,
+	.get_title = xdg_get_title,
+	.get_parent = xdg_get_parent,
+	.set_activated = xdg_set_activated,
+	.configure = xdg_configure,
+	.set_maximized = xdg_set_maximized,
+	.set_fullscreen = xdg_set_fullscreen,
+	.set_resizing = xdg_set_resizing,
+	.get_size_limits = xdg_get_size_limits,
+	.answer_request = xdg_answer_request,
+	.close = xdg_close,
+};
+
+struct cordon_view *cordon_view_create(
+	struct cordon_server *server, struct wlr_xdg_toplevel *toplevel) {
+	struct cordon_view *view = calloc(1, sizeof(*view));
+	if (!view) {
+		return NULL;
+	}
+	struct wlr_xdg_surface *xdg_surface = toplevel->base;
+	view->xdg_toplevel = toplevel;
+	view->xdg_surface = xdg_surface;
+	view->surface = xdg_surface->surface;
+	if (!cordon_view_init_tree(
+		    view, server, &xdg_view_impl, wl_resource_get_client(xdg_surface->resource))) {
 		free(view);
 		return NULL;
 	}
-	/* After the surfaces, so that it is drawn above them and their popups. */
-	if (!cordon_label_create(view, &view->label)) {
-		wlr_scene_node_destroy(&view->tree->node);
+	view->surface_tree = wlr_scene_xdg_surface_create(view->tree, xdg_surface);
+	if (!cordon_view_init_finish(view)) {
 		free(view);
 		return NULL;
 	}
@@ -745,7 +862,5 @@ struct cordon_view *cordon_view_create(
 	wl_signal_add(&toplevel->events.set_title, &view->set_title);
 	view->set_app_id.notify = handle_set_app_id;
 	wl_signal_add(&toplevel->events.set_app_id, &view->set_app_id);
-
-	wl_list_insert(&server->views, &view->link);
 	return view;
 }

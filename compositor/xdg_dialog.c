@@ -34,7 +34,9 @@ struct dialog {
 struct cordon_view *cordon_view_modal_child(struct cordon_view *view) {
 	struct cordon_view *child;
 	wl_list_for_each(child, &view->server->views, link) {
-		if (!child->mapped || child->xdg_toplevel->parent != view->xdg_toplevel) {
+		/* xdg-dialog is an xdg-shell protocol: an X11 window is never one. */
+		if (!child->mapped || !child->xdg_toplevel || !view->xdg_toplevel ||
+			child->xdg_toplevel->parent != view->xdg_toplevel) {
 			continue;
 		}
 		struct wlr_xdg_dialog_v1 *dialog =
@@ -47,6 +49,9 @@ struct cordon_view *cordon_view_modal_child(struct cordon_view *view) {
 }
 
 struct cordon_view *cordon_view_modal_parent(struct cordon_view *view) {
+	if (!view->xdg_toplevel) {
+		return NULL;
+	}
 	struct wlr_xdg_toplevel *parent = view->xdg_toplevel->parent;
 	struct wlr_xdg_dialog_v1 *dialog =
 		wlr_xdg_dialog_v1_try_from_wlr_xdg_toplevel(view->xdg_toplevel);

@@ -19,8 +19,6 @@
 #include <wlr/util/log.h>
 
 #include "common/policy.h"
-#include "compositor/config.h"
-#include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/camera-frame.h"
 #include "cordon/portal-ui.h"
@@ -168,17 +166,14 @@ static void handle_photo_set_parent(
 	}
 }
 
-struct cordon_camera_limits cordon_camera_get_limits(const struct cordon_config *config) {
+struct cordon_camera_limits cordon_camera_get_limits(
+	const struct cordon_portal_settings *settings) {
 	struct cordon_camera_limits limits = {
-		.max_bytes = config && config->portal_camera_max_bytes > 0
-			? (size_t)config->portal_camera_max_bytes
-			: DEFAULT_MAX_BYTES,
-		.timeout_ms = config && config->portal_camera_timeout_ms > 0
-			? config->portal_camera_timeout_ms
-			: DEFAULT_TIMEOUT_MS,
-		.launcher = config && config->portal_camera_launcher
-			? config->portal_camera_launcher
-			: CORDON_RUN_PATH,
+		.max_bytes = settings->camera_max_bytes > 0 ? (size_t)settings->camera_max_bytes
+							    : DEFAULT_MAX_BYTES,
+		.timeout_ms = settings->camera_timeout_ms > 0 ? settings->camera_timeout_ms
+							      : DEFAULT_TIMEOUT_MS,
+		.launcher = settings->camera_launcher ? settings->camera_launcher : CORDON_RUN_PATH,
 	};
 	if (strcmp(limits.launcher, "none") == 0) {
 		limits.launcher = NULL;
@@ -200,7 +195,7 @@ static void offer_providers(struct photo *photo) {
 		photo->mime_type_count ? (const char *const *)photo->mime_types : any;
 	size_t accepted_count = photo->mime_type_count ? photo->mime_type_count : 2;
 	cordon_camera_providers_load_default(&photo->providers);
-	const struct cordon_policy *policy = photo->request->portals->server->policy;
+	const struct cordon_policy *policy = photo->request->portals->host.policy;
 	const char *app_id = cordon_portal_request_app_id(photo->request);
 	for (size_t i = 0; i < photo->providers.count; i++) {
 		const struct cordon_camera_provider *provider = &photo->providers.providers[i];
@@ -250,7 +245,7 @@ static void start_capture(struct photo *photo) {
 		return;
 	}
 	struct cordon_camera_limits limits =
-		cordon_camera_get_limits(request->portals->server->config);
+		cordon_camera_get_limits(&request->portals->host.settings);
 	struct cordon_camera_capture_options options = {
 		.width = photo->width,
 		.height = photo->height,
@@ -263,7 +258,7 @@ static void start_capture(struct photo *photo) {
 	const char *error = NULL;
 	wlr_log(WLR_INFO, "Portal camera request %s: provider %s", request->token,
 		photo->offered[photo->chosen].id);
-	photo->capture = cordon_camera_capture_start(request->portals->server->event_loop,
+	photo->capture = cordon_camera_capture_start(request->portals->host.event_loop,
 		photo->offered_provider[photo->chosen], &options, handle_capture_done, photo,
 		&error);
 	if (!photo->capture) {
@@ -304,7 +299,7 @@ static bool photo_start_preview(
 	}
 	stop_preview(photo);
 	struct cordon_camera_limits limits =
-		cordon_camera_get_limits(request->portals->server->config);
+		cordon_camera_get_limits(&request->portals->host.settings);
 	struct cordon_camera_relay_options options = {
 		.width = width,
 		.height = height,
@@ -315,7 +310,7 @@ static bool photo_start_preview(
 		.frame = handle_preview_frame,
 	};
 	const char *error = NULL;
-	photo->preview = cordon_camera_relay_start(request->portals->server->event_loop,
+	photo->preview = cordon_camera_relay_start(request->portals->host.event_loop,
 		photo->offered_provider[index], &options, handle_preview_ended, photo, NULL,
 		&error);
 	wlr_log(WLR_INFO, "Portal camera request %s: preview of %s %s", request->token,

@@ -91,7 +91,7 @@ void cordon_camera_indicator_update(struct cordon_camera_indicator *indicator) {
 	}
 	if (!indicator->surface) {
 		indicator->surface = cordon_portal_dialog_surface_create(
-			indicator->portals->server, indicator->portals->layer);
+			&indicator->portals->host, indicator->portals->layer);
 		if (!indicator->surface) {
 			return;
 		}

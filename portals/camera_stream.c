@@ -15,7 +15,6 @@
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
-#include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/camera-frame.h"
 #include "cordon/portal-ui.h"
@@ -125,7 +124,7 @@ static void handle_set_size(
 /* The providers that can stream, in the registry's order. */
 static void offer_providers(struct stream *stream) {
 	cordon_camera_providers_load_default(&stream->providers);
-	const struct cordon_policy *policy = stream->request->portals->server->policy;
+	const struct cordon_policy *policy = stream->request->portals->host.policy;
 	const char *app_id = cordon_portal_request_app_id(stream->request);
 	for (size_t i = 0; i < stream->providers.count; i++) {
 		const struct cordon_camera_provider *provider = &stream->providers.providers[i];
@@ -204,7 +203,7 @@ static void open_stream(struct stream *stream) {
 		return;
 	}
 	const struct cordon_camera_provider *provider = stream->offered_provider[stream->chosen];
-	struct cordon_camera_limits limits = cordon_camera_get_limits(portals->server->config);
+	struct cordon_camera_limits limits = cordon_camera_get_limits(&portals->host.settings);
 	struct cordon_camera_relay_options options = {
 		.width = stream->width,
 		.height = stream->height,
@@ -222,7 +221,7 @@ static void open_stream(struct stream *stream) {
 	const char *error = NULL;
 	int app_fd = -1;
 	wlr_log(WLR_INFO, "Portal camera stream %s: provider %s", request->token, provider->id);
-	stream->relay = cordon_camera_relay_start(portals->server->event_loop, provider, &options,
+	stream->relay = cordon_camera_relay_start(portals->host.event_loop, provider, &options,
 		handle_relay_ended, stream, &app_fd, &error);
 	if (!stream->relay) {
 		cordon_portal_request_fail(request, CORDON_PORTAL_FAILURE_IO, error);

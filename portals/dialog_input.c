@@ -12,8 +12,6 @@
 #include <wlr/util/box.h>
 #include <xkbcommon/xkbcommon.h>
 
-#include "compositor/seat.h"
-#include "compositor/server.h"
 #include "cordon/portal-ui.h"
 #include "portals/camera_indicator.h"
 #include "portals/portals.h"
@@ -76,7 +74,7 @@ void cordon_portals_keyboard_may_return(struct cordon_portals *portals) {
 	}
 	/* The app's modifiers are those from before the dialog (Caps Lock may have changed). */
 	portals->modifiers_withheld = false;
-	cordon_seat_send_modifiers(portals->server->seat);
+	portals->host.keyboard_returned(portals->host.data);
 }
 
 bool cordon_portals_handle_motion(struct cordon_portals *portals, double lx, double ly) {

@@ -16,17 +16,12 @@
 #include <stdlib.h>
 #include <time.h>
 #include <wlr/types/wlr_buffer.h>
-#include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/box.h>
 
-#include "compositor/label.h"
-#include "compositor/output.h"
-#include "compositor/pixel_buffer.h"
-#include "compositor/seat.h"
-#include "compositor/server.h"
-#include "compositor/view.h"
+#include "portals/host.h"
+#include "portals/pixel_buffer.h"
 #include "portals/ui_draw.h"
 
 /* Bigger than any output cordon drives; bounds what a plugin can make cordon allocate. */
@@ -42,22 +37,22 @@
 #define REQUESTER_SWATCH 14
 
 struct cordon_portal_dialog_surface {
-	struct cordon_server *server;
+	const struct cordon_portal_host *host;
 	struct wlr_scene_tree *layer;
 	pixman_image_t *image;
 	struct wlr_scene_buffer *node;
 	int x, y;
 	enum cordon_portal_dialog_placement placement;
 	bool has_requester;
-	struct cordon_label_style requester;
+	struct cordon_portal_label requester;
 	struct timespec asked_at;
 };
 
 struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
-	struct cordon_server *server, struct wlr_scene_tree *layer) {
+	const struct cordon_portal_host *host, struct wlr_scene_tree *layer) {
 	struct cordon_portal_dialog_surface *surface = calloc(1, sizeof(*surface));
 	if (surface) {
-		surface->server = server;
+		surface->host = host;
 		surface->layer = layer;
 	}
 	return surface;
@@ -84,8 +79,7 @@ void cordon_portal_dialog_surface_set_placement(struct cordon_portal_dialog_surf
 void cordon_portal_dialog_surface_set_requester(struct cordon_portal_dialog_surface *surface,
 	const struct cordon_tag *tag, const struct timespec *asked_at) {
 	surface->has_requester = true;
-	cordon_label_style_for_tag(
-		surface->server->policy, tag, tag->sandboxed, &surface->requester);
+	surface->host->label_for_tag(surface->host->data, tag, &surface->requester);
 	surface->asked_at = *asked_at;
 }
 
@@ -113,14 +107,14 @@ static void draw_requester(struct cordon_portal_dialog_surface *surface, pixman_
 	int top = TRUSTED_FRAME;
 	cordon_ui_fill(image, TRUSTED_BLACK, TRUSTED_FRAME, top, width, REQUESTER_HEADER);
 	int x = TRUSTED_FRAME + 8;
-	const struct cordon_label_style *style = &surface->requester;
+	const struct cordon_portal_label *style = &surface->requester;
 	if (style->shown) {
 		cordon_ui_fill(image, style->color, x,
 			top + (REQUESTER_HEADER - REQUESTER_SWATCH) / 2, REQUESTER_SWATCH,
 			REQUESTER_SWATCH);
 		x += REQUESTER_SWATCH + 8;
 	}
-	struct cordon_ui_font *font = cordon_labels_font(surface->server->labels);
+	struct cordon_ui_font *font = surface->host->label_font(surface->host->data);
 	if (!font) {
 		return;
 	}
@@ -130,7 +124,7 @@ static void draw_requester(struct cordon_portal_dialog_surface *surface, pixman_
 	if (!localtime_r(&seconds, &tm) || strftime(when, sizeof(when), "%H:%M:%S", &tm) == 0) {
 		snprintf(when, sizeof(when), "?");
 	}
-	char text[CORDON_LABEL_TEXT_MAX + 64];
+	char text[CORDON_PORTAL_LABEL_TEXT_MAX + 64];
 	snprintf(text, sizeof(text), "cordon \xc2\xb7 asked by %s at %s",
 		style->shown ? style->text : "a host app", when);
 	int text_top = top + (REQUESTER_HEADER - cordon_ui_font_height(font)) / 2;
@@ -178,30 +172,27 @@ pixman_image_t *cordon_portal_dialog_surface_get_image(
 }
 
 /*
- * The output a dialog goes on: its parent window's, where the user was working when
- * the app asked; else the pointer's, where the user is looking; else the first.
+ * The box of the output a dialog goes on: its parent window's, where the user was working
+ * when the app asked; else the pointer's, where the user is looking; else the first.
  * Found anew at each commit and never kept, so an unplugged output leaves nothing
  * dangling: the next redraw places the dialog on an output that is there.
  */
-static struct cordon_output *placement_output(
-	struct cordon_server *server, struct wl_resource *parent) {
+static bool placement_box(const struct cordon_portal_host *host, struct wl_resource *parent,
+	struct wlr_box *output_box) {
 	struct wlr_xdg_toplevel *toplevel = parent ? wlr_xdg_toplevel_from_resource(parent) : NULL;
-	struct cordon_view *view =
-		toplevel ? cordon_view_from_surface(server, toplevel->base->surface) : NULL;
-	if (view && view->mapped) {
-		struct wlr_box box;
-		cordon_view_get_box(view, &box);
-		return cordon_output_at(server, box.x + box.width / 2.0, box.y + box.height / 2.0);
+	struct wlr_box window;
+	double x = 0, y = 0;
+	if (toplevel && host->window_box(host->data, toplevel->base->surface, &window)) {
+		x = window.x + window.width / 2.0;
+		y = window.y + window.height / 2.0;
+	} else if (!host->pointer_position(host->data, &x, &y)) {
+		x = y = 0;
 	}
-	if (server->seat) {
-		return cordon_output_at(server, server->seat->cursor->x, server->seat->cursor->y);
-	}
-	return cordon_output_at(server, 0, 0);
+	return host->output_box_at(host->data, x, y, output_box);
 }
 
 void cordon_portal_dialog_surface_commit(
 	struct cordon_portal_dialog_surface *surface, struct wl_resource *parent) {
-	struct cordon_server *server = surface->server;
 	if (!surface->image || !surface->layer) {
 		return;
 	}
@@ -228,10 +219,10 @@ void cordon_portal_dialog_surface_commit(
 	}
 	struct wlr_scene_buffer *node = surface->node;
 
-	struct wlr_box box = {0, 0, 1280, 720};
-	struct cordon_output *output = placement_output(server, parent);
-	if (output) {
-		cordon_output_get_box(output, &box);
+	struct wlr_box box;
+	if (!placement_box(surface->host, parent, &box)) {
+		/* No output yet: a size as good as any, until a commit after one appears. */
+		box = (struct wlr_box){0, 0, 1280, 720};
 	}
 	/* The plugin's pixels are placed as they always were; cordon's frame goes around them. */
 	int content_width = pixman_image_get_width(surface->image);

@@ -20,7 +20,6 @@
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
-#include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/portal-ui.h"
 #include "portals/folder_grant.h"
@@ -432,7 +431,7 @@ static const char *chooser_unavailable(struct cordon_portal_request *request) {
 	if (!cordon_portal_request_app_id(request)[0]) {
 		return "an app without an app id cannot be granted a folder";
 	}
-	if (!request->portals->server->session_bus) {
+	if (!request->portals->host.session_bus) {
 		return "no session bus, so no document portal to grant a folder through";
 	}
 	return NULL;
@@ -471,7 +470,7 @@ static void send_folders(
 		names[i] = response->files[i].display_name;
 	}
 	struct cordon_portal_request *request = chooser->request;
-	chooser->folder_grant = cordon_folder_grant_start(request->portals->server->session_bus,
+	chooser->folder_grant = cordon_folder_grant_start(&request->portals->host,
 		cordon_portal_request_app_id(request), fds, names, response->file_count,
 		handle_folder_grant_done, chooser);
 	if (!chooser->folder_grant) {

@@ -18,7 +18,7 @@
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
-#include "compositor/session_bus.h"
+#include "portals/host.h"
 
 #define PORTAL_NAME "org.freedesktop.portal.Documents"
 #define PORTAL_PATH "/org/freedesktop/portal/documents"
@@ -39,7 +39,7 @@ struct call {
 };
 
 struct cordon_folder_grant {
-	struct cordon_session_bus *bus;
+	const struct cordon_portal_host *host;
 	cordon_folder_grant_done_fn done;
 	void *data;
 	char *app_id;
@@ -139,7 +139,7 @@ static int send_add(struct cordon_folder_grant *grant, size_t index, int fd) {
 	if (path_fd < 0) {
 		return -1;
 	}
-	sd_bus *bus = cordon_session_bus_get(grant->bus);
+	sd_bus *bus = grant->host->session_bus;
 	sd_bus_message *m = NULL;
 	int r = sd_bus_message_new_method_call(
 		bus, &m, PORTAL_NAME, PORTAL_PATH, PORTAL_INTERFACE, "AddFull");
@@ -165,17 +165,17 @@ static int send_add(struct cordon_folder_grant *grant, size_t index, int fd) {
 	return r;
 }
 
-struct cordon_folder_grant *cordon_folder_grant_start(struct cordon_session_bus *bus,
+struct cordon_folder_grant *cordon_folder_grant_start(const struct cordon_portal_host *host,
 	const char *app_id, const int *fds, const char *const *names, size_t count,
 	cordon_folder_grant_done_fn done, void *data) {
-	if (!bus || count == 0 || !app_id[0]) {
+	if (!host->session_bus || count == 0 || !app_id[0]) {
 		return NULL;
 	}
 	struct cordon_folder_grant *grant = calloc(1, sizeof(*grant));
 	if (!grant) {
 		return NULL;
 	}
-	grant->bus = bus;
+	grant->host = host;
 	grant->done = done;
 	grant->data = data;
 	grant->count = count;
@@ -198,6 +198,6 @@ struct cordon_folder_grant *cordon_folder_grant_start(struct cordon_session_bus 
 		}
 		grant->pending++;
 	}
-	cordon_session_bus_changed(bus);
+	host->session_bus_changed(host->data);
 	return grant;
 }

@@ -11,8 +11,6 @@
 #include <wlr/util/log.h>
 
 #include "common/escape.h"
-#include "compositor/server.h"
-#include "compositor/session_bus.h"
 #include "cordon-portal-v1-protocol.h"
 #include "portals/camera.h"
 #include "portals/camera_indicator.h"
@@ -69,17 +67,16 @@ static void bind_manager(struct wl_client *client, void *data, uint32_t version,
 	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
 }
 
-struct cordon_portals *cordon_portals_create(
-	struct cordon_server *server, const struct cordon_portal_ui_choice *choice) {
+struct cordon_portals *cordon_portals_create(const struct cordon_portal_host *host) {
 	struct cordon_portals *portals = calloc(1, sizeof(*portals));
 	if (!portals) {
 		return NULL;
 	}
-	portals->server = server;
+	portals->host = *host;
 	wl_list_init(&portals->requests);
 	wl_list_init(&portals->camera_streams);
 	/* Created after every other layer, so it is drawn above all of them. */
-	portals->layer = wlr_scene_tree_create(&server->scene->tree);
+	portals->layer = wlr_scene_tree_create(host->scene_root);
 	char *path = cordon_permission_store_default_path();
 	if (!path) {
 		wlr_log(WLR_ERROR,
@@ -88,10 +85,15 @@ struct cordon_portals *cordon_portals_create(
 	}
 	portals->store = cordon_permission_store_load(path);
 	free(path);
-	portals->ui = cordon_portal_ui_create(portals, choice);
+	struct cordon_portal_ui_choice choice = {
+		.name = host->settings.ui,
+		.plugin_dir = host->settings.ui_plugin_dir,
+		.options = host->settings.ui_options,
+	};
+	portals->ui = cordon_portal_ui_create(portals, &choice);
 	portals->print = cordon_print_portal_create(portals);
 	portals->camera_indicator = cordon_camera_indicator_create(portals);
-	portals->manager = wl_global_create(server->display, &cordon_portal_manager_v1_interface,
+	portals->manager = wl_global_create(host->display, &cordon_portal_manager_v1_interface,
 		MANAGER_VERSION, portals, bind_manager);
 	if (!portals->layer || !portals->store || !portals->ui || !portals->print ||
 		!portals->camera_indicator || !portals->manager) {
@@ -100,8 +102,7 @@ struct cordon_portals *cordon_portals_create(
 		return NULL;
 	}
 	/* The D-Bus door: nothing to serve without a session bus, not an error. */
-	portals->dbus =
-		cordon_dbus_portal_create(portals, cordon_session_bus_get(server->session_bus));
+	portals->dbus = cordon_dbus_portal_create(portals, host->session_bus);
 	wlr_log(WLR_INFO, "Portal dialogs by the '%s' UI", cordon_portal_ui_name(portals->ui));
 	return portals;
 }

@@ -23,8 +23,6 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
-#include "compositor/config.h"
-#include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
 #include "cordon/portal-ui.h"
 #include "portals/cups.h"
@@ -513,7 +511,7 @@ static bool setup_document(struct cordon_print *print) {
 		fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_IO, "cannot make room for the document");
 		return false;
 	}
-	print->pipe_source = wl_event_loop_add_fd(print->portal->portals->server->event_loop,
+	print->pipe_source = wl_event_loop_add_fd(print->portal->portals->host.event_loop,
 		print->doc_fd, WL_EVENT_READABLE, handle_pipe_readable, print);
 	if (!print->pipe_source) {
 		fail(print, CORDON_PORTAL_PRINT_V1_FAILURE_IO, "cannot read the document");
@@ -889,10 +887,9 @@ struct cordon_print_portal *cordon_print_portal_create(struct cordon_portals *po
 	portal->portals = portals;
 	wl_list_init(&portal->tokens);
 	wl_list_init(&portal->prints);
-	uint64_t configured =
-		portals->server->config ? portals->server->config->portal_print_max_size : 0;
+	uint64_t configured = portals->host.settings.print_max_size;
 	portal->max_size = configured ? configured : CORDON_PRINT_DEFAULT_MAX_SIZE;
-	portal->cups = cordon_cups_create(portals->server->event_loop);
+	portal->cups = cordon_cups_create(portals->host.event_loop);
 	if (!portal->cups) {
 		free(portal);
 		return NULL;

@@ -15,9 +15,6 @@
 
 #include "common/escape.h"
 #include "common/policy.h"
-#include "compositor/client.h"
-#include "compositor/freeze.h"
-#include "compositor/server.h"
 #include "cordon-portal-v1-protocol.h"
 #include "portals/permission_store.h"
 #include "portals/portals.h"
@@ -132,10 +129,8 @@ struct cordon_portal_request *cordon_portal_request_create(struct cordon_portals
 	struct wl_client *client, struct wl_resource *manager,
 	const struct cordon_portal_request_impl *impl, void *data) {
 	struct cordon_portal_caller caller = {.client = client};
-	const struct cordon_client *record = cordon_client_from_wl(client);
 	/* An unknown sandbox is cordon_tag_unknown: sandboxed, with no app id to trust. */
-	caller.tag = *cordon_client_get_tag(record);
-	caller.pid = record && record->identified ? record->peer.pid : 0;
+	portals->host.client_identity(portals->host.data, client, &caller.tag, &caller.pid);
 	bool over_cap;
 	struct cordon_portal_request *request =
 		cordon_portal_request_create_for(portals, &caller, impl, data, &over_cap);
@@ -228,7 +223,7 @@ static void fill_app(
 
 /* The policy's "portals" list, when the app's section or profile sets one. */
 static bool policy_allows(const struct cordon_portal_request *request) {
-	const struct cordon_policy *policy = request->portals->server->policy;
+	const struct cordon_policy *policy = request->portals->host.policy;
 	const char *app_id = cordon_portal_request_app_id(request);
 	const char *id = app_id[0] ? app_id : NULL;
 	if (!policy || !cordon_policy_get(policy, id, NULL, "portals")) {
@@ -330,7 +325,8 @@ void cordon_portal_request_respond(
 		response->file_count);
 	/* A frozen app would not read the answer: thaw it first (docs/freeze.md). */
 	if (request->client) {
-		cordon_freeze_wake(request->portals->server, request->client, "portal response");
+		const struct cordon_portal_host *host = &request->portals->host;
+		host->wake_client(host->data, request->client, "portal response");
 	}
 	request->impl->send_response(request, response);
 }

@@ -26,8 +26,6 @@
 
 #include "common/escape.h"
 #include "common/format.h"
-#include "compositor/config.h"
-#include "compositor/server.h"
 #include "portals/dialog_input.h"
 #include "portals/dialog_surface.h"
 #include "portals/permission_store.h"
@@ -134,7 +132,7 @@ static void start_grace(struct cordon_portal_dialog *dialog) {
 	dialog->logged_drops = 0;
 	if (!dialog->grace_timer) {
 		dialog->grace_timer = wl_event_loop_add_timer(
-			ui->portals->server->event_loop, handle_grace_timer, dialog);
+			ui->portals->host.event_loop, handle_grace_timer, dialog);
 	}
 	if (dialog->grace_timer) {
 		wl_event_source_timer_update(dialog->grace_timer, 1);
@@ -288,7 +286,7 @@ static void answer(struct cordon_portal_dialog *dialog, enum outcome outcome) {
 	update_focus(dialog->ui);
 	cordon_portals_keyboard_may_return(dialog->ui->portals);
 	dialog->deliver = wl_event_loop_add_idle(
-		dialog->ui->portals->server->event_loop, handle_deliver, dialog);
+		dialog->ui->portals->host.event_loop, handle_deliver, dialog);
 	if (!dialog->deliver) {
 		wlr_log(WLR_ERROR, "Cannot schedule the answer of portal request %s",
 			dialog->request->token);
@@ -324,7 +322,7 @@ static pixman_image_t *host_get_image(
 	struct cordon_portal_dialog *dialog = (struct cordon_portal_dialog *)handle;
 	if (!dialog->surface) {
 		dialog->surface = cordon_portal_dialog_surface_create(
-			dialog->ui->portals->server, dialog->ui->portals->layer);
+			&dialog->ui->portals->host, dialog->ui->portals->layer);
 		if (dialog->surface) {
 			cordon_portal_dialog_surface_set_requester(
 				dialog->surface, &dialog->request->tag, &dialog->request->asked_at);
@@ -531,8 +529,7 @@ struct cordon_portal_ui *cordon_portal_ui_create(
 	}
 	ui->portals = portals;
 	wl_list_init(&ui->dialogs);
-	const struct cordon_config *config = portals->server->config;
-	ui->grace_ms = config ? (uint32_t)config->portal_dialog_grace_ms : 750;
+	ui->grace_ms = (uint32_t)portals->host.settings.dialog_grace_ms;
 	/*
 	 * Only the configuration chooses: an environment switch would let whatever starts
 	 * cordon (a session script, a launcher) turn every portal into "answer without asking".

@@ -43,6 +43,7 @@ static void print_camera_streams(struct json_object *result);
 static void print_transfers(struct json_object *result);
 static void print_apps(struct json_object *result);
 static void print_attention(struct json_object *result);
+static void print_x11_servers(struct json_object *result);
 
 static const struct command commands[] = {
 	{"outputs", "", "list the outputs", 0, 0, print_outputs},
@@ -80,6 +81,8 @@ static const struct command commands[] = {
 		NULL},
 	{"attention", "", "what the secure attention overlay shows, if it is open", 0, 0,
 		print_attention},
+	{"x11-servers", "", "list cordon's X servers: display, socket, process, whose", 0, 0,
+		print_x11_servers},
 };
 
 static void usage(FILE *out) {
@@ -395,6 +398,11 @@ static void print_window(struct json_object *obj) {
 	putchar(' ');
 	print_quoted(get_string(obj, "title", ""));
 	printf(" pid=%" PRId64 " ", get_int(obj, "pid"));
+	if (get_bool(obj, "x11")) {
+		fputs("x11=", stdout);
+		print_field(obj, "x11_display", "?");
+		putchar(' ');
+	}
 	print_geometry(obj);
 	print_flag(obj, "focused");
 	print_flag(obj, "minimized");
@@ -541,6 +549,29 @@ static void print_camera_streams(struct json_object *result) {
 			get_int(close_box, "x"), get_int(close_box, "y"),
 			get_int(close_box, "width"), get_int(close_box, "height"));
 	}
+}
+
+static void print_x11_server(struct json_object *obj) {
+	print_field(obj, "display", "?");
+	putchar(' ');
+	print_quoted(get_string(obj, "socket", ""));
+	fputs(get_bool(obj, "running") ? " running " : " idle ", stdout);
+	print_field(obj, "engine", "?");
+	const char *app_id = get_string(obj, "app_id", "");
+	const char *instance = get_string(obj, "instance", "");
+	if (app_id[0]) {
+		putchar(' ');
+		print_word(app_id);
+	}
+	if (instance[0]) {
+		fputs(" instance=", stdout);
+		print_word(instance);
+	}
+	puts(get_bool(obj, "sandboxed") ? " [sandboxed]" : "");
+}
+
+static void print_x11_servers(struct json_object *result) {
+	print_each(result, print_x11_server);
 }
 
 static void print_attention(struct json_object *result) {

@@ -34,6 +34,7 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"output-add", cordon_ipc_output_add, false},
 	{"output-remove", cordon_ipc_output_remove, false},
 	{"attention", cordon_ipc_attention, false},
+	{"x11-servers", cordon_ipc_x11_servers, true},
 	{NULL, NULL, false},
 };
 

@@ -32,6 +32,8 @@ CORDON_IPC_HANDLER(cordon_ipc_freeze);
 CORDON_IPC_HANDLER(cordon_ipc_thaw);
 /* attention_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_attention);
+/* x11_commands.c */
+CORDON_IPC_HANDLER(cordon_ipc_x11_servers);
 /* commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_screenshot);
 CORDON_IPC_HANDLER(cordon_ipc_quit);

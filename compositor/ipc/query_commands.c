@@ -15,6 +15,8 @@
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "compositor/xwayland.h"
+#include "compositor/xwayland_view.h"
 
 static void add_int(struct json_object *object, const char *key, int64_t value) {
 	json_object_object_add(object, key, json_object_new_int64(value));
@@ -80,8 +82,7 @@ static void add_label(struct json_object *object, struct cordon_view *view) {
 
 /* What the app says its window shows (content-type-v1). */
 static const char *content_type_name(struct cordon_server *server, struct cordon_view *view) {
-	switch (wlr_surface_get_content_type_v1(
-		server->globals->content_type, view->xdg_surface->surface)) {
+	switch (wlr_surface_get_content_type_v1(server->globals->content_type, view->surface)) {
 	case WP_CONTENT_TYPE_V1_TYPE_PHOTO:
 		return "photo";
 	case WP_CONTENT_TYPE_V1_TYPE_VIDEO:
@@ -93,14 +94,13 @@ static const char *content_type_name(struct cordon_server *server, struct cordon
 	}
 }
 
-/* The window's xdg parent (a dialog's), and whether xdg-dialog made it modal over it. */
+/* The window's parent (a dialog's), and whether xdg-dialog made it modal over it. */
 static void add_parent(
 	struct json_object *object, struct cordon_server *server, struct cordon_view *view) {
-	struct wlr_xdg_toplevel *parent = view->xdg_toplevel->parent;
-	struct cordon_view *parent_view =
-		parent ? cordon_view_from_surface(server, parent->base->surface) : NULL;
-	struct wlr_xdg_dialog_v1 *dialog =
-		wlr_xdg_dialog_v1_try_from_wlr_xdg_toplevel(view->xdg_toplevel);
+	struct cordon_view *parent_view = cordon_view_get_parent(view);
+	struct wlr_xdg_dialog_v1 *dialog = view->xdg_toplevel
+		? wlr_xdg_dialog_v1_try_from_wlr_xdg_toplevel(view->xdg_toplevel)
+		: NULL;
 	add_int(object, "parent", parent_view ? (int)parent_view->id : 0);
 	add_bool(object, "modal", parent_view && dialog && dialog->modal);
 }
@@ -135,14 +135,19 @@ CORDON_IPC_HANDLER(cordon_ipc_windows) {
 		add_int(object, "width", box.width);
 		add_int(object, "height", box.height);
 		/* The owner's tag, from the kernel; app_id above is only the client's label. */
-		struct cordon_client *owner =
-			cordon_client_from_wl(wl_resource_get_client(view->xdg_surface->resource));
+		struct cordon_client *owner = cordon_client_from_wl(view->client);
 		const struct cordon_tag *tag = cordon_client_get_tag(owner);
 		add_bool(object, "sandboxed", cordon_client_is_sandboxed(owner));
 		add_string(object, "sandbox_engine", engine_name(tag));
 		add_string(object, "sandbox_app_id", tag ? tag->app_id : "");
 		add_string(object, "sandbox_instance", tag ? tag->instance : "");
 		add_string(object, "tag_source", cordon_client_tag_source_name(owner));
+		/* An X11 window: pid is its X server's, the tag is the instance's. */
+		struct cordon_xwayland *xwayland = cordon_view_get_xwayland(view);
+		add_string(object, "shell", xwayland ? "x11" : "xdg");
+		add_bool(object, "x11", xwayland != NULL);
+		add_string(object, "x11_display",
+			xwayland ? cordon_xwayland_display_name(xwayland) : "");
 		add_label(object, view);
 		json_object_array_add(*result, object);
 	}
@@ -153,7 +158,7 @@ static int count_windows(struct cordon_server *server, struct wl_client *client)
 	int count = 0;
 	struct cordon_view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (view->mapped && wl_resource_get_client(view->xdg_surface->resource) == client) {
+		if (view->mapped && view->client == client) {
 			count++;
 		}
 	}

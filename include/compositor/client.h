@@ -23,6 +23,7 @@ enum cordon_tag_source {
 	CORDON_TAG_SOURCE_CGROUP, /* a sandbox or systemd app unit in the cgroup (or a malformed
 				     one) */
 	CORDON_TAG_SOURCE_SECURITY_CONTEXT, /* accepted on a wp_security_context_v1 listener */
+	CORDON_TAG_SOURCE_XWAYLAND, /* one of cordon's X servers: the instance's tag (xwayland.c) */
 };
 
 struct cordon_client {
@@ -32,7 +33,10 @@ struct cordon_client {
 	bool identified;
 	struct cordon_peer peer;
 	enum cordon_tag_source tag_source;
-	/* With CORDON_TAG_SOURCE_SECURITY_CONTEXT: the listener's tag, over the cgroup's. */
+	/*
+	 * With CORDON_TAG_SOURCE_SECURITY_CONTEXT: the listener's tag, over the cgroup's; with
+	 * CORDON_TAG_SOURCE_XWAYLAND, the X server's (its process runs as cordon).
+	 */
 	struct cordon_tag context_tag;
 	/*
 	 * What the global filter let through, as the client saw it: the globals announced
@@ -64,7 +68,10 @@ struct cordon_client *cordon_client_from_wl(const struct wl_client *wl_client);
 const struct cordon_tag *cordon_client_get_tag(const struct cordon_client *client);
 /* Sandboxed, or of unknown origin: either way not trusted with privileged globals. */
 bool cordon_client_is_sandboxed(const struct cordon_client *client);
-/* "unknown", "host", "cgroup" or "security-context"; "unknown" for a NULL client. */
+/*
+ * "unknown", "host", "cgroup", "security-context" or "xwayland"; "unknown" for a NULL
+ * client.
+ */
 const char *cordon_client_tag_source_name(const struct cordon_client *client);
 /*
  * The number of the app a wl_client (given as a pointer, for data_proxy.c) is charged to, 0

@@ -41,6 +41,8 @@ struct cordon_config {
 	/* [general] */
 	char *terminal; /* what the terminal binding runs */
 	uint32_t move_modifier; /* modifier+left drag moves, +right drag resizes */
+	/* A rootless X server for host X11 apps, started at the first X connection (xwayland.c). */
+	bool xwayland;
 	/* The secure attention key (compositor/attention.c): never an app's, never inhibited. */
 	uint32_t attention_modifiers;
 	xkb_keysym_t attention_keysym; /* lower-case, as bindings */

@@ -51,6 +51,10 @@ struct cordon_freeze {
 	bool weight_missing_logged;
 	struct wl_listener new_app;
 	struct wl_listener idle_inhibit_change; /* cordon_idle_inhibit.events.change */
+	/* The server's: what is shown changed (re-run the policy and the boost), and a view is
+	 * about to be focused (its app must be running first). */
+	struct wl_listener visibility_changed;
+	struct wl_listener view_activating;
 };
 
 /* After the globals (idle-inhibit) and the apps. */
@@ -63,10 +67,6 @@ void cordon_freeze_destroy(struct cordon_freeze *freeze);
  * is about to reach an app from outside: clipboard reads, portal responses. reason is logged.
  */
 void cordon_freeze_wake(struct cordon_server *server, struct wl_client *client, const char *reason);
-/* view.c, before a view is focused or restored: its app must be running first. */
-void cordon_freeze_view_activating(struct cordon_view *view);
-/* view.c, after focus, minimized or mapped state changed: re-runs the policy and the boost. */
-void cordon_freeze_update(struct cordon_server *server);
 /* seat.c: no input and no focus for a frozen (or freezing) client. */
 bool cordon_freeze_client_is_frozen(struct cordon_server *server, struct wl_client *client);
 /* output.c: wlr_scene_output_send_frame_done, but no frame callbacks for frozen clients. */

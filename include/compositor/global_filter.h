@@ -16,6 +16,7 @@ enum cordon_global_class {
 	CORDON_GLOBAL_UNCLASSIFIED, /* in neither table: hidden from sandboxed apps */
 	CORDON_GLOBAL_OFFERED, /* to every client */
 	CORDON_GLOBAL_HOST_ONLY, /* to the host, and to apps whose policy grants it by name */
+	CORDON_GLOBAL_X_SERVER_ONLY, /* to one of cordon's X servers, its own (xwayland.c) */
 	CORDON_GLOBAL_IN_BOTH, /* a mistake in the tables: hidden from sandboxed apps */
 };
 

@@ -27,6 +27,13 @@ void cordon_selection_destroy(struct cordon_selection *selection);
 const struct cordon_transfer_log *cordon_selection_get_log(
 	const struct cordon_selection *selection);
 
+/*
+ * Who the next selection request or read is from when it does not come as a Wayland
+ * request (which names its client itself): an X window manager acting for its X server
+ * while it handles that server's X events (xwayland.c).
+ */
+void cordon_selection_set_requester(struct cordon_selection *selection, struct wl_client *client);
+
 /* The seat's request signals, decided by the policy. */
 void cordon_selection_request_set(
 	struct cordon_selection *selection, struct wlr_seat_request_set_selection_event *event);
@@ -48,5 +55,39 @@ void cordon_selection_paste_across(struct cordon_selection *selection);
  */
 void cordon_selection_drag_will_enter(
 	struct cordon_selection *selection, struct wlr_surface *surface);
+
+/*
+ * A view (a wlr_data_source for the clipboard, a wlr_primary_selection_source for the
+ * primary selection) was put on the seat for the focused client, destination.
+ * from_destination: the selection is the destination's own (same side, fds passed through).
+ * The view lives until the seat replaces it (its destroy signal).
+ */
+struct cordon_selection_view_event {
+	enum cordon_selection_kind kind;
+	void *view;
+	struct wl_client *destination;
+	bool from_destination;
+};
+void cordon_selection_add_view_listener(
+	struct cordon_selection *selection, struct wl_listener *listener);
+/*
+ * Serves reader from a view as if it had asked through the seat: the view's decision for
+ * its destination, another reader decided again. For readers that are no Wayland request
+ * (an X server's window manager). Takes fd.
+ */
+void cordon_selection_view_send_to(struct cordon_selection *selection,
+	enum cordon_selection_kind kind, void *view, struct wl_client *reader,
+	const char *mime_type, int fd);
+/*
+ * An X server's window manager set a selection for one of its X clients: taken as the X
+ * server's source under the rule for a set_selection across a boundary, with the X server's
+ * latest input event as the serial (X has none cordon could check): for a sandbox's X
+ * server, keyboard focus and a press within 10 s. x_server is the X server's Wayland client
+ * (NULL if it is gone: then refused), x_tag its tag. A refused source is destroyed and the
+ * refusal logged. Returns whether it was taken.
+ */
+bool cordon_selection_set_from_x11(struct cordon_selection *selection,
+	enum cordon_selection_kind kind, void *source, struct wl_client *x_server,
+	const struct cordon_tag *x_tag);
 
 #endif

@@ -31,6 +31,9 @@ enum cordon_scene_layer {
 	CORDON_LAYER_BOTTOM,
 	CORDON_LAYER_VIEWS,
 	CORDON_LAYER_TOP,
+	/* X11 menus and tooltips (override-redirect), placed by their X client: above
+	 * fullscreen windows, whose menus they may be; below cordon's own overlays. */
+	CORDON_LAYER_X11_UNMANAGED,
 	CORDON_LAYER_OVERLAY,
 	CORDON_LAYER_COUNT,
 };
@@ -63,6 +66,8 @@ struct cordon_server {
 	struct cordon_apps *apps; /* clients grouped into apps (apps.c) */
 	struct cordon_freeze *freeze; /* freezing and boosting apps (freeze.c) */
 	struct cordon_security_context_manager *security_contexts;
+	/* cordon_x11_manager_v1: per-sandbox X servers (x11_display.c). */
+	struct cordon_x11_displays *x11_displays;
 	/* The session D-Bus connection (session_bus.c); NULL without a session bus. */
 	struct cordon_session_bus *session_bus;
 	/* xdg-foreign-v2 exports: the parent windows of D-Bus portal requests. */
@@ -76,6 +81,12 @@ struct cordon_server {
 	/* Window labels (label.c) and the secure attention key (attention.c). */
 	struct cordon_labels *labels;
 	struct cordon_attention *attention;
+	/* Every X server (xwayland.c): the host's, and one per sandbox instance that asked. */
+	struct wl_list xwaylands; /* cordon_xwayland.link */
+	struct cordon_xwayland *host_xwayland; /* NULL when off or unavailable */
+	struct wlr_seat *host_xwayland_seat; /* its selections' seat (xwayland.c) */
+	/* That seat bridged to the real one (xwayland_selection.c); NULL without it. */
+	struct cordon_x11_selection *host_x11_selection;
 
 	const char *socket; /* the Wayland socket name */
 	struct wl_list outputs; /* cordon_output.link */
@@ -88,6 +99,20 @@ struct cordon_server {
 	/* The open-file limit cordon started with, restored for the programs it spawns. */
 	struct rlimit original_nofile;
 	bool nofile_raised;
+
+	/*
+	 * What parts of cordon watch instead of being called from where things happen
+	 * (freeze.c is one).
+	 */
+	struct {
+		/* What decides whether an app is seen may have changed: a view mapped,
+		 * unmapped, minimized or restored, the focus moved, a layer surface mapped or
+		 * unmapped. No data. */
+		struct wl_signal visibility_changed;
+		/* A view (the data) is about to be focused or restored, before anything is sent
+		 * to it. */
+		struct wl_signal view_activating;
+	} events;
 
 	struct wl_listener new_output;
 	struct wl_listener new_input;

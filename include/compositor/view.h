@@ -10,16 +10,60 @@
 
 struct cordon_output;
 struct cordon_server;
+struct cordon_view;
+struct cordon_xwayland_view;
+struct wl_client;
 struct wlr_surface;
 struct wlr_xdg_surface;
 struct wlr_xdg_toplevel;
 
+/* Where a view comes from. */
+enum cordon_view_shell {
+	CORDON_VIEW_XDG, /* an xdg_toplevel (view.c) */
+	CORDON_VIEW_X11, /* a managed X11 window of one of cordon's X servers (xwayland_view.c) */
+};
+
+/* What differs between the shells: everything else about a view is shared (view.c). */
+struct cordon_view_impl {
+	enum cordon_view_shell shell;
+	/* The window geometry in its main surface's coordinates. */
+	void (*get_geometry)(struct cordon_view *view, struct wlr_box *box);
+	const char *(*get_app_id)(struct cordon_view *view);
+	const char *(*get_title)(struct cordon_view *view);
+	/* A dialog's parent window, or NULL. */
+	struct cordon_view *(*get_parent)(struct cordon_view *view);
+	void (*set_activated)(struct cordon_view *view, bool activated);
+	/* Asks the client for this size, 0 for its own choice; layout position in view->x, y. */
+	void (*configure)(struct cordon_view *view, int width, int height);
+	void (*set_maximized)(struct cordon_view *view, bool maximized);
+	void (*set_fullscreen)(struct cordon_view *view, bool fullscreen);
+	void (*set_resizing)(struct cordon_view *view, bool resizing);
+	/* The client's size limits, 0 for none. */
+	void (*get_size_limits)(struct cordon_view *view, int *min_width, int *min_height,
+		int *max_width, int *max_height);
+	/* A state request that changes nothing still wants a reply (xdg-shell); may be NULL. */
+	void (*answer_request)(struct cordon_view *view);
+	/* The view was moved: an X11 window is told where it now is; may be NULL. */
+	void (*moved)(struct cordon_view *view);
+	void (*close)(struct cordon_view *view);
+};
+
 struct cordon_view {
 	struct cordon_server *server;
+	const struct cordon_view_impl *impl;
 	struct wl_list link; /* cordon_server.views */
 	uint32_t id; /* stable number shown by cordonctl */
+	/* The client that draws it: an app, or for an X11 window the X server (tagged as the
+	 * app it serves). */
+	struct wl_client *client;
+	/* Its main surface; NULL while an X11 window has none (between dissociate and
+	 * associate), never NULL while mapped. */
+	struct wlr_surface *surface;
+	/* With CORDON_VIEW_XDG; NULL otherwise. */
 	struct wlr_xdg_toplevel *xdg_toplevel;
 	struct wlr_xdg_surface *xdg_surface; /* xdg_toplevel->base */
+	/* With CORDON_VIEW_X11; NULL otherwise. */
+	struct cordon_xwayland_view *x11;
 	struct wlr_scene_tree *tree; /* at the window geometry's origin */
 	struct wlr_scene_tree *surface_tree; /* the client's surfaces and popups */
 	struct cordon_decoration *decoration; /* NULL until the client asks */
@@ -65,11 +109,31 @@ struct cordon_view {
 struct cordon_view *cordon_view_create(
 	struct cordon_server *server, struct wlr_xdg_toplevel *xdg_toplevel);
 
+/*
+ * For the shells: the parts every view has. Init makes the scene tree (at the top of the
+ * views, disabled), the borders and the label, with SURFACE_TREE (under view->tree, holding
+ * the client's surfaces) made by the shell in between; false when memory ran out (nothing
+ * is left). The rest are called on the shell's events.
+ */
+bool cordon_view_init_tree(struct cordon_view *view, struct cordon_server *server,
+	const struct cordon_view_impl *impl, struct wl_client *client);
+bool cordon_view_init_finish(struct cordon_view *view);
+void cordon_view_mapped(struct cordon_view *view, bool fullscreen, bool maximized, bool minimized);
+void cordon_view_unmapped(struct cordon_view *view);
+/* The client committed a new size or state. */
+void cordon_view_committed(struct cordon_view *view);
+/* Frees what cordon_view_init_* made, and the view (already unmapped). */
+void cordon_view_finish(struct cordon_view *view);
+/* Whether the app's client already has the keyboard in another of its windows. */
+bool cordon_view_client_has_focus(struct cordon_view *view);
+
 /* Window geometry in layout coordinates. */
 void cordon_view_get_box(struct cordon_view *view, struct wlr_box *box);
 const char *cordon_view_get_app_id(struct cordon_view *view);
 const char *cordon_view_get_title(struct cordon_view *view);
+/* The pid of the client (for an X11 window, its X server's). */
 pid_t cordon_view_get_pid(struct cordon_view *view);
+struct cordon_view *cordon_view_get_parent(struct cordon_view *view);
 
 /*
  * Whether the view is shown, were nothing covering it: mapped and not minimized.

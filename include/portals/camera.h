@@ -8,7 +8,7 @@
 #include <wayland-server-core.h>
 
 struct cordon_camera_provider;
-struct cordon_config;
+struct cordon_portal_settings;
 struct cordon_policy;
 struct cordon_portals;
 
@@ -21,7 +21,7 @@ struct cordon_camera_limits {
 	int timeout_ms; /* for a photo, or between two frames of a stream */
 	const char *launcher; /* cordon-run's path; NULL: providers run directly */
 };
-struct cordon_camera_limits cordon_camera_get_limits(const struct cordon_config *config);
+struct cordon_camera_limits cordon_camera_get_limits(const struct cordon_portal_settings *settings);
 
 /* Whether policy.ini's camera-providers, if set for the app, lists PROVIDER. */
 bool cordon_camera_provider_allowed(const struct cordon_policy *policy, const char *app_id,

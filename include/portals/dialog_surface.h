@@ -5,13 +5,14 @@
 #include <pixman.h>
 #include <stdbool.h>
 
-struct cordon_server;
+struct cordon_portal_host;
 struct wl_resource;
 struct wlr_scene_tree;
 struct cordon_portal_dialog_surface;
 
+/* In LAYER (the portal layer), placed and labelled through HOST, which must outlive it. */
 struct cordon_portal_dialog_surface *cordon_portal_dialog_surface_create(
-	struct cordon_server *server, struct wlr_scene_tree *layer);
+	const struct cordon_portal_host *host, struct wlr_scene_tree *layer);
 void cordon_portal_dialog_surface_destroy(struct cordon_portal_dialog_surface *surface);
 
 enum cordon_portal_dialog_placement {

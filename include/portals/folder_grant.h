@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-struct cordon_session_bus;
+struct cordon_portal_host;
 struct cordon_folder_grant;
 
 /*
@@ -19,10 +19,10 @@ typedef void (*cordon_folder_grant_done_fn)(
 /*
  * Asks the document portal for a directory document of each folder FDS[i] (an fd of the
  * folder as cordon opened it; duplicated into the call, so the caller may close it at
- * once) named NAMES[i], readable and writable by APP_ID. NULL, with nothing called,
- * when the call cannot be made.
+ * once) named NAMES[i], readable and writable by APP_ID, over HOST's session bus (HOST
+ * outlives the grant). NULL, with nothing called, when the call cannot be made.
  */
-struct cordon_folder_grant *cordon_folder_grant_start(struct cordon_session_bus *bus,
+struct cordon_folder_grant *cordon_folder_grant_start(const struct cordon_portal_host *host,
 	const char *app_id, const int *fds, const char *const *names, size_t count,
 	cordon_folder_grant_done_fn done, void *data);
 /* Forgets a grant not answered yet: DONE is not called. */

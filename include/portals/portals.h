@@ -5,7 +5,8 @@
 #include <stdbool.h>
 #include <wayland-server-core.h>
 
-struct cordon_server;
+#include "portals/host.h"
+
 struct cordon_portal_ui;
 struct cordon_permission_store;
 struct cordon_print_portal;
@@ -14,7 +15,8 @@ struct cordon_camera_indicator;
 struct wlr_scene_tree;
 
 struct cordon_portals {
-	struct cordon_server *server;
+	/* The compositor, as far as the portals may see it: a copy of what it handed over. */
+	struct cordon_portal_host host;
 	struct wl_global *manager;
 	/* Above every other scene layer: dialogs live here (portals/dialog_surface.c). */
 	struct wlr_scene_tree *layer;
@@ -29,10 +31,11 @@ struct cordon_portals {
 	bool modifiers_withheld;
 };
 
-/* Creates the global, the permission store and the dialog UI; NULL after logging why. */
-struct cordon_portal_ui_choice;
-struct cordon_portals *cordon_portals_create(
-	struct cordon_server *server, const struct cordon_portal_ui_choice *choice);
+/*
+ * Creates the global, the permission store and the dialog UI in HOST (copied); NULL after
+ * logging why.
+ */
+struct cordon_portals *cordon_portals_create(const struct cordon_portal_host *host);
 /* After the clients are gone. */
 void cordon_portals_destroy(struct cordon_portals *portals);
 

@@ -138,7 +138,8 @@ static int handle_access_dialog(sd_bus_message *m, void *data, sd_bus_error *err
 			return sd_bus_reply_method_return(
 				m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
 		}
-		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the app id is not valid");
+		return sd_bus_error_set(
+			error, SD_BUS_ERROR_INVALID_ARGS, "the app id is not valid");
 	}
 	bool over_cap;
 	access->request = cordon_portal_request_create_for(

@@ -12,9 +12,6 @@
 
 #include "common/app_id.h"
 #include "common/escape.h"
-#include "compositor/client.h"
-#include "compositor/server.h"
-#include "compositor/xdg_foreign.h"
 #include "portals/portals.h"
 
 #define WAYLAND_PREFIX "wayland:"
@@ -26,8 +23,8 @@ static struct wl_resource *find_parent(
 		/* "" (no window), or "x11:XID": cordon has no X server. */
 		return NULL;
 	}
-	return cordon_xdg_foreign_lookup(
-		service->portals->server->xdg_foreign, parent_window + strlen(WAYLAND_PREFIX));
+	const struct cordon_portal_host *host = &service->portals->host;
+	return host->exported_toplevel(host->data, parent_window + strlen(WAYLAND_PREFIX));
 }
 
 bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *app_id,
@@ -38,27 +35,27 @@ bool cordon_dbus_portal_caller(struct cordon_dbus_portal *service, const char *a
 	*parent = find_parent(service, parent_window);
 	if (*parent) {
 		struct wl_client *client = wl_resource_get_client(*parent);
-		const struct cordon_client *record = cordon_client_from_wl(client);
-		const struct cordon_tag *tag = cordon_client_get_tag(record);
+		const struct cordon_portal_host *host = &service->portals->host;
+		struct cordon_tag tag;
+		pid_t pid;
+		host->client_identity(host->data, client, &tag, &pid);
 		/* An unknown sandbox has no app id to match, not even an empty one. */
-		if (cordon_tag_is_unknown(tag) || strcmp(tag->app_id, app_id) != 0) {
+		if (cordon_tag_is_unknown(&tag) || strcmp(tag.app_id, app_id) != 0) {
 			wlr_log(WLR_ERROR,
 				"D-Bus portal: refused: the frontend says app '%s', the "
 				"parent window %s belongs to pid %d tagged '%s' (%s)",
-				cordon_log_text(app_id), cordon_log_text(parent_window),
-				record && record->identified ? (int)record->peer.pid : 0,
-				cordon_log_text(tag->app_id), cordon_tag_engine_name(tag));
+				cordon_log_text(app_id), cordon_log_text(parent_window), (int)pid,
+				cordon_log_text(tag.app_id), cordon_tag_engine_name(&tag));
 			*mismatch = true;
 			*parent = NULL;
 			return false;
 		}
 		wlr_log(WLR_INFO, "D-Bus portal: '%s' asks over its window %s (pid %d, %s)",
-			cordon_log_text(app_id), cordon_log_text(parent_window),
-			record && record->identified ? (int)record->peer.pid : 0,
-			cordon_tag_engine_name(tag));
+			cordon_log_text(app_id), cordon_log_text(parent_window), (int)pid,
+			cordon_tag_engine_name(&tag));
 		caller->client = client;
-		caller->tag = *tag;
-		caller->pid = record && record->identified ? record->peer.pid : 0;
+		caller->tag = tag;
+		caller->pid = pid;
 		return true;
 	}
 	/*

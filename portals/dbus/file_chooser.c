@@ -395,7 +395,8 @@ static int handle_method(sd_bus_message *m, struct cordon_dbus_portal *service,
 			/* Refused, logged with both identities: one of the two is lying. */
 			return reply_response(m, CORDON_DBUS_RESPONSE_OTHER);
 		}
-		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the app id is not valid");
+		return sd_bus_error_set(
+			error, SD_BUS_ERROR_INVALID_ARGS, "the app id is not valid");
 	}
 	bool over_cap;
 	chooser->request = cordon_portal_request_create_for(

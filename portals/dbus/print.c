@@ -255,7 +255,8 @@ static int handle_method(
 			return sd_bus_reply_method_return(
 				m, "ua{sv}", CORDON_DBUS_RESPONSE_OTHER, 0);
 		}
-		return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "the app id is not valid");
+		return sd_bus_error_set(
+			error, SD_BUS_ERROR_INVALID_ARGS, "the app id is not valid");
 	}
 	print->print = cordon_print_create_for(
 		service->portals, &caller, prepare, handle_answer, print, &over_cap);

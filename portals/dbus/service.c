@@ -13,8 +13,6 @@
 #include <string.h>
 #include <wlr/util/log.h>
 
-#include "compositor/server.h"
-#include "compositor/session_bus.h"
 #include "portals/dbus_request.h"
 #include "portals/portals.h"
 
@@ -50,13 +48,14 @@ bool cordon_dbus_portal_defer_free(
 	wl_list_insert(service->reaped.prev, &reap->link);
 	if (!service->reap_idle) {
 		service->reap_idle = wl_event_loop_add_idle(
-			service->portals->server->event_loop, handle_reap_idle, service);
+			service->portals->host.event_loop, handle_reap_idle, service);
 	}
 	return true;
 }
 
 void cordon_dbus_portal_flush(struct cordon_dbus_portal *service) {
-	cordon_session_bus_changed(service->portals->server->session_bus);
+	const struct cordon_portal_host *host = &service->portals->host;
+	host->session_bus_changed(host->data);
 }
 
 static void drop_requests(struct cordon_dbus_portal *service) {

@@ -63,6 +63,17 @@ char **cordon_launch_environment(const struct cordon_launch *launch) {
 		env_add(&env, strdup("WAYLAND_DISPLAY=wayland-0"));
 	}
 	/*
+	 * The sandbox's own X server (x11.c); it needs no cookie, and the host's is not given.
+	 * libxcb tries the abstract socket of :0 first and gives up on any error but "not
+	 * there": with the host's network, Landlock's scope answers EPERM, so DISPLAY names
+	 * the socket's path instead (libxcb 1.14 and later take a path).
+	 */
+	if (launch->options.x11) {
+		env_add(&env,
+			strdup(launch->options.share_network ? "DISPLAY=/tmp/.X11-unix/X0"
+							     : "DISPLAY=:0"));
+	}
+	/*
 	 * The proxy's socket (dbus_proxy.c) is the only bus inside. GSettings keep to the
 	 * keyfile backend in the app's own persistent config dir, never the host's dconf.
 	 */

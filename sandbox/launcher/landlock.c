@@ -146,6 +146,10 @@ static void allow_caller_stdio(int ruleset) {
 	}
 }
 
+bool cordon_launch_landlock_scopes_abstract_sockets(void) {
+	return landlock_abi() >= ABI_SCOPE;
+}
+
 int cordon_launch_landlock_prepare(const struct cordon_launch_options *options) {
 	int abi = landlock_abi();
 	if (abi < ABI_SCOPE && options->share_network) {

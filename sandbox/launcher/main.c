@@ -2,10 +2,10 @@
  * cordon-run [options] --app-id ID -- COMMAND [ARGS...]
  *
  * Reads the command line, then runs the launch in order: the host dirs as fds (appdirs.c),
- * the Wayland listener (wayland.c), the session bus proxy (dbus_proxy.c), the cgroup scope
- * (cgroup.c), the sandbox itself (namespaces.c, which goes on with mounts.c, capabilities.c and
- * seccomp.c), and waits. On every way out, normal or cordon_die, the host-side state is undone:
- * nothing stays mounted, listening or in the cgroup tree.
+ * the Wayland listener (wayland.c) and the X display (x11.c), the session bus proxy (dbus_proxy.c),
+ * the cgroup scope (cgroup.c), the sandbox itself (namespaces.c, which goes on with mounts.c,
+ * capabilities.c and seccomp.c), and waits. On every way out, normal or cordon_die, the host-side
+ * state is undone: nothing stays mounted, listening or in the cgroup tree.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -44,6 +44,8 @@ static const char usage[] =
 	"  --setenv VAR=VALUE   set VAR in the command's environment (repeatable)\n"
 	"  --no-wayland         no Wayland socket (default: ask the cordon at WAYLAND_DISPLAY)\n"
 	"  --no-dbus            no session bus (default: a filtered one through xdg-dbus-proxy)\n"
+	"  --x11                an X display of the sandbox's own (DISPLAY=:0): a rootless\n"
+	"                       Xwayland that cordon runs for this instance only\n"
 	"  --profile NAME       the permissions of profile NAME from policy.ini (built in:\n"
 	"                       default, network-client, game, devel) instead of the app's own\n"
 	"  --policy FILE        read profiles and [app ID] sections from FILE (default:\n"
@@ -67,6 +69,7 @@ enum {
 	OPT_SETENV,
 	OPT_NO_WAYLAND,
 	OPT_NO_DBUS,
+	OPT_X11,
 	OPT_PROFILE,
 	OPT_POLICY,
 	OPT_VERSION,
@@ -84,6 +87,7 @@ static const struct option long_options[] = {
 	{"setenv", required_argument, NULL, OPT_SETENV},
 	{"no-wayland", no_argument, NULL, OPT_NO_WAYLAND},
 	{"no-dbus", no_argument, NULL, OPT_NO_DBUS},
+	{"x11", no_argument, NULL, OPT_X11},
 	{"profile", required_argument, NULL, OPT_PROFILE},
 	{"policy", required_argument, NULL, OPT_POLICY},
 	{"verbose", no_argument, NULL, 'v'},
@@ -169,6 +173,9 @@ static void parse_options(int argc, char **argv, struct cordon_launch_options *o
 		case OPT_NO_DBUS:
 			o->no_dbus = true;
 			break;
+		case OPT_X11:
+			o->x11 = true;
+			break;
 		case OPT_PROFILE:
 			o->profile = optarg;
 			break;
@@ -241,6 +248,7 @@ static char *user_name(uid_t uid) {
 static void undo_host_state(void *data) {
 	struct cordon_launch *launch = data;
 	cordon_launch_wayland_finish(launch);
+	cordon_launch_x11_finish(launch);
 	cordon_launch_dbus_proxy_finish(launch);
 	cordon_launch_finish_image(launch);
 	cordon_launch_remove_scope(launch);
@@ -323,6 +331,8 @@ int main(int argc, char **argv) {
 		.scope_helper_pid = -1,
 		.wayland_socket_fd = -1,
 		.wayland_close_fd = -1,
+		.x11_socket_fd = -1,
+		.x11_close_fd = -1,
 		.parent_alive_fd = -1,
 		.dbus_socket_fd = -1,
 		.dbus_system_socket_fd = -1,
@@ -333,6 +343,7 @@ int main(int argc, char **argv) {
 	parse_options(argc, argv, &launch.options);
 	cordon_set_verbose(launch.options.verbose);
 	cordon_launch_apply_profile(&launch.options);
+	cordon_launch_x11_check(&launch.options);
 	launch.uid = getuid();
 	launch.gid = getgid();
 	launch.user_name = user_name(launch.uid);

@@ -416,6 +416,7 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	reopen_here(&launch->cache_fd, "the app's cache dir");
 	reopen_here(&launch->wayland_socket_fd, "the app's Wayland socket");
 	reopen_here(&launch->documents_fd, "the app's documents");
+	reopen_here(&launch->x11_socket_fd, "the app's X socket");
 	reopen_here(&launch->dbus_socket_fd, "the app's bus socket");
 	reopen_here(&launch->dbus_system_socket_fd, "the app's system bus socket");
 	reopen_here(&launch->dbus_a11y_socket_fd, "the app's accessibility bus socket");
@@ -451,6 +452,12 @@ void cordon_launch_setup_mounts(struct cordon_launch *launch) {
 	}
 	make_dir("/tmp", 01777);
 	mount_tmpfs("/tmp", "1777");
+	if (launch->x11_socket_fd >= 0) {
+		/* The sandbox's own X server (x11.c) as display 0; the host's sockets stay out. */
+		make_dir("/tmp/.X11-unix", 01777);
+		make_file("/tmp/.X11-unix/X0");
+		bind_fd(launch->x11_socket_fd, "/tmp/.X11-unix/X0", false);
+	}
 	make_dir("/var", 0755);
 	make_symlink("../tmp", "/var/tmp");
 	setup_dev();

@@ -77,7 +77,7 @@ static void close_host_fds(struct cordon_launch *launch) {
 		&launch->fuse_ready_read, &launch->fuse_ready_write, &launch->cgroup_fd,
 		&launch->wayland_socket_fd, &launch->wayland_close_fd, &launch->parent_alive_fd,
 		&launch->dbus_socket_fd, &launch->dbus_system_socket_fd, &launch->dbus_sync_fd,
-		&launch->dbus_a11y_socket_fd};
+		&launch->dbus_a11y_socket_fd, &launch->x11_socket_fd, &launch->x11_close_fd};
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0) {
 			close(*fds[i]);

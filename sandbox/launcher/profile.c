@@ -2,7 +2,7 @@
  * The app's permissions from policy.ini (common/policy.c, docs/policy.md), the same file cordon
  * reads, so an app is described once. The profile is --profile NAME, else the one the app's
  * [app ID] section names, else "default"; the app's own section overrides the profile's keys.
- * Command-line flags (--share=network, --allow=devel) add to what the profile grants.
+ * Command-line flags (--share=network, --allow=devel, --x11) add to what the profile grants.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,8 +48,12 @@ void cordon_launch_apply_profile(struct cordon_launch_options *o) {
 		}
 	}
 	o->dbus_a11y = cordon_policy_get_bool(policy, id, profile, "dbus-a11y", true);
-	cordon_debug("profile %s: network %s, devel %s, dri %s, video %s", profile,
+	if (cordon_policy_get_bool(policy, id, profile, "x11", false)) {
+		o->x11 = true;
+	}
+	cordon_debug("profile %s: network %s, devel %s, x11 %s, dri %s, video %s", profile,
 		o->share_network ? "yes" : "no", o->allow_devel ? "yes" : "no",
-		o->device_dri ? "yes" : "no", o->device_video ? "yes" : "no");
+		o->x11 ? "yes" : "no", o->device_dri ? "yes" : "no",
+		o->device_video ? "yes" : "no");
 	cordon_policy_destroy(policy);
 }

@@ -81,14 +81,16 @@ static int make_listener(struct cordon_launch *launch) {
 }
 
 void cordon_launch_wayland_listen(struct cordon_launch *launch) {
-	if (launch->options.no_wayland) {
+	/* The X display is asked for on the same connection (x11.c). */
+	if (launch->options.no_wayland && !launch->options.x11) {
 		return;
 	}
 	const char *name = getenv("WAYLAND_DISPLAY");
 	if (name == NULL || name[0] == '\0') {
 		cordon_die(
 			"WAYLAND_DISPLAY is not set: cordon-run needs a running cordon to give the "
-			"app its Wayland socket (or --no-wayland for an app without a display)");
+			"app its Wayland socket or X display (or --no-wayland for an app without a "
+			"display)");
 	}
 	struct wl_display *display = wl_display_connect(NULL);
 	if (display == NULL) {
@@ -102,6 +104,15 @@ void cordon_launch_wayland_listen(struct cordon_launch *launch) {
 	wl_registry_add_listener(registry, &registry_listener, &globals);
 	if (wl_display_roundtrip(display) < 0) {
 		cordon_die_errno("talking to the compositor at WAYLAND_DISPLAY=%s", name);
+	}
+	if (launch->options.no_wayland) {
+		if (globals.manager != NULL) {
+			wp_security_context_manager_v1_destroy(globals.manager);
+		}
+		wl_registry_destroy(registry);
+		cordon_launch_x11_request(launch, display);
+		wl_display_disconnect(display);
+		return;
 	}
 	if (globals.manager == NULL) {
 		cordon_die(
@@ -134,6 +145,7 @@ void cordon_launch_wayland_listen(struct cordon_launch *launch) {
 		errno = err;
 		cordon_die_errno("the compositor refused the app's security context");
 	}
+	cordon_launch_x11_request(launch, display);
 	wl_display_disconnect(display);
 	cordon_debug("Wayland listener for %s/%s at %s", launch->options.app_id, launch->instance,
 		launch->wayland_socket_path);

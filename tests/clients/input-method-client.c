@@ -194,8 +194,8 @@ int main(int argc, char *argv[]) {
 		ime.popup = zwp_input_method_v2_get_input_popup_surface(
 			ime.input_method, ime.popup_surface);
 		zwp_input_popup_surface_v2_add_listener(ime.popup, &popup_listener, &ime);
-		wl_surface_attach(ime.popup_surface,
-			tc_buffer_create(ime.client, 120, 40, 0xff00c0c0), 0, 0);
+		wl_surface_attach(
+			ime.popup_surface, tc_buffer_create(ime.client, 120, 40, 0xff00c0c0), 0, 0);
 		wl_surface_commit(ime.popup_surface);
 	}
 	wl_display_roundtrip(ime.client->display);

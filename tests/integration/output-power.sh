@@ -16,7 +16,7 @@ power_mode() {
 }
 
 cordon_start
-start_client surface "$TC/surface-client" --app-id org.example.Shown --color ff0000
+start_client surface "$TC/surface-client" --app-id org.example.Shown --color ffff0000
 wait_for_window org.example.Shown
 before=$(geometry org.example.Shown)
 read -r x y w h <<<"$before"

@@ -160,6 +160,7 @@ static void check_defaults(struct cordon_config *config) {
 	CHECK(config->xcursor_size == 24);
 	CHECK_STR(config->terminal, "foot");
 	CHECK(config->move_modifier == LOGO);
+	CHECK(config->xwayland);
 	CHECK(count_bindings(config) == 9);
 	check_default_bindings(config, "foot");
 }
@@ -326,6 +327,12 @@ static void test_modifiers(void) {
 	cordon_config_destroy(config);
 	config = LOAD_OK("[general]\nmove-modifier = ctrl\n");
 	CHECK(config->move_modifier == CTRL);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[general]\nxwayland = no\n");
+	CHECK(!config->xwayland);
+	cordon_config_destroy(config);
+	config = LOAD_OK("[general]\nxwayland = yes\n");
+	CHECK(config->xwayland);
 	cordon_config_destroy(config);
 }
 
@@ -519,6 +526,7 @@ static void test_errors(void) {
 		"xcursor-size must be a whole number from 1 to 512, got '2.5'");
 
 	EXPECT_ERROR("[general]\nterminal =\n", 2, "terminal must not be empty");
+	EXPECT_ERROR("[general]\nxwayland = maybe\n", 2, "xwayland must be yes or no, got 'maybe'");
 	EXPECT_ERROR("[general]\nmove-modifier = hyper\n", 2,
 		"move-modifier must be one of shift, ctrl, alt, logo, mod2, mod3 or mod5, got 'hyper'");
 	EXPECT_ERROR("[general]\nmove-modifier = logo+shift\n", 2,

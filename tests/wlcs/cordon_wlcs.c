@@ -72,6 +72,7 @@ static const WlcsExtensionDescriptor extensions[] = {
 	{"zwp_keyboard_shortcuts_inhibit_manager_v1", 1},
 	{"ext_session_lock_manager_v1", 1},
 	{"wp_security_context_manager_v1", 1},
+	{"cordon_x11_manager_v1", 1},
 	{"cordon_portal_manager_v1", 5},
 	{"zxdg_exporter_v2", 1},
 	{"zxdg_importer_v2", 1},

@@ -19,6 +19,7 @@ struct cordon_launch_options {
 	bool allow_devel; /* --allow=devel: ptrace, kcmp, pidfd_getfd and /proc writes allowed */
 	bool no_wayland; /* --no-wayland */
 	bool no_dbus; /* --no-dbus: no session bus inside */
+	bool x11; /* --x11 or x11 = yes: an X display of the sandbox's own (x11.c) */
 	/* dbus_proxy.c: the profile's bus names (comma-separated, checked by common/policy.c) */
 	char *dbus_talk;
 	char *dbus_own;
@@ -69,6 +70,10 @@ struct cordon_launch {
 	char *wayland_socket_path;
 	int wayland_socket_fd; /* O_PATH fd of the socket file, the bind source */
 	int wayland_close_fd; /* our end of the close_fd pipe: closing it ends the listener */
+
+	/* x11.c */
+	int x11_socket_fd; /* O_PATH fd of the X server's socket, the bind source; -1 for none */
+	int x11_close_fd; /* our end of the X display's close_fd pipe: closing it ends it */
 
 	/* dbus_proxy.c */
 	char *dbus_dir; /* private temp dir holding the proxy's sockets */
@@ -137,6 +142,17 @@ void cordon_launch_release_scope_helper(struct cordon_launch *launch);
 void cordon_launch_wayland_listen(struct cordon_launch *launch);
 void cordon_launch_wayland_finish(struct cordon_launch *launch);
 
+/*
+ * x11.c: refuses --x11 where the sandbox could reach the host's abstract unix sockets
+ * (--share=network without Landlock's scoping).
+ */
+void cordon_launch_x11_check(const struct cordon_launch_options *options);
+/* x11.c, on wayland.c's connection to cordon: the sandbox's X display, with --x11. */
+struct wl_display;
+void cordon_launch_x11_request(struct cordon_launch *launch, struct wl_display *display);
+/* x11.c: ends the X display (closes our end of its close_fd) and the socket's fd. */
+void cordon_launch_x11_finish(struct cordon_launch *launch);
+
 /* namespaces.c: starts the sandbox; returns the pid of its init (in the host's pid ns). */
 pid_t cordon_launch_spawn(struct cordon_launch *launch);
 
@@ -155,6 +171,8 @@ void cordon_launch_load_seccomp(const struct cordon_launch_options *options);
  * devel), or -1 where the kernel has no Landlock (with a warning).
  */
 int cordon_launch_landlock_prepare(const struct cordon_launch_options *options);
+/* landlock.c: whether this kernel can scope abstract unix sockets to the app (ABI 6). */
+bool cordon_launch_landlock_scopes_abstract_sockets(void);
 /* landlock.c, in the command's process before exec: enters the ruleset and closes it. */
 void cordon_launch_landlock_enter(int ruleset);
 

@@ -1,6 +1,9 @@
-/* A wlr_buffer holding a copy of a pixman image, for scene nodes cordon draws itself. */
-#ifndef CORDON_COMPOSITOR_PIXEL_BUFFER_H
-#define CORDON_COMPOSITOR_PIXEL_BUFFER_H
+/*
+ * A wlr_buffer holding a copy of a pixman image, for scene nodes cordon draws itself: portal
+ * dialogs, the camera indicator, window labels and the attention overlay.
+ */
+#ifndef CORDON_PORTALS_PIXEL_BUFFER_H
+#define CORDON_PORTALS_PIXEL_BUFFER_H
 
 #include <pixman.h>
 

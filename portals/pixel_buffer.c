@@ -1,8 +1,9 @@
 /*
- * Pixels cordon drew on the CPU (labels, the attention overlay), handed to the scene as a
- * buffer of its own: the image may be drawn again meanwhile, the buffer keeps what was shown.
+ * Pixels cordon drew on the CPU (portal dialogs, labels, the attention overlay), handed to
+ * the scene as a buffer of its own: the image may be drawn again meanwhile, the buffer keeps
+ * what was shown. Beside ui_draw.c, which draws them; the compositor uses both.
  */
-#include "compositor/pixel_buffer.h"
+#include "portals/pixel_buffer.h"
 
 #include <drm_fourcc.h>
 #include <stdlib.h>
