@@ -1,0 +1,998 @@
+/*
+ * The structure-aware Wayland fuzzer (docs/fuzzing.md, "The Wayland fuzzer"): an input is a
+ * sequence of steps on an in-process cordon (wayland_cordon.c). A step connects a client
+ * (the host's, or one of two sandboxed apps' through their security-context listeners),
+ * disconnects one, sends a request made from the protocol tables (wayland_protocol.h) with
+ * arguments decoded from the input (live, wrong or destroyed ids, serials the client was
+ * sent, strings from a dictionary or raw, fds of the client's own: memfds, a short memfd,
+ * pipes, a socket), sends raw bytes as a message, or injects seat input. After each step
+ * cordon's loop runs, every client reads what it was sent, and the policy oracle
+ * (wayland_oracle.c) checks what they got; at the end every client goes and the fd count
+ * must be back where it was.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "wayland_client.h"
+#include "wayland_cordon.h"
+#include "wayland_oracle.h"
+
+#define CLIENTS 4
+#define STEPS 160
+#define PIPES 6
+/* Turns of cordon's loop after a step, for a host's round trip, and to see clients go. */
+#define STEP_TURNS 3
+#define ROUNDTRIP_TURNS 32
+#define END_TURNS 256
+#define SHM_SIZE 65536
+
+enum step {
+	STEP_CONNECT,
+	STEP_DISCONNECT,
+	STEP_REQUEST, /* the most common: several values */
+	STEP_POINTER_TO_VIEW = 9,
+	STEP_POINTER_TO,
+	STEP_BUTTON,
+	STEP_KEY,
+	STEP_RAW,
+	STEP_TIME_PASSES,
+	STEP_CONTROL,
+	STEP_COUNT,
+};
+
+struct input {
+	const uint8_t *data;
+	size_t size, at;
+};
+
+struct fuzzed_client {
+	struct run *run;
+	struct fuzz_client wire;
+	bool used;
+	enum fuzz_sandbox sandbox;
+	struct wl_client *wl_client; /* NULL once cordon let it go */
+	struct wl_listener destroy;
+	bool user_acted; /* a key or button the fuzzer injected went to one of its surfaces */
+	/* The fds it may send, made when first used (-1 before). */
+	int shm_fd, short_shm_fd, socket_fds[2];
+	int pipes[PIPES][2];
+	int pipe_count;
+};
+
+struct run {
+	struct fuzz_cordon *cordon;
+	struct input input;
+	struct fuzz_oracle oracle;
+	struct fuzzed_client clients[CLIENTS];
+	struct fuzzed_client watch; /* a host client that only asks for round trips */
+	uint32_t held_buttons; /* bit n: BTN_LEFT + n is down */
+	uint8_t held_keys[32]; /* bit per keycode below 256 */
+	/*
+	 * The process's fds when the input began. Counted for each input: libFuzzer itself opens
+	 * fds between inputs (the pipes to its symbolizer).
+	 */
+	int fd_baseline, swapchain_baseline;
+	int control_fd; /* a connection to cordon's control socket, as cordonctl's; -1 for none */
+};
+
+/* Strings requests may carry: MIME types, app ids, paths, names, and a few hostile ones. */
+static const char *const dictionary[] = {
+	"text/plain",
+	"text/plain;charset=utf-8",
+	"UTF8_STRING",
+	"TEXT",
+	"image/png",
+	"text/uri-list",
+	"application/x-cordon-fuzz",
+	"",
+	"org.cordon.FuzzA",
+	"org.cordon.FuzzB",
+	"org.example.App",
+	"flatpak",
+	"file:///etc/passwd\r\n",
+	"/",
+	"/tmp",
+	"..",
+	"../x",
+	"a.txt",
+	"*.png",
+	"Images",
+	"title",
+	"\u202elive",
+	"\x1b]52;c;AAAA\x07",
+	"%s%s%n",
+	"default",
+	"pointer",
+	"text",
+};
+#define DICTIONARY_SIZE (sizeof(dictionary) / sizeof(dictionary[0]))
+
+/* Keys worth typing: modifiers, letters of bindings and shortcuts, Escape, Return, Tab. */
+static const uint32_t keycodes[] = {
+	1,
+	15,
+	16,
+	28,
+	29,
+	30,
+	33,
+	42,
+	46,
+	47,
+	50,
+	56,
+	103,
+	125,
+};
+#define KEYCODE_COUNT (sizeof(keycodes) / sizeof(keycodes[0]))
+#define BTN_LEFT 0x110
+
+/* Reading the input */
+
+static uint8_t take(struct run *run) {
+	struct input *in = &run->input;
+	return in->at < in->size ? in->data[in->at++] : 0;
+}
+
+static uint32_t take_u32(struct run *run) {
+	uint32_t value = 0;
+	for (int i = 0; i < 4; i++) {
+		value = value << 8 | take(run);
+	}
+	return value;
+}
+
+static bool input_left(const struct run *run) {
+	return run->input.at < run->input.size;
+}
+
+/* Clients */
+
+static void handle_wl_client_destroy(struct wl_listener *listener, void *data) {
+	struct fuzzed_client *client = wl_container_of(listener, client, destroy);
+	wl_list_remove(&client->destroy.link);
+	client->wl_client = NULL;
+}
+
+static void handle_global(void *data, struct fuzz_client *wire, const char *interface) {
+	struct fuzzed_client *client = data;
+	fuzz_oracle_check_global(client->sandbox, interface);
+}
+
+static bool is_source_send(
+	const struct fuzz_wl_interface *interface, const struct fuzz_wl_message *event) {
+	/* wl_data_source, zwp_primary_selection_source_v1, the data-control sources. */
+	return strcmp(event->name, "send") == 0 && strstr(interface->name, "_source");
+}
+
+static void handle_fd(void *data, struct fuzz_client *wire, int fd,
+	const struct fuzz_wl_interface *interface, const struct fuzz_wl_message *event) {
+	struct fuzzed_client *client = data;
+	fuzz_oracle_check_fd(
+		&client->run->oracle, fd, client->sandbox, interface->name, event->name);
+	if (is_source_send(interface, event)) {
+		/* A source asked for its data writes its sandbox's marker, and is done. */
+		char marker[64];
+		size_t length = fuzz_oracle_marker(client->sandbox, marker, sizeof(marker));
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		if (write(fd, marker, length) < 0) {
+			/* A reader gone, or a full pipe: nothing to check. */
+		}
+	}
+	close(fd);
+}
+
+static const struct fuzz_client_listener client_listener = {
+	.global = handle_global,
+	.fd = handle_fd,
+};
+
+static void send_message(struct fuzz_client *wire, struct fuzz_message *message) {
+	if (fuzz_message_end(message)) {
+		fuzz_client_send(
+			wire, message->bytes, message->length, message->fds, message->fd_count);
+	}
+}
+
+static void client_init(struct run *run, struct fuzzed_client *client) {
+	client->run = run;
+	client->shm_fd = client->short_shm_fd = -1;
+	client->socket_fds[0] = client->socket_fds[1] = -1;
+	client->wire.fd = -1;
+}
+
+static bool client_connect(
+	struct run *run, struct fuzzed_client *client, enum fuzz_sandbox sandbox) {
+	/* A slot's last client left nothing behind: not its consent, not its objects. */
+	memset(client, 0, sizeof(*client));
+	client_init(run, client);
+	struct wl_client *wl_client;
+	int fd = fuzz_cordon_connect(run->cordon, sandbox, &wl_client);
+	if (fd < 0) {
+		return false;
+	}
+	fuzz_client_init(&client->wire, fd, &client_listener, client);
+	client->used = true;
+	client->sandbox = sandbox;
+	client->wl_client = wl_client;
+	client->destroy.notify = handle_wl_client_destroy;
+	wl_client_add_destroy_listener(wl_client, &client->destroy);
+	return true;
+}
+
+static void client_close(struct fuzzed_client *client) {
+	fuzz_client_finish(&client->wire);
+	int *fds[] = {&client->shm_fd, &client->short_shm_fd, &client->socket_fds[0],
+		&client->socket_fds[1]};
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+		}
+	}
+	for (int i = 0; i < client->pipe_count; i++) {
+		close(client->pipes[i][0]);
+		close(client->pipes[i][1]);
+	}
+	client->pipe_count = 0;
+	client->used = false;
+}
+
+static struct fuzzed_client *pick_client(struct run *run) {
+	uint8_t n = take(run);
+	for (int i = 0; i < CLIENTS; i++) {
+		struct fuzzed_client *client = &run->clients[(n + i) % CLIENTS];
+		if (client->used) {
+			return client;
+		}
+	}
+	return NULL;
+}
+
+/* The fds a client sends */
+
+static int make_memfd(struct fuzzed_client *client, off_t size) {
+	int fd = memfd_create("cordon-fuzz", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || ftruncate(fd, size) != 0) {
+		fuzz_require(false, "a memfd for the client");
+	}
+	fuzz_oracle_own_fd(&client->run->oracle, fd, client->sandbox);
+	return fd;
+}
+
+static int *new_pipe(struct fuzzed_client *client) {
+	if (client->pipe_count == PIPES) {
+		return client->pipes[PIPES - 1];
+	}
+	int *ends = client->pipes[client->pipe_count];
+	fuzz_require(pipe2(ends, O_CLOEXEC | O_NONBLOCK) == 0, "a pipe for the client");
+	fuzz_oracle_own_fd(&client->run->oracle, ends[0], client->sandbox);
+	client->pipe_count++;
+	return ends;
+}
+
+static int client_fd(struct fuzzed_client *client, uint8_t kind) {
+	switch (kind % 5) {
+	case 0:
+		if (client->shm_fd < 0) {
+			client->shm_fd = make_memfd(client, SHM_SIZE);
+		}
+		return client->shm_fd;
+	case 1:
+		/* Shorter than any pool worth making: reading it past its end is SIGBUS. */
+		if (client->short_shm_fd < 0) {
+			client->short_shm_fd = make_memfd(client, 256);
+		}
+		return client->short_shm_fd;
+	case 2:
+		return new_pipe(client)[1];
+	case 3:
+		return new_pipe(client)[0];
+	default:
+		if (client->socket_fds[0] < 0) {
+			fuzz_require(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+					     client->socket_fds) == 0,
+				"a socket pair for the client");
+			fuzz_oracle_own_fd(
+				&client->run->oracle, client->socket_fds[0], client->sandbox);
+			fuzz_oracle_own_fd(
+				&client->run->oracle, client->socket_fds[1], client->sandbox);
+		}
+		return client->socket_fds[1];
+	}
+}
+
+/* Requests */
+
+static bool object_matches(const struct fuzz_object *object, int interface) {
+	return object->alive && object->interface >= 0 &&
+		(interface < 0 || object->interface == interface);
+}
+
+/* The n-th live object of the client (its own ids first, then cordon's), 0 for none. */
+static uint32_t live_object(struct fuzz_client *wire, unsigned n, int interface) {
+	unsigned count = 0;
+	for (uint32_t i = 1; i < wire->next_id; i++) {
+		count += object_matches(&wire->objects[i], interface);
+	}
+	for (uint32_t i = 0; i < FUZZ_CLIENT_OBJECTS; i++) {
+		count += object_matches(&wire->server_objects[i], interface);
+	}
+	if (count == 0) {
+		return 0;
+	}
+	n %= count;
+	for (uint32_t i = 1; i < wire->next_id; i++) {
+		if (object_matches(&wire->objects[i], interface) && n-- == 0) {
+			return i;
+		}
+	}
+	for (uint32_t i = 0; i < FUZZ_CLIENT_OBJECTS; i++) {
+		if (object_matches(&wire->server_objects[i], interface) && n-- == 0) {
+			return FUZZ_SERVER_ID_BASE + i;
+		}
+	}
+	return 0;
+}
+
+static uint32_t dead_object(struct fuzz_client *wire) {
+	for (uint32_t id = 2; id < wire->next_id; id++) {
+		if (!wire->objects[id].alive) {
+			return id;
+		}
+	}
+	return wire->next_id + 3;
+}
+
+static void put_int(struct run *run, struct fuzz_message *message, struct fuzz_client *wire,
+	const struct fuzz_wl_arg *arg) {
+	static const uint32_t special[] = {
+		0xffffffff, 0x7fffffff, 0x80000000, 0x10000, 1u << 20, 4096, 0xfffffff0, 2};
+	uint8_t kind = take(run);
+	uint32_t value;
+	if (arg->serial && kind < 0x60) {
+		value = wire->last_serial;
+	} else if (arg->serial && kind < 0xc0) {
+		value = wire->last_input_serial;
+	} else if (kind < 0xc0) {
+		value = take(run);
+	} else if (kind < 0xe0) {
+		value = (uint32_t)take(run) * 16;
+	} else if (kind < 0xf0) {
+		value = take_u32(run);
+	} else {
+		value = special[kind % 8];
+	}
+	fuzz_message_put_u32(message, value);
+}
+
+static void put_string(
+	struct run *run, struct fuzz_message *message, const struct fuzz_wl_arg *arg) {
+	uint8_t kind = take(run);
+	if (arg->nullable && kind == 0xff) {
+		fuzz_message_put_string(message, NULL, 0);
+	} else if (kind >= 0xf0) {
+		/* Raw bytes, NULs and all. */
+		size_t length = take(run) % 96;
+		char text[96];
+		for (size_t i = 0; i < length; i++) {
+			text[i] = (char)take(run);
+		}
+		fuzz_message_put_string(message, text, length);
+	} else if (kind >= 0xe0) {
+		/* What some client was sent: an activation token, an exported handle, a name. */
+		const struct fuzzed_client *from = &run->clients[kind % CLIENTS];
+		fuzz_message_put_string(
+			message, from->wire.last_string, strlen(from->wire.last_string));
+	} else if (kind % 2 == 0) {
+		const char *text = dictionary[(kind / 2) % DICTIONARY_SIZE];
+		fuzz_message_put_string(message, text, strlen(text));
+	} else {
+		const char *text = fuzz_wl_interfaces[(kind / 2) % fuzz_wl_interface_count].name;
+		fuzz_message_put_string(message, text, strlen(text));
+	}
+}
+
+static void put_object(struct run *run, struct fuzz_message *message, struct fuzz_client *wire,
+	const struct fuzz_wl_arg *arg) {
+	uint8_t kind = take(run);
+	uint32_t id = 0;
+	switch (kind % 8) {
+	case 5:
+		id = live_object(wire, take(run), -1);
+		break;
+	case 6:
+		id = dead_object(wire);
+		break;
+	case 7:
+		id = 0;
+		break;
+	default:
+		id = live_object(wire, take(run), arg->interface);
+		if (id == 0 && !arg->nullable) {
+			id = live_object(wire, kind, -1);
+		}
+		break;
+	}
+	fuzz_message_put_u32(message, id);
+}
+
+/* wl_registry.bind's untyped new id: a global the client was told of, by its interface. */
+static void put_bind(struct run *run, struct fuzz_message *message, struct fuzz_client *wire) {
+	uint16_t pick = (uint16_t)(take(run) << 8 | take(run));
+	int interface = pick % fuzz_wl_interface_count;
+	uint32_t name = pick, version = 1;
+	for (int i = 0; i < wire->global_count; i++) {
+		if (wire->globals[i].interface == interface) {
+			name = wire->globals[i].name;
+			version = wire->globals[i].version;
+		}
+	}
+	if (fuzz_wl_interfaces[interface].version < version) {
+		version = fuzz_wl_interfaces[interface].version;
+	}
+	uint8_t wrong_version = take(run);
+	if (wrong_version >= 0xf0) {
+		version = wrong_version & 0xf;
+	}
+	const char *text = fuzz_wl_interfaces[interface].name;
+	fuzz_message_put_u32(message, name);
+	fuzz_message_put_string(message, text, strlen(text));
+	fuzz_message_put_u32(message, version);
+	fuzz_message_put_u32(message, fuzz_client_new_id(wire, interface, version));
+}
+
+static void put_arg(struct run *run, struct fuzzed_client *client, struct fuzz_message *message,
+	const struct fuzz_object *target, const struct fuzz_wl_arg *arg) {
+	struct fuzz_client *wire = &client->wire;
+	switch (arg->type) {
+	case 'i':
+	case 'u':
+		put_int(run, message, wire, arg);
+		break;
+	case 'f':
+		fuzz_message_put_u32(message, (uint32_t)(int8_t)take(run) * 256u);
+		break;
+	case 's':
+		put_string(run, message, arg);
+		break;
+	case 'o':
+		put_object(run, message, wire, arg);
+		break;
+	case 'n':
+		if (arg->interface < 0) {
+			put_bind(run, message, wire);
+		} else {
+			fuzz_message_put_u32(
+				message, fuzz_client_new_id(wire, arg->interface, target->version));
+		}
+		break;
+	case 'a': {
+		uint8_t bytes[64];
+		size_t length = take(run) % sizeof(bytes);
+		for (size_t i = 0; i < length; i++) {
+			bytes[i] = take(run);
+		}
+		fuzz_message_put_array(message, bytes, length);
+		break;
+	}
+	case 'h':
+		fuzz_message_put_fd(message, client_fd(client, take(run)));
+		break;
+	}
+}
+
+/* A request the object's version has, mostly; now and then any. */
+static int pick_request(
+	struct run *run, const struct fuzz_wl_interface *interface, uint32_t version) {
+	uint8_t n = take(run);
+	if (n >= 0xf8) {
+		return n % interface->request_count;
+	}
+	int eligible = 0;
+	for (int i = 0; i < interface->request_count; i++) {
+		eligible += interface->requests[i].since <= version;
+	}
+	if (eligible == 0) {
+		return -1;
+	}
+	n %= eligible;
+	for (int i = 0; i < interface->request_count; i++) {
+		if (interface->requests[i].since <= version && n-- == 0) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Whether to send what the open findings need (CORDON_FUZZ_SEND_KNOWN=1, docs/fuzzing.md). */
+static bool send_known(void) {
+	const char *value = getenv("CORDON_FUZZ_SEND_KNOWN");
+	return value && *value;
+}
+
+static void step_request(struct run *run) {
+	struct fuzzed_client *client = pick_client(run);
+	if (!client) {
+		return;
+	}
+	struct fuzz_client *wire = &client->wire;
+	uint32_t id = live_object(wire, take(run), -1);
+	struct fuzz_object *target = fuzz_client_object(wire, id);
+	if (!target) {
+		return;
+	}
+	const struct fuzz_wl_interface *interface = &fuzz_wl_interfaces[target->interface];
+	if (interface->request_count == 0) {
+		return;
+	}
+	int opcode = pick_request(run, interface, target->version);
+	if (opcode < 0) {
+		return;
+	}
+	const struct fuzz_wl_message *request = &interface->requests[opcode];
+	if (strcmp(request->name, "reposition") == 0 &&
+		fuzz_cordon_popup_uninitialized(client->wl_client, id) && !send_known()) {
+		/* The open wlroots finding (docs/fuzzing.md): it would end every input here. */
+		return;
+	}
+	struct fuzz_message message;
+	fuzz_message_begin(&message, id, (uint16_t)opcode);
+	for (int i = 0; i < request->arg_count; i++) {
+		const struct fuzz_wl_arg *arg = &request->args[i];
+		/* wl_registry.bind's name goes with its untyped new id (put_bind). */
+		bool bind_name = i + 1 < request->arg_count && request->args[i + 1].type == 'n' &&
+			request->args[i + 1].interface < 0;
+		if (!bind_name) {
+			put_arg(run, client, &message, target, arg);
+		}
+	}
+	if (getenv("CORDON_FUZZ_TRACE")) {
+		fprintf(stderr, "fuzz-wayland: client %d (sandbox %d): %s@%u.%s\n",
+			(int)(client - run->clients), (int)client->sandbox, interface->name, id,
+			request->name);
+	}
+	send_message(wire, &message);
+	if (request->destructor) {
+		target->alive = false;
+	}
+}
+
+/* Bytes as they come, as a message, with fds or not: a client that lies about sizes. */
+static void step_raw(struct run *run) {
+	struct fuzzed_client *client = pick_client(run);
+	if (!client) {
+		return;
+	}
+	uint8_t bytes[64];
+	size_t length = take(run) % sizeof(bytes);
+	for (size_t i = 0; i < length; i++) {
+		bytes[i] = take(run);
+	}
+	int fds[2];
+	int fd_count = take(run) % 3;
+	for (int i = 0; i < fd_count; i++) {
+		fds[i] = client_fd(client, take(run));
+	}
+	fuzz_client_send(&client->wire, bytes, length, fds, fd_count);
+}
+
+static void step_connect(struct run *run) {
+	enum fuzz_sandbox sandbox = take(run) % FUZZ_SANDBOX_COUNT;
+	for (int i = 0; i < CLIENTS; i++) {
+		struct fuzzed_client *client = &run->clients[i];
+		/* Not a slot whose last client cordon has not let go of yet: its listener is
+		 * still on that wl_client. */
+		if (client->used || client->wl_client) {
+			continue;
+		}
+		if (!client_connect(run, client, sandbox)) {
+			return;
+		}
+		/* Every client starts with its registry: what it may bind is what it is told. */
+		struct fuzz_message message;
+		fuzz_message_begin(&message, 1, 1);
+		fuzz_message_put_u32(&message,
+			fuzz_client_new_id(
+				&client->wire, fuzz_wl_interface_find("wl_registry"), 1));
+		send_message(&client->wire, &message);
+		return;
+	}
+}
+
+/* Seat input */
+
+static struct fuzzed_client *client_of(struct run *run, struct wl_client *wl_client) {
+	for (int i = 0; i < CLIENTS && wl_client; i++) {
+		if (run->clients[i].used && run->clients[i].wl_client == wl_client) {
+			return &run->clients[i];
+		}
+	}
+	return NULL;
+}
+
+/* The user acted on a surface of this client: the consent the oracle looks for. */
+static void user_acted_on(struct run *run, struct wl_client *wl_client) {
+	struct fuzzed_client *client = client_of(run, wl_client);
+	if (client) {
+		client->user_acted = true;
+	}
+}
+
+static void step_button(struct run *run) {
+	uint8_t b = take(run);
+	uint32_t index = b % 3;
+	bool pressed = !(run->held_buttons & (1u << index));
+	user_acted_on(run, fuzz_cordon_pointer_client(run->cordon));
+	fuzz_cordon_button(run->cordon, BTN_LEFT + index, pressed);
+	run->held_buttons ^= 1u << index;
+}
+
+static void step_key(struct run *run) {
+	uint8_t b = take(run);
+	uint32_t keycode = b < 0xe0 ? keycodes[b % KEYCODE_COUNT] : take(run);
+	bool pressed = !(run->held_keys[keycode / 8] & (1u << (keycode % 8)));
+	user_acted_on(run, fuzz_cordon_keyboard_client(run->cordon));
+	fuzz_cordon_key(run->cordon, keycode, pressed);
+	run->held_keys[keycode / 8] ^= (uint8_t)(1u << (keycode % 8));
+}
+
+/* Whatever is down goes up: the next input starts with a seat at rest. */
+static void release_input(struct run *run) {
+	for (uint32_t i = 0; i < 3; i++) {
+		if (run->held_buttons & (1u << i)) {
+			fuzz_cordon_button(run->cordon, BTN_LEFT + i, false);
+		}
+	}
+	for (uint32_t keycode = 0; keycode < 256; keycode++) {
+		if (run->held_keys[keycode / 8] & (1u << (keycode % 8))) {
+			fuzz_cordon_key(run->cordon, keycode, false);
+		}
+	}
+	fuzz_cordon_pointer_to(run->cordon, 0, 0);
+}
+
+/* The control socket */
+
+/*
+ * What a host's cordonctl may ask. Left out: quit (it ends a run the fuzzer does not have),
+ * freeze and thaw (they freeze an app through its cgroup, which is the fuzzer's own), and
+ * output-add and output-remove (outputs outlive the input: the next one would start from
+ * another desktop).
+ */
+static const char *const control_commands[] = {
+	"outputs",
+	"windows",
+	"clients",
+	"transfers",
+	"focus",
+	"close",
+	"minimize",
+	"restore",
+	"pointer",
+	"key",
+	"screenshot",
+	"permissions",
+	"portal-requests",
+	"camera-streams",
+	"apps",
+	"attention",
+};
+#define CONTROL_COMMAND_COUNT (sizeof(control_commands) / sizeof(control_commands[0]))
+
+static const char *const control_words[] = {
+	"1",
+	"2",
+	"3",
+	"0",
+	"-1",
+	"4294967297",
+	"HEADLESS-1",
+	"HEADLESS-9",
+	"move",
+	"motion",
+	"button",
+	"click",
+	"press",
+	"release",
+	"left",
+	"right",
+	"axis",
+	"100",
+	"50.5",
+	"nan",
+	"a",
+	"v",
+	"ctrl+v",
+	"Logo+Escape",
+	"Escape",
+	"Return",
+	"list",
+	"cursor",
+};
+#define CONTROL_WORD_COUNT (sizeof(control_words) / sizeof(control_words[0]))
+
+static void control_connect(struct run *run) {
+	const char *path = fuzz_cordon_control_path(run->cordon);
+	struct sockaddr_un address = {.sun_family = AF_UNIX};
+	if (strlen(path) >= sizeof(address.sun_path)) {
+		return;
+	}
+	memcpy(address.sun_path, path, strlen(path) + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		return;
+	}
+	if (connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
+		close(fd);
+		return;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	run->control_fd = fd;
+}
+
+/*
+ * A word of the request's arguments, appended: from the list, or up to 15 bytes of the
+ * input as one printable word (no quote or backslash: the request is JSON).
+ */
+static size_t control_word(struct run *run, char *out) {
+	uint8_t kind = take(run);
+	if (kind < 0xe0) {
+		const char *word = control_words[kind % CONTROL_WORD_COUNT];
+		size_t length = strlen(word);
+		memcpy(out, word, length);
+		return length;
+	}
+	size_t length = kind % 16;
+	for (size_t i = 0; i < length; i++) {
+		uint8_t byte = take(run);
+		bool plain = byte > ' ' && byte < 0x7f && byte != '"' && byte != '\\';
+		out[i] = plain ? (char)byte : '_';
+	}
+	return length;
+}
+
+/* A cordonctl request: {"command": NAME, "args": [WORD, ...]} and a newline. */
+static void step_control(struct run *run) {
+	if (run->control_fd < 0) {
+		control_connect(run);
+	}
+	if (run->control_fd < 0) {
+		return;
+	}
+	const char *command = control_commands[take(run) % CONTROL_COMMAND_COUNT];
+	int words = take(run) % 4;
+	char line[512];
+	size_t length =
+		(size_t)snprintf(line, sizeof(line), "{\"command\": \"%s\", \"args\": [", command);
+	if (strcmp(command, "screenshot") == 0) {
+		/* Into the scratch folder only. */
+		length += (size_t)snprintf(line + length, sizeof(line) - length,
+			"\"HEADLESS-1\", \"%s/screenshot.png\"",
+			fuzz_cordon_scratch_dir(run->cordon));
+	} else if (strcmp(command, "permissions") == 0) {
+		/* list only: a grant would outlive the input, in the permission store. */
+		length += (size_t)snprintf(line + length, sizeof(line) - length, "\"list\"");
+	} else {
+		for (int i = 0; i < words; i++) {
+			length += (size_t)snprintf(
+				line + length, sizeof(line) - length, "%s\"", i ? ", " : "");
+			length += control_word(run, line + length);
+			line[length++] = '"';
+		}
+	}
+	length += (size_t)snprintf(line + length, sizeof(line) - length, "]}\n");
+	if (strcmp(command, "pointer") == 0 || strcmp(command, "key") == 0) {
+		/* Input through the control socket is the user's as much as the seat's. */
+		user_acted_on(run, fuzz_cordon_pointer_client(run->cordon));
+		user_acted_on(run, fuzz_cordon_keyboard_client(run->cordon));
+	}
+	if (getenv("CORDON_FUZZ_TRACE")) {
+		fprintf(stderr, "fuzz-wayland: control: %.*s", (int)length, line);
+	}
+	if (send(run->control_fd, line, length, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		close(run->control_fd);
+		run->control_fd = -1;
+	}
+}
+
+/* What cordon answered on the control socket: read and dropped (a hang-up closes it). */
+static void drain_control(struct run *run) {
+	char bytes[4096];
+	ssize_t got;
+	while (run->control_fd >= 0 &&
+		(got = recv(run->control_fd, bytes, sizeof(bytes), MSG_DONTWAIT)) != 0) {
+		if (got < 0) {
+			if (errno != EAGAIN) {
+				close(run->control_fd);
+				run->control_fd = -1;
+			}
+			return;
+		}
+		if (getenv("CORDON_FUZZ_TRACE")) {
+			fprintf(stderr, "fuzz-wayland: control answered: %.*s\n",
+				(int)(got > 120 ? 120 : got), bytes);
+		}
+	}
+	if (run->control_fd >= 0) {
+		close(run->control_fd);
+		run->control_fd = -1;
+	}
+}
+
+/* After each step */
+
+static void read_clients(struct run *run) {
+	for (int i = 0; i < CLIENTS; i++) {
+		if (run->clients[i].used) {
+			fuzz_client_read(&run->clients[i].wire);
+		}
+	}
+}
+
+static void check_readable(struct fuzzed_client *client, int fd) {
+	char bytes[4096];
+	ssize_t got;
+	while ((got = recv(fd, bytes, sizeof(bytes), MSG_DONTWAIT)) > 0 ||
+		(got < 0 && errno == ENOTSOCK && (got = read(fd, bytes, sizeof(bytes))) > 0)) {
+		fuzz_oracle_check_data(bytes, (size_t)got, client->sandbox, client->user_acted);
+	}
+}
+
+/* What came out of the pipes and the socket each client gave to be written into. */
+static void check_pipes(struct run *run) {
+	for (int i = 0; i < CLIENTS; i++) {
+		struct fuzzed_client *client = &run->clients[i];
+		if (!client->used) {
+			continue;
+		}
+		for (int p = 0; p < client->pipe_count; p++) {
+			check_readable(client, client->pipes[p][0]);
+		}
+		if (client->socket_fds[0] >= 0) {
+			check_readable(client, client->socket_fds[0]);
+		}
+	}
+}
+
+static void check_roundtrip(struct run *run) {
+	struct fuzz_client *wire = &run->watch.wire;
+	struct fuzz_message message;
+	wire->sync_done = false;
+	wire->sync_id = fuzz_client_new_id(wire, fuzz_wl_interface_find("wl_callback"), 1);
+	if (wire->sync_id == 0) {
+		/* Out of ids: start the count again (the old callbacks are all gone). */
+		wire->next_id = 2;
+		wire->sync_id = fuzz_client_new_id(wire, fuzz_wl_interface_find("wl_callback"), 1);
+	}
+	fuzz_message_begin(&message, 1, 0);
+	fuzz_message_put_u32(&message, wire->sync_id);
+	send_message(wire, &message);
+	for (int i = 0; i < ROUNDTRIP_TURNS && !wire->sync_done && !wire->hung_up; i++) {
+		fuzz_cordon_dispatch(run->cordon);
+		fuzz_client_read(wire);
+	}
+	fuzz_oracle_check_roundtrip(wire->sync_done, wire->hung_up || wire->errored);
+}
+
+static void after_step(struct run *run) {
+	for (int i = 0; i < STEP_TURNS; i++) {
+		fuzz_cordon_dispatch(run->cordon);
+		read_clients(run);
+		drain_control(run);
+	}
+	check_pipes(run);
+	for (int i = 0; i < CLIENTS; i++) {
+		fuzz_oracle_check_resources(run->clients[i].wl_client, run->clients[i].sandbox);
+	}
+	check_roundtrip(run);
+}
+
+static bool clients_gone(struct run *run) {
+	for (int i = 0; i < CLIENTS; i++) {
+		if (run->clients[i].wl_client) {
+			return false;
+		}
+	}
+	return !run->watch.wl_client;
+}
+
+/* Every client goes; cordon must let go of everything they cost. */
+static void end_run(struct run *run) {
+	release_input(run);
+	fuzz_cordon_dispatch(run->cordon);
+	for (int i = 0; i < CLIENTS; i++) {
+		if (run->clients[i].used) {
+			client_close(&run->clients[i]);
+		}
+	}
+	client_close(&run->watch);
+	if (run->control_fd >= 0) {
+		close(run->control_fd);
+		run->control_fd = -1;
+	}
+	int now = 0, swapchain = 0;
+	int baseline = run->fd_baseline, swapchain_baseline = run->swapchain_baseline;
+	for (int i = 0; i < END_TURNS; i++) {
+		fuzz_cordon_dispatch(run->cordon);
+		now = fuzz_cordon_fd_count(&swapchain);
+		if (clients_gone(run) && now == baseline) {
+			break;
+		}
+	}
+	fuzz_require(clients_gone(run), "cordon let every client go once its connection closed");
+	fuzz_oracle_check_fd_count(now, baseline, swapchain, swapchain_baseline);
+}
+
+static void run_step(struct run *run) {
+	uint8_t step = take(run) % STEP_COUNT;
+	if (step >= STEP_REQUEST && step < STEP_POINTER_TO_VIEW) {
+		step_request(run);
+		return;
+	}
+	switch (step) {
+	case STEP_CONNECT:
+		step_connect(run);
+		break;
+	case STEP_DISCONNECT: {
+		struct fuzzed_client *client = pick_client(run);
+		if (client) {
+			client_close(client);
+		}
+		break;
+	}
+	case STEP_POINTER_TO_VIEW: {
+		uint8_t n = take(run), dx = take(run);
+		fuzz_cordon_pointer_to_view(run->cordon, n, dx, take(run));
+		break;
+	}
+	case STEP_POINTER_TO: {
+		double x = take(run) * 5.0;
+		fuzz_cordon_pointer_to(run->cordon, x, take(run) * 3.0);
+		break;
+	}
+	case STEP_BUTTON:
+		step_button(run);
+		break;
+	case STEP_KEY:
+		step_key(run);
+		break;
+	case STEP_RAW:
+		step_raw(run);
+		break;
+	case STEP_TIME_PASSES:
+		fuzz_cordon_time_passes(run->cordon);
+		break;
+	case STEP_CONTROL:
+		step_control(run);
+		break;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+	struct run *run = calloc(1, sizeof(*run));
+	fuzz_require(run != NULL, "memory for the run");
+	run->cordon = fuzz_cordon_get();
+	run->fd_baseline = fuzz_cordon_fd_count(&run->swapchain_baseline);
+	run->input = (struct input){.data = data, .size = size};
+	run->control_fd = -1;
+	for (int i = 0; i < CLIENTS; i++) {
+		client_init(run, &run->clients[i]);
+	}
+	fuzz_require(client_connect(run, &run->watch, FUZZ_HOST), "the host's watch client");
+	for (int i = 0; i < STEPS && input_left(run); i++) {
+		run_step(run);
+		after_step(run);
+	}
+	end_run(run);
+	free(run);
+	return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * The cordon the Wayland fuzzer drives: one whole compositor in the fuzzer's own process
+ * (headless, one output, pixman), made once and kept across inputs, whose event loop the
+ * fuzzer turns by hand between steps. Sandboxed clients come in through security-context
+ * listeners that a host client made through the protocol at start-up, as flatpak makes them.
+ */
+#ifndef CORDON_FUZZ_WAYLAND_CORDON_H
+#define CORDON_FUZZ_WAYLAND_CORDON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+
+/* Who a client is: the host, or one of two sandboxed apps (their listeners' tags). */
+enum fuzz_sandbox {
+	FUZZ_HOST,
+	FUZZ_SANDBOX_A,
+	FUZZ_SANDBOX_B,
+	FUZZ_SANDBOX_COUNT,
+};
+
+struct fuzz_cordon;
+
+/* The compositor, made on the first call; aborts when it cannot be made. */
+struct fuzz_cordon *fuzz_cordon_get(void);
+
+/*
+ * A new connection of this sandbox: the client's end of it (non-blocking), and the wl_client
+ * cordon made for it in *wl_client; -1 when cordon took none.
+ */
+int fuzz_cordon_connect(
+	struct fuzz_cordon *cordon, enum fuzz_sandbox sandbox, struct wl_client **wl_client);
+
+/* Runs what is ready in cordon's event loop and flushes its events to the clients. */
+void fuzz_cordon_dispatch(struct fuzz_cordon *cordon);
+
+/*
+ * Whether the object with this id of this client is an xdg_popup whose surface has not had
+ * its first commit. wlroots 0.20 aborts on xdg_popup.reposition then (docs/fuzzing.md,
+ * "Findings"): the target does not send that request, so that campaigns get past it.
+ */
+bool fuzz_cordon_popup_uninitialized(struct wl_client *client, uint32_t id);
+
+/* The path of cordon's control socket (what cordonctl talks to), and its scratch folder. */
+const char *fuzz_cordon_control_path(struct fuzz_cordon *cordon);
+const char *fuzz_cordon_scratch_dir(struct fuzz_cordon *cordon);
+
+/* The seat's input, through cordon's own injection path (what cordonctl uses). */
+void fuzz_cordon_pointer_to(struct fuzz_cordon *cordon, double x, double y);
+/* Into the window that is n-th from the top (modulo the count), dx, dy from its corner. */
+void fuzz_cordon_pointer_to_view(struct fuzz_cordon *cordon, unsigned n, int dx, int dy);
+void fuzz_cordon_button(struct fuzz_cordon *cordon, uint32_t button, bool pressed);
+void fuzz_cordon_key(struct fuzz_cordon *cordon, uint32_t keycode, bool pressed);
+/*
+ * A second passes for every window: cordon takes a press as the user's consent only on a
+ * window shown for a while (input_router.c), which no window of an input that runs for a
+ * millisecond would ever be.
+ */
+void fuzz_cordon_time_passes(struct fuzz_cordon *cordon);
+/*
+ * The clients that have the pointer (during a drag: the client under it, where a drop goes)
+ * and the keyboard now (NULL for none).
+ */
+struct wl_client *fuzz_cordon_pointer_client(struct fuzz_cordon *cordon);
+struct wl_client *fuzz_cordon_keyboard_client(struct fuzz_cordon *cordon);
+
+/*
+ * The number of fds the process has open now: those of wlroots' swapchains apart, in
+ * *swapchain, and without the devices and data files libraries keep (wayland_cordon.c).
+ */
+int fuzz_cordon_fd_count(int *swapchain);
+
+#endif
