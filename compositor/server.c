@@ -35,6 +35,7 @@
 #include "compositor/label.h"
 #include "compositor/output.h"
 #include "compositor/portal_host.h"
+#include "compositor/request_guard.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
 #include "compositor/x11_display.h"
@@ -231,7 +232,10 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 		wlr_compositor_create(server->display, COMPOSITOR_VERSION, server->renderer);
 	server->subcompositor = wlr_subcompositor_create(server->display);
 	server->xdg_shell = wlr_xdg_shell_create(server->display, XDG_SHELL_VERSION);
-	if (!server->compositor || !server->subcompositor || !server->xdg_shell) {
+	/* Before any client can send what wlroots would abort on. */
+	server->request_guard = cordon_request_guard_create(server->display);
+	if (!server->compositor || !server->subcompositor || !server->xdg_shell ||
+		!server->request_guard) {
 		goto error;
 	}
 
@@ -393,6 +397,9 @@ void cordon_server_destroy(struct cordon_server *server) {
 	server->apps = NULL;
 	cordon_clients_finish(server);
 	cordon_global_filter_finish(server);
+	if (server->request_guard) {
+		wl_protocol_logger_destroy(server->request_guard);
+	}
 	/* Its listeners would otherwise accept clients into a display being torn down. */
 	cordon_security_context_manager_destroy(server->security_contexts);
 	cordon_attention_destroy(server->attention);

@@ -70,6 +70,7 @@ struct cordon_xwayland_unmanaged {
 	struct wl_listener set_geometry;
 	struct wl_listener set_override_redirect;
 	/* A sandbox's, while mapped: shown only while its X server has the keyboard. */
+	bool sandboxed; /* of the X server's tag, taken at creation */
 	struct wl_listener keyboard_focus_change;
 };
 
@@ -523,19 +524,20 @@ static bool unmanaged_add_frame(struct cordon_xwayland_unmanaged *unmanaged) {
  * another app, it can cover none of that app's windows or labels (attack-x11-menu-cover).
  */
 static void unmanaged_update_shown(struct cordon_xwayland_unmanaged *unmanaged) {
-	if (!unmanaged->tree) {
+	if (!unmanaged->tree || !unmanaged->xsurface->surface) {
 		return;
 	}
 	bool shown = true;
-	const struct cordon_tag *tag = cordon_xwayland_tag(unmanaged->xwayland);
-	if (!tag || tag->sandboxed) {
+	if (unmanaged->sandboxed) {
+		/* Only pointers compared: this runs while the X server goes, too. */
 		struct cordon_server *server = unmanaged->server;
 		struct cordon_view *focused = server->seat->focused_view;
 		struct wlr_surface *keyboard =
 			server->seat->wlr_seat->keyboard_state.focused_surface;
-		struct wl_client *own = cordon_xwayland_wl_client(unmanaged->xwayland);
+		struct wl_client *own =
+			wl_resource_get_client(unmanaged->xsurface->surface->resource);
 		shown = (focused && cordon_view_get_xwayland(focused) == unmanaged->xwayland) ||
-			(keyboard && own && wl_resource_get_client(keyboard->resource) == own);
+			(keyboard && wl_resource_get_client(keyboard->resource) == own);
 	}
 	wlr_scene_node_set_enabled(&unmanaged->tree->node, shown);
 }
@@ -688,6 +690,8 @@ static void unmanaged_create(struct cordon_server *server, struct cordon_xwaylan
 	}
 	unmanaged->server = server;
 	unmanaged->xwayland = xwayland;
+	const struct cordon_tag *tag = cordon_xwayland_tag(xwayland);
+	unmanaged->sandboxed = !tag || tag->sandboxed;
 	unmanaged->xsurface = xsurface;
 	xsurface->data = unmanaged;
 	unmanaged->associate.notify = handle_unmanaged_associate;

@@ -513,12 +513,6 @@ static int pick_request(
 	return -1;
 }
 
-/* Whether to send what the open findings need (CORDON_FUZZ_SEND_KNOWN=1, docs/fuzzing.md). */
-static bool send_known(void) {
-	const char *value = getenv("CORDON_FUZZ_SEND_KNOWN");
-	return value && *value;
-}
-
 static void step_request(struct run *run) {
 	struct fuzzed_client *client = pick_client(run);
 	if (!client) {
@@ -539,11 +533,6 @@ static void step_request(struct run *run) {
 		return;
 	}
 	const struct fuzz_wl_message *request = &interface->requests[opcode];
-	if (strcmp(request->name, "reposition") == 0 &&
-		fuzz_cordon_popup_uninitialized(client->wl_client, id) && !send_known()) {
-		/* The open wlroots finding (docs/fuzzing.md): it would end every input here. */
-		return;
-	}
 	struct fuzz_message message;
 	fuzz_message_begin(&message, id, (uint16_t)opcode);
 	for (int i = 0; i < request->arg_count; i++) {

@@ -377,15 +377,6 @@ int fuzz_cordon_connect(
 	return fd;
 }
 
-bool fuzz_cordon_popup_uninitialized(struct wl_client *client, uint32_t id) {
-	struct wl_resource *resource = client ? wl_client_get_object(client, id) : NULL;
-	if (!resource || strcmp(wl_resource_get_class(resource), "xdg_popup") != 0) {
-		return false;
-	}
-	struct wlr_xdg_popup *popup = wlr_xdg_popup_from_resource(resource);
-	return popup && !popup->base->initialized;
-}
-
 const char *fuzz_cordon_control_path(struct fuzz_cordon *cordon) {
 	return cordon_ipc_server_get_path(cordon->server->ipc);
 }

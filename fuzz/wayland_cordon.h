@@ -34,13 +34,6 @@ int fuzz_cordon_connect(
 /* Runs what is ready in cordon's event loop and flushes its events to the clients. */
 void fuzz_cordon_dispatch(struct fuzz_cordon *cordon);
 
-/*
- * Whether the object with this id of this client is an xdg_popup whose surface has not had
- * its first commit. wlroots 0.20 aborts on xdg_popup.reposition then (docs/fuzzing.md,
- * "Findings"): the target does not send that request, so that campaigns get past it.
- */
-bool fuzz_cordon_popup_uninitialized(struct wl_client *client, uint32_t id);
-
 /* The path of cordon's control socket (what cordonctl talks to), and its scratch folder. */
 const char *fuzz_cordon_control_path(struct fuzz_cordon *cordon);
 const char *fuzz_cordon_scratch_dir(struct fuzz_cordon *cordon);

@@ -73,6 +73,7 @@ struct cordon_server {
 	/* xdg-foreign-v2 exports: the parent windows of D-Bus portal requests. */
 	struct cordon_xdg_foreign *xdg_foreign;
 	struct wl_protocol_logger *global_census; /* global_filter.c */
+	struct wl_protocol_logger *request_guard; /* request_guard.c */
 	/* Cgroup paths by id, for identifying clients (client.c); NULL where it cannot work. */
 	struct cordon_cgroup_cache *cgroup_cache;
 	/* Per-app caps (app_limits.c), and the watch on data-source offers (offer_limits.c). */

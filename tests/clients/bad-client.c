@@ -234,10 +234,32 @@ static int run_invalid_resize_edge(void) {
 	return code;
 }
 
+/*
+ * xdg_popup.reposition before the popup's first commit: wlroots 0.20 aborts on it (the
+ * Wayland fuzzer found it); cordon answers with a protocol error (request_guard.c).
+ */
+static int run_popup_reposition_early(void) {
+	struct tc_client *client = tc_client_connect();
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(client->wm_base);
+	xdg_positioner_set_size(positioner, 10, 10);
+	xdg_positioner_set_anchor_rect(positioner, 0, 0, 1, 1);
+	struct wl_surface *surface = wl_compositor_create_surface(client->compositor);
+	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(client->wm_base, surface);
+	struct xdg_popup *popup = xdg_surface_get_popup(xdg_surface, NULL, positioner);
+	xdg_popup_reposition(popup, positioner, 1);
+	int code = expect_protocol_error(client);
+	xdg_popup_destroy(popup);
+	xdg_surface_destroy(xdg_surface);
+	wl_surface_destroy(surface);
+	xdg_positioner_destroy(positioner);
+	tc_client_destroy(client);
+	return code;
+}
+
 int main(int argc, char *argv[]) {
 	if (argc != 2) {
 		tc_die("usage: bad-client unknown-object|invalid-enum|negative-size|"
-		       "invalid-resize-edge");
+		       "invalid-resize-edge|popup-reposition-early");
 	}
 	const char *mode = argv[1];
 	if (strcmp(mode, "unknown-object") == 0) {
@@ -251,6 +273,9 @@ int main(int argc, char *argv[]) {
 	}
 	if (strcmp(mode, "invalid-resize-edge") == 0) {
 		return run_invalid_resize_edge();
+	}
+	if (strcmp(mode, "popup-reposition-early") == 0) {
+		return run_popup_reposition_early();
 	}
 	tc_die("bad-client: unknown mode \"%s\"", mode);
 }

@@ -36,9 +36,12 @@ declare -A expected=(
 	# XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE: wlroots 0.20 checks the edge before cordon sees
 	# the request and posts the error on the toplevel's xdg_surface object.
 	[invalid-resize-edge]="xdg_surface 0"
+	# XDG_SURFACE_ERROR_NOT_CONSTRUCTED: wlroots 0.20 aborts on it; cordon refuses it first
+	# (compositor/request_guard.c).
+	[popup-reposition-early]="xdg_surface 1"
 )
 
-for mode in unknown-object invalid-enum negative-size invalid-resize-edge; do
+for mode in unknown-object invalid-enum negative-size invalid-resize-edge popup-reposition-early; do
 	log="$TEST_TMP/bad-$mode.log"
 	status=0
 	timeout 30 "$TC/bad-client" "$mode" > "$log" 2>&1 || status=$?

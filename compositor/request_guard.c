@@ -1,0 +1,55 @@
+/*
+ * The request guard. A libwayland protocol logger sees each request just before its
+ * handler is called, which is the one place cordon can act before wlroots' own handlers of
+ * the protocols wlroots implements. It posts a protocol error (the client is disconnected
+ * once this request is dispatched) and makes the object inert for the handler that follows,
+ * which wlroots' handlers check for.
+ *
+ * Guarded:
+ * - xdg_popup.reposition before the popup's initial commit: wlroots schedules a configure
+ *   for a surface that was never initialized and aborts (assert in
+ *   wlr_xdg_surface_schedule_configure). Found by the Wayland fuzzer (docs/fuzzing.md).
+ */
+#include "compositor/request_guard.h"
+
+#include <string.h>
+#include <sys/types.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+
+#include "xdg-shell-protocol.h"
+
+static bool is_request(const struct wl_protocol_logger_message *message, const char *interface,
+	const char *request) {
+	return strcmp(wl_resource_get_class(message->resource), interface) == 0 &&
+		strcmp(message->message->name, request) == 0;
+}
+
+static void guard_popup_reposition(struct wl_resource *resource) {
+	struct wlr_xdg_popup *popup = wlr_xdg_popup_from_resource(resource);
+	if (!popup || popup->base->initialized) {
+		return;
+	}
+	pid_t pid = 0;
+	wl_client_get_credentials(wl_resource_get_client(resource), &pid, NULL, NULL);
+	wlr_log(WLR_INFO, "Refused xdg_popup.reposition of a popup never committed (pid %d)",
+		(int)pid);
+	wl_resource_post_error(popup->base->resource, XDG_SURFACE_ERROR_NOT_CONSTRUCTED,
+		"xdg_popup.reposition before the popup's initial commit");
+	/* wlroots' handler runs next: without its popup it does nothing. */
+	wl_resource_set_user_data(resource, NULL);
+}
+
+static void handle_message(void *data, enum wl_protocol_logger_type type,
+	const struct wl_protocol_logger_message *message) {
+	if (type != WL_PROTOCOL_LOGGER_REQUEST) {
+		return;
+	}
+	if (is_request(message, xdg_popup_interface.name, "reposition")) {
+		guard_popup_reposition(message->resource);
+	}
+}
+
+struct wl_protocol_logger *cordon_request_guard_create(struct wl_display *display) {
+	return wl_display_add_protocol_logger(display, handle_message, NULL);
+}
