@@ -161,8 +161,12 @@ static void set_scratch_env(struct fuzz_cordon *cordon) {
 	unsetenv("DBUS_SESSION_BUS_ADDRESS");
 	unsetenv("WAYLAND_DISPLAY");
 	setenv("WLR_RENDERER", "pixman", 1);
-	/* Every binding that does not start a program, none that quits. */
+	/* Every binding that does not start a program, none that quits; no host X server (its
+	 * display number would be taken from the machine while the fuzzer runs, and no X client
+	 * of the fuzzer's connects). */
 	write_file(cordon->dir, "cordon.ini",
+		"[general]\n"
+		"xwayland = no\n"
 		"[bindings]\n"
 		"clear-defaults = true\n"
 		"Logo+Shift+q = close\n"
