@@ -347,3 +347,19 @@ void cordon_label_update(struct cordon_label *label) {
 		strip.y + (strip.height - FOCUS_MARK) / 2);
 	place_text(label, &strip);
 }
+
+void cordon_label_place_popup_frame(struct wlr_scene_rect *frame[4], int width, int height) {
+	int f = CORDON_LABEL_POPUP_FRAME;
+	const struct wlr_box edges[4] = {
+		{-f, -f, width + 2 * f, f},
+		{-f, height, width + 2 * f, f},
+		{-f, 0, f, height},
+		{width, 0, f, height},
+	};
+	for (int i = 0; i < 4; i++) {
+		if (frame[i]) {
+			wlr_scene_node_set_position(&frame[i]->node, edges[i].x, edges[i].y);
+			wlr_scene_rect_set_size(frame[i], edges[i].width, edges[i].height);
+		}
+	}
+}

@@ -121,19 +121,7 @@ static void update_popup_frame(struct cordon_popup *popup) {
 			}
 		}
 	}
-	int w = base->geometry.width, h = base->geometry.height, f = CORDON_LABEL_POPUP_FRAME;
-	const struct wlr_box edges[4] = {
-		{-f, -f, w + 2 * f, f},
-		{-f, h, w + 2 * f, f},
-		{-f, 0, f, h},
-		{w, 0, f, h},
-	};
-	for (int i = 0; i < 4; i++) {
-		if (popup->frame[i]) {
-			wlr_scene_node_set_position(&popup->frame[i]->node, edges[i].x, edges[i].y);
-			wlr_scene_rect_set_size(popup->frame[i], edges[i].width, edges[i].height);
-		}
-	}
+	cordon_label_place_popup_frame(popup->frame, base->geometry.width, base->geometry.height);
 }
 
 static void handle_popup_commit(struct wl_listener *listener, void *data) {

@@ -473,22 +473,8 @@ static void managed_create(struct cordon_server *server, struct cordon_xwayland 
 /* Override-redirect windows */
 
 static void unmanaged_update_frame(struct cordon_xwayland_unmanaged *unmanaged) {
-	int w = unmanaged->xsurface->width, h = unmanaged->xsurface->height;
-	int f = CORDON_LABEL_POPUP_FRAME;
-	const struct wlr_box edges[4] = {
-		{-f, -f, w + 2 * f, f},
-		{-f, h, w + 2 * f, f},
-		{-f, 0, f, h},
-		{w, 0, f, h},
-	};
-	for (int i = 0; i < 4; i++) {
-		if (unmanaged->frame[i]) {
-			wlr_scene_node_set_position(
-				&unmanaged->frame[i]->node, edges[i].x, edges[i].y);
-			wlr_scene_rect_set_size(
-				unmanaged->frame[i], edges[i].width, edges[i].height);
-		}
-	}
+	cordon_label_place_popup_frame(
+		unmanaged->frame, unmanaged->xsurface->width, unmanaged->xsurface->height);
 }
 
 static void unmanaged_place(struct cordon_xwayland_unmanaged *unmanaged) {

@@ -55,6 +55,9 @@ bool cordon_label_client_color(
 	struct cordon_server *server, struct wl_client *client, uint32_t *color);
 /* The frame around a sandboxed app's popups and menus, in its label colour. */
 #define CORDON_LABEL_POPUP_FRAME 2
+/* Places the four rectangles of that frame around a WIDTH x HEIGHT popup (NULL ones skipped). */
+struct wlr_scene_rect;
+void cordon_label_place_popup_frame(struct wlr_scene_rect *frame[4], int width, int height);
 
 /*
  * Room a label takes outside the window: above (frame and strip) and on each other side.
