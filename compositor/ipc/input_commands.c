@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <linux/input-event-codes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -16,11 +17,18 @@
 
 #define MAX_KEY_PARTS 8
 
+/*
+ * A coordinate or an amount: finite and within a million (strtod also takes "nan", "inf" and
+ * 1e308, which wlroots' cursor asserts on; no layout is a million pixels wide).
+ */
+#define INPUT_VALUE_MAX 1e6
+
 static bool parse_double(const char *text, double *value) {
 	char *end;
 	errno = 0;
 	*value = strtod(text, &end);
-	return *text && *end == '\0' && errno == 0;
+	return *text && *end == '\0' && errno == 0 && isfinite(*value) &&
+		*value >= -INPUT_VALUE_MAX && *value <= INPUT_VALUE_MAX;
 }
 
 static bool parse_button(const char *name, uint32_t *button) {
