@@ -15,14 +15,10 @@ wait_log launcher '^ready$'
 
 scope=
 mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-if [[ -n "$mount" ]] && mkdir -p "$mount/cordon-test-$$.slice" 2>/dev/null; then
-	scope="$mount/cordon-test-$$.slice/app-flatpak-org.example.Cgroup-9.scope"
-	mkdir "$scope"
-	on_teardown remove_cgroups
+if [[ -n "$mount" && -w "$mount" ]]; then
+	test_cgroup app-flatpak-org.example.Cgroup-9.scope
+	scope=$TEST_CGROUP
 fi
-remove_cgroups() {
-	rmdir "$scope" "$(dirname "$scope")" 2>/dev/null || true
-}
 if [[ -n "$scope" ]]; then
 	# Each sandboxed storm stays under its app's cap of 128 connections (app_limits.h).
 	host_count=250 ctx_count=120 cg_count=120

@@ -562,34 +562,40 @@ IN_CGROUP=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_cgroup)
 # Skips the test where cgroups cannot be made (no v2 mount, not root).
 test_cgroup() {
 	if [[ -z "${CORDON_TEST_SLICE:-}" ]]; then
-		local mount
+		local mount slice
 		mount=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 		[[ -n "$mount" ]] || skip "no cgroup v2 mount"
-		mkdir "$mount/cordon-test-$$.slice" 2>/dev/null ||
-			skip "cannot create cgroups under $mount (needs root)"
+		[[ -w "$mount" ]] || skip "cannot create cgroups under $mount (needs root)"
+		# A fresh name, not one made from $$ alone: process ids repeat (tests run in a pid
+		# namespace), and a slice a killed test left behind must not stop this one.
+		slice=$(mktemp -d "$mount/cordon-test-$$-XXXXXX.slice") ||
+			fail "cannot create a cgroup under $mount"
+		chmod 0755 "$slice"
 		CORDON_CGROUP_MOUNT=$mount
-		CORDON_TEST_SLICE="$mount/cordon-test-$$.slice"
+		CORDON_TEST_SLICE=$slice
 		on_teardown _remove_test_cgroups
 	fi
 	TEST_CGROUP="$CORDON_TEST_SLICE/$1"
 	mkdir "$TEST_CGROUP" || fail "cannot create the cgroup $TEST_CGROUP"
 }
 
-# Whatever a test left in its cgroups is thawed (a test may have frozen it) and killed,
-# then the cgroups go, waiting a little for the killed to be gone.
+# Whatever a test left in its cgroups, at any depth, is thawed (a test may have frozen
+# it) and killed; then every cgroup goes, the deepest first (a cgroup with children
+# cannot be removed), waiting a little for the killed to be gone.
 _remove_test_cgroups() {
 	local cg
-	for cg in "$CORDON_TEST_SLICE"/*/; do
+	[[ -d "$CORDON_TEST_SLICE" ]] || return 0
+	while IFS= read -r cg; do
 		[[ -e "$cg/cgroup.freeze" ]] && echo 0 >"$cg/cgroup.freeze" 2>/dev/null
 		[[ -e "$cg/cgroup.kill" ]] && echo 1 >"$cg/cgroup.kill" 2>/dev/null
-	done
-	for cg in "$CORDON_TEST_SLICE"/*/ "$CORDON_TEST_SLICE"; do
-		[[ -d "$cg" ]] || continue
+	done < <(find "$CORDON_TEST_SLICE" -mindepth 1 -type d)
+	while IFS= read -r cg; do
 		for _ in $(seq 50); do
 			rmdir "$cg" 2>/dev/null && break
 			sleep 0.05
 		done
-	done
+		[[ -d "$cg" ]] && _log "warning: cannot remove the test cgroup $cg"
+	done < <(find "$CORDON_TEST_SLICE" -depth -type d)
 }
 
 cordon_teardown() {

@@ -62,10 +62,10 @@ stop_plain_bus
 SYSTEMD=/lib/systemd/systemd
 [[ -x "$SYSTEMD" ]] || skip "no $SYSTEMD"
 [[ -d /run/systemd ]] || skip "no /run/systemd to cover"
-SD_CGROUP="$CGROUP_MOUNT/cordon-test-sd-$$.slice"
+SD_CGROUP=$(mktemp -d "$CGROUP_MOUNT/cordon-test-sd-$$-XXXXXX.slice")
+chmod 0755 "$SD_CGROUP"
 SD_RUNTIME="$TEST_TMP/sd-runtime"
 mkdir -m 0700 "$SD_RUNTIME"
-mkdir "$SD_CGROUP"
 # stop_manager_in CGROUP PID: kills the manager PID and whatever it started (the session's
 # dbus-daemon) through the test's own CGROUP tree, reaps it, and removes that tree.
 stop_manager_in() {
@@ -144,7 +144,7 @@ grep -q "systemd user manager made the scope $unit" "$TEST_TMP/held.log" ||
 assert_eq "the systemd user manager" "$(made_by "$(cat "$TEST_TMP/held.log")")" "who made the scope"
 props=$(sdctl show -p ControlGroup -p CollectMode -p Delegate -p Description "$unit")
 cgroup=$(sed -n 's/^ControlGroup=//p' <<<"$props")
-assert_eq "/cordon-test-sd-$$.slice/app.slice/$unit" "$cgroup" "the scope's ControlGroup"
+assert_eq "${SD_CGROUP#"$CGROUP_MOUNT"}/app.slice/$unit" "$cgroup" "the scope's ControlGroup"
 grep -qx "CollectMode=inactive-or-failed" <<<"$props" || fail "CollectMode: $props"
 grep -qx "Delegate=no" <<<"$props" || fail "Delegate: $props"
 init=$(sed -n 's/.*started, init is pid \([0-9]*\)$/\1/p' "$TEST_TMP/held.log")
@@ -248,8 +248,8 @@ assert_nothing_left "a run as nobody in a systemd scope"
 # out of a cgroup of root's (the common ancestor is the cgroup root). cordon-run warns, kills
 # its placeholder, and falls back; the fallback cannot write beside a root-owned cgroup either,
 # so the launch stops with 125, and nothing stays: no unit, no placeholder, no cgroup.
-ROOT_CALLER="$CGROUP_MOUNT/cordon-test-rootcaller-$$.slice"
-mkdir "$ROOT_CALLER"
+ROOT_CALLER=$(mktemp -d "$CGROUP_MOUNT/cordon-test-rootcaller-$$-XXXXXX.slice")
+chmod 0755 "$ROOT_CALLER"
 remove_root_caller() {
 	rmdir "$ROOT_CALLER" 2>/dev/null || true
 }

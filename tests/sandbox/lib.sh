@@ -44,8 +44,8 @@ assert_nothing_left() {
 # to the common ancestor). Sets DELEGATED; removed at teardown.
 make_delegated_cgroup() {
 	local uid=$1
-	DELEGATED="$CGROUP_MOUNT/cordon-test-user-$$.slice"
-	mkdir "$DELEGATED" || return 1
+	DELEGATED=$(mktemp -d "$CGROUP_MOUNT/cordon-test-user-$$-XXXXXX.slice") || return 1
+	chmod 0755 "$DELEGATED" || return 1
 	chown "$uid" "$DELEGATED" "$DELEGATED/cgroup.procs" || return 1
 	on_teardown remove_delegated_cgroup
 }
