@@ -192,6 +192,20 @@ struct cordon_xwayland *cordon_view_get_xwayland(struct cordon_view *view) {
 	return cordon_view_is_x11(view) ? x11_of(view)->xwayland : NULL;
 }
 
+/*
+ * wlroots maps an X window's surface at its first commit with a buffer after the window
+ * manager tied the surface to the window (associate). Xwayland tells the two apart on two
+ * connections: when the X message naming the surface is read after the Wayland commit of
+ * the window's first buffer, that commit has passed, and a window that draws only once (a
+ * menu, a still GTK window) would never be shown. What that commit would have done is done
+ * now; the map signal then reaches the handlers below.
+ */
+static void map_if_drawn(struct wlr_surface *surface) {
+	if (wlr_surface_has_buffer(surface)) {
+		wlr_surface_map(surface);
+	}
+}
+
 /* Managed windows */
 
 static void handle_map(struct wl_listener *listener, void *data) {
@@ -237,9 +251,10 @@ static void handle_associate(struct wl_listener *listener, void *data) {
 	x11->view.surface = surface;
 	wl_signal_add(&surface->events.map, &x11->map);
 	wl_signal_add(&surface->events.unmap, &x11->unmap);
-	/* Xwayland may have drawn it before the window manager tied it to its window. */
 	if (surface->mapped) {
 		handle_map(&x11->map, NULL);
+	} else {
+		map_if_drawn(surface);
 	}
 }
 
@@ -602,6 +617,8 @@ static void handle_unmanaged_associate(struct wl_listener *listener, void *data)
 	wl_signal_add(&surface->events.unmap, &unmanaged->unmap);
 	if (surface->mapped) {
 		handle_unmanaged_map(&unmanaged->map, NULL);
+	} else {
+		map_if_drawn(surface);
 	}
 }
 
