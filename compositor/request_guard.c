@@ -9,6 +9,10 @@
  * - xdg_popup.reposition before the popup's initial commit: wlroots schedules a configure
  *   for a surface that was never initialized and aborts (assert in
  *   wlr_xdg_surface_schedule_configure). Found by the Wayland fuzzer (docs/fuzzing.md).
+ * - xdg_popup.grab on a popup that holds a grab already: wlroots puts it on the seat's grab
+ *   list a second time, the list then still points at the popup once it is freed, and the
+ *   next button press on the desktop ends the grab through that memory. Found by the
+ *   Wayland fuzzer.
  */
 #include "compositor/request_guard.h"
 
@@ -40,6 +44,19 @@ static void guard_popup_reposition(struct wl_resource *resource) {
 	wl_resource_set_user_data(resource, NULL);
 }
 
+static void guard_popup_grab(struct wl_resource *resource) {
+	struct wlr_xdg_popup *popup = wlr_xdg_popup_from_resource(resource);
+	if (!popup || !popup->seat) {
+		return;
+	}
+	pid_t pid = 0;
+	wl_client_get_credentials(wl_resource_get_client(resource), &pid, NULL, NULL);
+	wlr_log(WLR_INFO, "Refused a second xdg_popup.grab of one popup (pid %d)", (int)pid);
+	wl_resource_post_error(
+		resource, XDG_POPUP_ERROR_INVALID_GRAB, "xdg_popup.grab on a popup that has its grab");
+	wl_resource_set_user_data(resource, NULL);
+}
+
 static void handle_message(void *data, enum wl_protocol_logger_type type,
 	const struct wl_protocol_logger_message *message) {
 	if (type != WL_PROTOCOL_LOGGER_REQUEST) {
@@ -47,6 +64,8 @@ static void handle_message(void *data, enum wl_protocol_logger_type type,
 	}
 	if (is_request(message, xdg_popup_interface.name, "reposition")) {
 		guard_popup_reposition(message->resource);
+	} else if (is_request(message, xdg_popup_interface.name, "grab")) {
+		guard_popup_grab(message->resource);
 	}
 }
 

@@ -664,6 +664,25 @@ def seed_popup_reposition_early(seed):
     seed.request(a, popup, "reposition", positioner, 1)
 
 
+def seed_popup_grab_twice(seed):
+    """Regression: wlroots 0.20.2 puts a popup grabbed twice on the seat's grab list twice;
+    destroyed, the popup stays on the list, and the next button press ends the grab through
+    freed memory. cordon refuses the second grab (compositor/request_guard.c)."""
+    a = seed.connect(SANDBOX_A)
+    w = toplevel(seed, a)
+    positioner = seed.request(a, w["wm"], "create_positioner")
+    seed.request(a, positioner, "set_size", 20, 20)
+    seed.request(a, positioner, "set_anchor_rect", 0, 0, 10, 10)
+    surface = seed.request(a, w["compositor"], "create_surface")
+    xdg = seed.request(a, w["wm"], "get_xdg_surface", surface)
+    popup = seed.request(a, xdg, "get_popup", w["xdg"], positioner)
+    seed.request(a, popup, "grab", w["seat"], "serial")
+    seed.request(a, popup, "grab", w["seat"], "serial")
+    seed.request(a, popup, "destroy")
+    seed.button()
+    seed.button()
+
+
 SEEDS = {
     "host-toplevel": seed_host_toplevel,
     "paste-across": seed_paste_across,
@@ -686,6 +705,7 @@ SEEDS = {
     "portal-camera-chooser": seed_portal_camera_print,
     "control": seed_control,
     "popup-reposition-early": seed_popup_reposition_early,
+    "popup-grab-twice": seed_popup_grab_twice,
 }
 
 

@@ -8,6 +8,8 @@
  *   invalid-enum         xdg_positioner.set_anchor(99)
  *   negative-size        xdg_positioner.set_size(-5, -5)
  *   invalid-resize-edge  xdg_toplevel.resize(edges = 99) on a configured toplevel
+ *   popup-reposition-early  xdg_popup.reposition before the popup's first commit
+ *   popup-grab-twice     xdg_popup.grab twice on one popup, then the popup destroyed
  *
  * Prints "protocol-error interface=I code=C id=N" and exits 0 when it was
  * disconnected with a protocol error; prints "no-error" (still connected after
@@ -256,10 +258,53 @@ static int run_popup_reposition_early(void) {
 	return code;
 }
 
+/*
+ * xdg_popup.grab twice on one popup: wlroots 0.20 puts the popup on the seat's grab list
+ * twice, which leaves the list pointing at the popup once it is gone, and the next button
+ * press anywhere on the desktop ends the grab through freed memory (found by the Wayland
+ * fuzzer). cordon answers the second grab with a protocol error (request_guard.c).
+ */
+static int run_popup_grab_twice(void) {
+	struct tc_client *client = tc_client_connect();
+	if (!client->seat) {
+		tc_die("xdg_popup.grab needs a wl_seat, and the compositor has none");
+	}
+	struct tc_toplevel *toplevel =
+		tc_toplevel_create(client, "bad-client", 100, 100, 0xff000000);
+	while (!toplevel->configured) {
+		if (wl_display_dispatch(client->display) < 0) {
+			tc_report_disconnect(client);
+			tc_toplevel_destroy(toplevel);
+			tc_client_destroy(client);
+			return TC_EXIT_FAIL;
+		}
+	}
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(client->wm_base);
+	xdg_positioner_set_size(positioner, 10, 10);
+	xdg_positioner_set_anchor_rect(positioner, 0, 0, 1, 1);
+	struct wl_surface *surface = wl_compositor_create_surface(client->compositor);
+	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(client->wm_base, surface);
+	struct xdg_popup *popup =
+		xdg_surface_get_popup(xdg_surface, toplevel->xdg_surface, positioner);
+	xdg_popup_grab(popup, client->seat, 0);
+	xdg_popup_grab(popup, client->seat, 0);
+	int code = expect_protocol_error(client);
+	/* Taken anyway, the popup goes: what the grab list keeps of it is freed memory, which
+	 * the test's next click reaches. */
+	xdg_popup_destroy(popup);
+	wl_display_roundtrip(client->display);
+	xdg_surface_destroy(xdg_surface);
+	wl_surface_destroy(surface);
+	xdg_positioner_destroy(positioner);
+	tc_toplevel_destroy(toplevel);
+	tc_client_destroy(client);
+	return code;
+}
+
 int main(int argc, char *argv[]) {
 	if (argc != 2) {
 		tc_die("usage: bad-client unknown-object|invalid-enum|negative-size|"
-		       "invalid-resize-edge|popup-reposition-early");
+		       "invalid-resize-edge|popup-reposition-early|popup-grab-twice");
 	}
 	const char *mode = argv[1];
 	if (strcmp(mode, "unknown-object") == 0) {
@@ -276,6 +321,9 @@ int main(int argc, char *argv[]) {
 	}
 	if (strcmp(mode, "popup-reposition-early") == 0) {
 		return run_popup_reposition_early();
+	}
+	if (strcmp(mode, "popup-grab-twice") == 0) {
+		return run_popup_grab_twice();
 	}
 	tc_die("bad-client: unknown mode \"%s\"", mode);
 }
