@@ -52,8 +52,8 @@ static void guard_popup_grab(struct wl_resource *resource) {
 	pid_t pid = 0;
 	wl_client_get_credentials(wl_resource_get_client(resource), &pid, NULL, NULL);
 	wlr_log(WLR_INFO, "Refused a second xdg_popup.grab of one popup (pid %d)", (int)pid);
-	wl_resource_post_error(
-		resource, XDG_POPUP_ERROR_INVALID_GRAB, "xdg_popup.grab on a popup that has its grab");
+	wl_resource_post_error(resource, XDG_POPUP_ERROR_INVALID_GRAB,
+		"xdg_popup.grab on a popup that has its grab");
 	wl_resource_set_user_data(resource, NULL);
 }
 
