@@ -436,18 +436,24 @@ def seed_text_input(seed):
     seed.key()
 
 
+def popup(seed, slot, w):
+    """A popup of window w (toplevel()'s) from a small positioner: (its surface, xdg_surface,
+    xdg_popup)."""
+    positioner = seed.request(slot, w["wm"], "create_positioner")
+    seed.request(slot, positioner, "set_size", 20, 20)
+    seed.request(slot, positioner, "set_anchor_rect", 0, 0, 10, 10)
+    surface = seed.request(slot, w["compositor"], "create_surface")
+    xdg = seed.request(slot, w["wm"], "get_xdg_surface", surface)
+    return surface, xdg, seed.request(slot, xdg, "get_popup", w["xdg"], positioner)
+
+
 def seed_popup_subsurface(seed):
     """A popup from a positioner, a subsurface, a viewport, decorations and the small
     per-surface protocols on one window of a sandboxed app."""
     a = seed.connect(SANDBOX_A)
     w = toplevel(seed, a)
-    positioner = seed.request(a, w["wm"], "create_positioner")
-    seed.request(a, positioner, "set_size", 20, 20)
-    seed.request(a, positioner, "set_anchor_rect", 0, 0, 10, 10)
-    surface = seed.request(a, w["compositor"], "create_surface")
-    xdg = seed.request(a, w["wm"], "get_xdg_surface", surface)
-    popup = seed.request(a, xdg, "get_popup", w["xdg"], positioner)
-    seed.request(a, popup, "grab", w["seat"], "serial")
+    surface, xdg, menu = popup(seed, a, w)
+    seed.request(a, menu, "grab", w["seat"], "serial")
     seed.request(a, surface, "commit")
     seed.request(a, xdg, "ack_configure", "serial")
     seed.request(a, surface, "commit")
@@ -465,7 +471,7 @@ def seed_popup_subsurface(seed):
     seed.request(a, w["toplevel"], "move", w["seat"], "serial")
     seed.request(a, w["toplevel"], "resize", w["seat"], "serial", 8)
     seed.request(a, w["toplevel"], "show_window_menu", w["seat"], "serial", 1, 1)
-    seed.request(a, popup, "destroy")
+    seed.request(a, menu, "destroy")
 
 
 def seed_pointer_protocols(seed):
@@ -670,15 +676,10 @@ def seed_popup_grab_twice(seed):
     freed memory. cordon refuses the second grab (compositor/request_guard.c)."""
     a = seed.connect(SANDBOX_A)
     w = toplevel(seed, a)
-    positioner = seed.request(a, w["wm"], "create_positioner")
-    seed.request(a, positioner, "set_size", 20, 20)
-    seed.request(a, positioner, "set_anchor_rect", 0, 0, 10, 10)
-    surface = seed.request(a, w["compositor"], "create_surface")
-    xdg = seed.request(a, w["wm"], "get_xdg_surface", surface)
-    popup = seed.request(a, xdg, "get_popup", w["xdg"], positioner)
-    seed.request(a, popup, "grab", w["seat"], "serial")
-    seed.request(a, popup, "grab", w["seat"], "serial")
-    seed.request(a, popup, "destroy")
+    _, _, menu = popup(seed, a, w)
+    seed.request(a, menu, "grab", w["seat"], "serial")
+    seed.request(a, menu, "grab", w["seat"], "serial")
+    seed.request(a, menu, "destroy")
     seed.button()
     seed.button()
 

@@ -213,21 +213,33 @@ static int run_positioner(bool negative_size) {
 	return code;
 }
 
-static int run_invalid_resize_edge(void) {
-	struct tc_client *client = tc_client_connect();
+/*
+ * A client with a seat and a configured toplevel, for the modes that misuse one; NULL
+ * (reported) when the compositor disconnected it first.
+ */
+static struct tc_toplevel *configured_toplevel(struct tc_client *client, const char *needs) {
 	if (!client->seat) {
-		tc_die("xdg_toplevel.resize needs a wl_seat, and the compositor has none");
+		tc_die("%s needs a wl_seat, and the compositor has none", needs);
 	}
 	struct tc_toplevel *toplevel =
 		tc_toplevel_create(client, "bad-client", 100, 100, 0xff000000);
-	/* A resize before the first configure is an error of its own; wait for it. */
 	while (!toplevel->configured) {
 		if (wl_display_dispatch(client->display) < 0) {
 			tc_report_disconnect(client);
 			tc_toplevel_destroy(toplevel);
-			tc_client_destroy(client);
-			return TC_EXIT_FAIL;
+			return NULL;
 		}
+	}
+	return toplevel;
+}
+
+static int run_invalid_resize_edge(void) {
+	struct tc_client *client = tc_client_connect();
+	/* A resize before the first configure is an error of its own; wait for it. */
+	struct tc_toplevel *toplevel = configured_toplevel(client, "xdg_toplevel.resize");
+	if (!toplevel) {
+		tc_client_destroy(client);
+		return TC_EXIT_FAIL;
 	}
 	xdg_toplevel_resize(toplevel->xdg_toplevel, client->seat, 0, 99);
 	int code = expect_protocol_error(client);
@@ -266,18 +278,10 @@ static int run_popup_reposition_early(void) {
  */
 static int run_popup_grab_twice(void) {
 	struct tc_client *client = tc_client_connect();
-	if (!client->seat) {
-		tc_die("xdg_popup.grab needs a wl_seat, and the compositor has none");
-	}
-	struct tc_toplevel *toplevel =
-		tc_toplevel_create(client, "bad-client", 100, 100, 0xff000000);
-	while (!toplevel->configured) {
-		if (wl_display_dispatch(client->display) < 0) {
-			tc_report_disconnect(client);
-			tc_toplevel_destroy(toplevel);
-			tc_client_destroy(client);
-			return TC_EXIT_FAIL;
-		}
+	struct tc_toplevel *toplevel = configured_toplevel(client, "xdg_popup.grab");
+	if (!toplevel) {
+		tc_client_destroy(client);
+		return TC_EXIT_FAIL;
 	}
 	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(client->wm_base);
 	xdg_positioner_set_size(positioner, 10, 10);
