@@ -77,6 +77,7 @@ static const char *const control_words[] = {
 	"windows",
 	"clients",
 	"transfers",
+	"selection",
 	"portal-requests",
 	"camera-streams",
 	"apps",

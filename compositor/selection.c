@@ -71,7 +71,16 @@ struct slot {
 	struct cordon_tag tag; /* the owner's, copied: cordon_tag_unknown for an unknown sandbox */
 	uint32_t serial;
 	uint64_t generation; /* grows with every new source */
+	/*
+	 * The generation the focused client's latest user press saw (0: none since it got
+	 * focus). A press consents to what the slot holds then: a source set after it (a host
+	 * program copying while a sandboxed app keeps the focus) waits for the next press.
+	 */
+	uint64_t consented;
 	void *view; /* the view source on the seat, or NULL */
+	/* The last decision, for cordonctl selection: for whom (a tag name), and what. */
+	char decided_for[CORDON_TRANSFER_TAG_MAX];
+	struct cordon_offer_decision decision;
 	struct wl_listener source_destroy;
 };
 
@@ -555,14 +564,16 @@ static void slot_refresh(struct slot *slot) {
 	}
 	struct wlr_seat_client *focused = selection->wlr_seat->keyboard_state.focused_client;
 	struct wl_client *destination = focused ? focused->client : NULL;
-	bool acted =
-		destination && destination == selection->focus_client && selection->focus_acted;
+	bool acted = destination && destination == selection->focus_client &&
+		selection->focus_acted && slot->consented == slot->generation;
 	bool pasted_across = acted && selection->pasted_across;
 	struct cordon_selection_rules rules;
 	rules_between(selection, slot_tag(slot), destination_tag(destination), &rules);
 	struct cordon_offer_decision decision = cordon_selection_offer(&rules, slot->kind,
 		slot_tag(slot), destination_tag(destination), acted, pasted_across,
 		count_allowed(slot, &rules));
+	slot->decision = decision;
+	tag_name(destination_tag(destination), slot->decided_for, sizeof(slot->decided_for));
 	if (slot->view) {
 		struct view_info *current = view_info(slot, slot->view);
 		if (current->destination == destination && current->mode == decision.mode &&
@@ -1054,6 +1065,8 @@ static void handle_keyboard_focus_change(struct wl_listener *listener, void *dat
 		 */
 		selection->focus_client = next;
 		selection->focus_acted = false;
+		selection->clipboard.consented = 0;
+		selection->primary.consented = 0;
 		selection->pasted_across = false;
 		selection->serial_count = 0;
 		selection->serial_next = 0;
@@ -1064,19 +1077,27 @@ static void handle_keyboard_focus_change(struct wl_listener *listener, void *dat
 /*
  * A key or button press is about to reach a client. Only one the router judged the
  * user's (on a window they could see) makes the focused client "acted": a press that
- * lands in a window mapped a moment ago, a 1x1 or a transparent one is not consent.
+ * lands in a window mapped a moment ago, a 1x1 or a transparent one is not consent. It
+ * consents to what the slots hold now.
  */
 static void handle_press(struct wl_listener *listener, void *data) {
 	struct cordon_selection *selection = wl_container_of(listener, selection, press);
 	const struct cordon_input_event *input = data;
 	struct wl_client *client = input->client;
-	if (!input->consent || !client || client != selection->focus_client ||
-		selection->focus_acted) {
+	if (!input->consent || !client || client != selection->focus_client) {
 		return;
 	}
+	bool news = !selection->focus_acted ||
+		selection->clipboard.consented != selection->clipboard.generation ||
+		selection->primary.consented != selection->primary.generation;
 	selection->focus_acted = true;
-	/* Before the press is delivered, so that a paste shortcut finds the offer in place. */
-	refresh_all(selection);
+	selection->clipboard.consented = selection->clipboard.generation;
+	selection->primary.consented = selection->primary.generation;
+	if (news) {
+		/* Before the press is delivered, so that a paste shortcut finds the offer in place.
+		 */
+		refresh_all(selection);
+	}
 }
 
 void cordon_selection_paste_across(struct cordon_selection *selection) {
@@ -1097,6 +1118,7 @@ void cordon_selection_paste_across(struct cordon_selection *selection) {
 	}
 	/* The shortcut is a press in the focused app, and the explicit consent for one paste. */
 	selection->focus_acted = true;
+	slot->consented = slot->generation;
 	selection->pasted_across = true;
 	slot_refresh(slot);
 	cordon_transfer_log_add(
@@ -1248,4 +1270,19 @@ void cordon_selection_destroy(struct cordon_selection *selection) {
 const struct cordon_transfer_log *cordon_selection_get_log(
 	const struct cordon_selection *selection) {
 	return &selection->log;
+}
+
+void cordon_selection_get_status(struct cordon_selection *selection,
+	enum cordon_selection_kind kind, struct cordon_selection_status *status) {
+	struct slot *slot =
+		kind == CORDON_SELECTION_PRIMARY ? &selection->primary : &selection->clipboard;
+	memset(status, 0, sizeof(*status));
+	if (!slot->source) {
+		return;
+	}
+	status->has_source = true;
+	tag_name(slot_tag(slot), status->source, sizeof(status->source));
+	status->mime_types = source_mime_types(slot);
+	snprintf(status->decided_for, sizeof(status->decided_for), "%s", slot->decided_for);
+	status->decision = slot->decision;
 }

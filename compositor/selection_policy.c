@@ -308,6 +308,18 @@ const char *cordon_offer_reason_name(enum cordon_offer_reason reason) {
 	return "?";
 }
 
+const char *cordon_offer_mode_name(enum cordon_offer_mode mode) {
+	switch (mode) {
+	case CORDON_OFFER_NONE:
+		return "none";
+	case CORDON_OFFER_DIRECT:
+		return "direct";
+	case CORDON_OFFER_PROXIED:
+		return "proxied";
+	}
+	return "?";
+}
+
 const char *cordon_selection_kind_name(enum cordon_selection_kind kind) {
 	switch (kind) {
 	case CORDON_SELECTION_CLIPBOARD:

@@ -41,6 +41,7 @@ static void print_permissions(struct json_object *result);
 static void print_portal_requests(struct json_object *result);
 static void print_camera_streams(struct json_object *result);
 static void print_transfers(struct json_object *result);
+static void print_selection(struct json_object *result);
 static void print_apps(struct json_object *result);
 static void print_attention(struct json_object *result);
 static void print_x11_servers(struct json_object *result);
@@ -51,6 +52,9 @@ static const struct command commands[] = {
 	{"clients", "", "list the connected clients", 0, 0, print_clients},
 	{"transfers", "", "list cross-boundary clipboard and drag transfers, oldest first", 0, 0,
 		print_transfers},
+	{"selection", "",
+		"what the clipboard and the primary selection hold, and the focused client's offer",
+		0, 0, print_selection},
 	{"focus", "WINDOW", "focus a window (an id from 'windows', or an app_id)", 1, 1, NULL},
 	{"close", "WINDOW", "ask a window to close", 1, 1, NULL},
 	{"minimize", "WINDOW", "minimize a window", 1, 1, NULL},
@@ -479,6 +483,40 @@ static void print_transfer(struct json_object *obj) {
 
 static void print_transfers(struct json_object *result) {
 	print_each(result, print_transfer);
+}
+
+/* "clipboard host text/plain,UTF8_STRING -> flatpak:org.x/1: proxied (mediated)" */
+static void print_one_selection(struct json_object *obj) {
+	print_field(obj, "kind", "?");
+	struct json_object *source;
+	if (!json_object_object_get_ex(obj, "source", &source) || !source) {
+		printf(" empty\n");
+		return;
+	}
+	putchar(' ');
+	print_field(obj, "source", "?");
+	putchar(' ');
+	struct json_object *types;
+	if (json_object_object_get_ex(obj, "mime_types", &types) &&
+		json_object_is_type(types, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(types); i++) {
+			if (i > 0) {
+				putchar(',');
+			}
+			print_word(json_object_get_string(json_object_array_get_idx(types, i)));
+		}
+	}
+	printf(" -> ");
+	print_field(obj, "offered_to", "?");
+	printf(": ");
+	print_field(obj, "offer", "?");
+	printf(" (");
+	print_field(obj, "reason", "?");
+	printf(")\n");
+}
+
+static void print_selection(struct json_object *result) {
+	print_each(result, print_one_selection);
 }
 
 static void print_screenshot(struct json_object *result) {

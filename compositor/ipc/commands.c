@@ -17,6 +17,7 @@ const struct cordon_ipc_command cordon_ipc_commands[] = {
 	{"windows", cordon_ipc_windows, true},
 	{"clients", cordon_ipc_clients, true},
 	{"transfers", cordon_ipc_transfers, true},
+	{"selection", cordon_ipc_selection, true},
 	{"focus", cordon_ipc_focus, false},
 	{"close", cordon_ipc_close, false},
 	{"minimize", cordon_ipc_minimize, false},

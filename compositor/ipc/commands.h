@@ -26,6 +26,7 @@ CORDON_IPC_HANDLER(cordon_ipc_portal_requests);
 CORDON_IPC_HANDLER(cordon_ipc_camera_streams);
 /* transfer_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_transfers);
+CORDON_IPC_HANDLER(cordon_ipc_selection);
 /* app_commands.c */
 CORDON_IPC_HANDLER(cordon_ipc_apps);
 CORDON_IPC_HANDLER(cordon_ipc_freeze);

@@ -27,6 +27,19 @@ void cordon_selection_destroy(struct cordon_selection *selection);
 const struct cordon_transfer_log *cordon_selection_get_log(
 	const struct cordon_selection *selection);
 
+/* What one selection holds now, and what its offer to the focused client is. */
+struct cordon_selection_status {
+	bool has_source; /* the rest is empty without one */
+	char source[CORDON_TRANSFER_TAG_MAX]; /* the owner's tag: "host", "flatpak:org.x.App/1" */
+	const struct wl_array *mime_types; /* the source's types (char *); until the loop runs */
+	/* The client with keyboard focus (or the host's data-control readers, with none) the
+	 * offer was last decided for, and the decision. */
+	char decided_for[CORDON_TRANSFER_TAG_MAX];
+	struct cordon_offer_decision decision;
+};
+void cordon_selection_get_status(struct cordon_selection *selection,
+	enum cordon_selection_kind kind, struct cordon_selection_status *status);
+
 /*
  * Who the next selection request or read is from when it does not come as a Wayland
  * request (which names its client itself): an X window manager acting for its X server

@@ -149,5 +149,6 @@ struct cordon_offer_decision cordon_selection_offer(const struct cordon_selectio
 const char *cordon_selection_verdict_name(enum cordon_selection_verdict verdict);
 const char *cordon_offer_reason_name(enum cordon_offer_reason reason);
 const char *cordon_selection_kind_name(enum cordon_selection_kind kind);
+const char *cordon_offer_mode_name(enum cordon_offer_mode mode);
 
 #endif

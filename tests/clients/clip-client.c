@@ -15,6 +15,8 @@
  *   --copy-die-after N   write N bytes of the text then exit without closing properly
  *   --paste TYPE         on a key press, receive TYPE from the current offer into --out
  *                        (and print "pasted-us=N": microseconds from the receive to the end)
+ *   --paste-on-offer     with --paste: receive as soon as an offer arrives, as a clipboard
+ *                        snooper does, not on a key press
  *   --out FILE           where pasted data goes (default: discard, count only)
  *   --no-read            receive, but never read the pipe (a stuck reader)
  *   --primary            the primary selection instead of the clipboard
@@ -67,6 +69,7 @@ struct state {
 	struct zwp_primary_selection_source_v1 *primary_source;
 
 	const char *paste_type;
+	bool paste_on_offer;
 	const char *out_path;
 	bool no_read;
 	struct offer *current; /* the selection now offered, or NULL */
@@ -294,6 +297,8 @@ static void new_offer(struct state *state, struct wl_data_offer *wl_offer,
 	state->pending[kind] = offer;
 }
 
+static void paste(struct state *state);
+
 static void set_selection(struct state *state, bool primary, bool some) {
 	int kind = primary;
 	if (primary != state->primary) {
@@ -307,6 +312,9 @@ static void set_selection(struct state *state, bool primary, bool some) {
 	state->pending[kind] = NULL;
 	if (state->current) {
 		tc_print("selection types=%s", state->current->types);
+		if (state->paste_on_offer) {
+			paste(state);
+		}
 	} else {
 		tc_print("selection none");
 	}
@@ -544,7 +552,7 @@ static void handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial
 	if (state->copy_text && !state->copy_on_enter) {
 		copy(state, serial);
 	}
-	if (state->paste_type) {
+	if (state->paste_type && !state->paste_on_offer) {
 		paste(state);
 	}
 }
@@ -627,7 +635,8 @@ static void handle_button(
 
 static void usage(void) {
 	tc_die("usage: clip-client [--app-id ID] [--copy TEXT [--copy-type T]... [--copy-on-enter]\n"
-	       "       [--copy-endless] [--copy-die-after N]] [--paste TYPE [--out FILE] [--no-read]]\n"
+	       "       [--copy-endless] [--copy-die-after N]]\n"
+	       "       [--paste TYPE [--paste-on-offer] [--out FILE] [--no-read]]\n"
 	       "       [--primary] [--frames] [--drag TEXT [--drag-on-key]] [--drop TYPE]\n"
 	       "       [--timeout SECONDS]");
 }
@@ -641,6 +650,7 @@ int main(int argc, char *argv[]) {
 		{"copy-endless", no_argument, NULL, 'L'},
 		{"copy-die-after", required_argument, NULL, 'D'},
 		{"paste", required_argument, NULL, 'p'},
+		{"paste-on-offer", no_argument, NULL, 'O'},
 		{"out", required_argument, NULL, 'o'},
 		{"no-read", no_argument, NULL, 'N'},
 		{"primary", no_argument, NULL, 'P'},
@@ -681,6 +691,9 @@ int main(int argc, char *argv[]) {
 		case 'p':
 			state.paste_type = optarg;
 			break;
+		case 'O':
+			state.paste_on_offer = true;
+			break;
 		case 'o':
 			state.out_path = optarg;
 			break;
@@ -708,7 +721,7 @@ int main(int argc, char *argv[]) {
 			}
 		}
 	}
-	if (optind != argc) {
+	if (optind != argc || (state.paste_on_offer && !state.paste_type)) {
 		usage();
 	}
 	if (state.copy_type_count == 0) {

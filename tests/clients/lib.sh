@@ -31,6 +31,14 @@ log_count_above() {
 	[ "$(log_count "$1" "$2")" -gt "$3" ]
 }
 
+# clipboard_owner_is TAG: the clipboard's owner, as cordonctl selection names it ("host",
+# "ENGINE:APP_ID/INSTANCE"), or "null" for an empty clipboard. A host tool's copy shows
+# there even while the focused sandboxed app is not offered it (and wl-paste, reading what
+# the focused app is offered, sees nothing: docs/mediation.md).
+clipboard_owner_is() {
+	[[ "$(ctl --json selection | jq -r '.[0].source')" == "$1" ]]
+}
+
 # geometry APP_ID: prints "X Y WIDTH HEIGHT" of the window in layout coordinates.
 geometry() {
 	window_json "$1" | jq -r '"\(.x) \(.y) \(.width) \(.height)"'

@@ -71,10 +71,6 @@ host_has_list() {
 	[[ "$(timeout 5 wl-paste -n -t text/uri-list 2>/dev/null)" == "$uri" ]]
 }
 wait_for "the host to see the uri-list" host_has_list
-# host_list_has TEXT: the host's uri-list (wl-paste) contains TEXT.
-host_list_has() {
-	timeout 5 wl-paste -n -t text/uri-list 2>/dev/null | grep -qF -- "$1"
-}
 start_client nobus "${in_app[@]}" /app/clip-client --app-id nobus-reader --paste text/uri-list \
 	--out "$data_inside/nobus"
 wait_for_window nobus-reader
@@ -137,8 +133,9 @@ mixed=$(printf '%s\r\n' "# a comment" "$(file_uri "$host/swap.txt")" \
 	"$(file_uri "$TEST_TMP/dirlink/$name")" "https://example.org/a?b=c" "ftp://example.org/x" \
 	"file://otherhost$host/id_secret" "file:$host/relative/../id_secret")
 stop_client copy
+wait_for "the old list to leave the clipboard" clipboard_owner_is null
 start_client copy wl-copy --foreground --type text/uri-list -- "$mixed"
-wait_for "the host to see the new list" host_list_has "swap.txt"
+wait_for "the host's new list to own the clipboard" clipboard_owner_is host
 mv "$host/swap.txt" "$host/swap.real"
 ln -s "$host/id_secret" "$host/swap.txt"
 pastes=$(log_count reader '^pasted bytes=')
@@ -155,8 +152,9 @@ echo "trap: a swapped symlink and a symlinked directory are refused"
 
 # Only symlinks: nothing is granted, the reader gets a clean empty end, logged as refused.
 stop_client copy
+wait_for "the old list to leave the clipboard" clipboard_owner_is null
 start_client copy wl-copy --foreground --type text/uri-list -- "$(file_uri "$host/swap.txt")"
-wait_for "the host to see the symlink's uri" host_list_has "swap.txt"
+wait_for "the host's new list to own the clipboard" clipboard_owner_is host
 pastes=$(log_count reader '^pasted bytes=')
 ctl key click a >/dev/null
 wait_for "the third paste" log_count_above reader '^pasted bytes=' "$pastes"
@@ -174,8 +172,9 @@ for ((i = 0; i < 40; i++)); do
 	many+="$(file_uri "$host/many/f$i.txt")"$'\r\n'
 done
 stop_client copy
+wait_for "the old list to leave the clipboard" clipboard_owner_is null
 start_client copy wl-copy --foreground --type text/uri-list -- "$many"
-wait_for "the host to see the long list" host_list_has "f39.txt"
+wait_for "the host's new list to own the clipboard" clipboard_owner_is host
 pastes=$(log_count reader '^pasted bytes=')
 ctl key click a >/dev/null
 wait_for "the long list's paste" log_count_above reader '^pasted bytes=' "$pastes"

@@ -45,11 +45,12 @@ wait_log thief '^key code=30 '
 wait_log thief "^pasted bytes=${#secret} "
 pastes_before=$(log_count thief '^pasted bytes=')
 copies_before=$(log_count thief '^copied ')
-# The thief's copy replaced the host's text: the user copies it again.
+# The thief's copy replaced the host's text: the user copies it again. (wl-paste would not
+# see it yet: the thief, which has the keyboard, is not offered it before its next press, and
+# data-control readers see what the focused app is offered, docs/mediation.md.)
 stop_client hostcopy
 start_client hostcopy2 wl-copy --foreground -- "$secret"
-wait_for "the host clipboard to hold the secret again" \
-	sh -c '[ "$(timeout 5 wl-paste -n)" = "$1" ]' _ "$secret"
+wait_for "the host's copy to own the clipboard again" clipboard_owner_is host
 
 # app_pixels FILE W H: how many pixels of FILE are an app's colour (green or magenta).
 app_pixels() {
