@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Random focus, map, click and key sequences (SECURITY-NOTES: "no cross-sandbox offer
-# without a user action"): sandboxed windows beside a host window that holds the
-# clipboard; after every run, each sandboxed client's log must show every offer it got
-# arriving right before a key or button press in it, never on focus or map alone.
+# Random focus, map, click, key and host-copy sequences (SECURITY-NOTES: "no cross-sandbox
+# offer without a user action"): sandboxed windows beside a host window that holds the
+# clipboard, and a host tool copying whoever has the focus; after every run, each sandboxed
+# client's log must show every offer it got arriving right before a key or button press in
+# it, never on focus, map or a new copy alone.
 # CORDON_MEDIATION_STEPS (default 150) and CORDON_TEST_SEED (or CORDON_MEDIATION_SEED)
 # choose the run; the seed is printed first, and a failure says how to replay it.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
+command -v wl-copy >/dev/null || skip "wl-copy not found (Debian package wl-clipboard)"
 
 test_cgroup app-flatpak-org.example.X-1.scope
 scope_x=$TEST_CGROUP
@@ -43,7 +45,7 @@ windows=(host rx ry rx2)
 mapped=0
 for ((step = 0; step < steps; step++)); do
 	target=${windows[RANDOM % ${#windows[@]}]}
-	case $((RANDOM % 6)) in
+	case $((RANDOM % 7)) in
 	0 | 1)
 		ctl focus "$target" >/dev/null
 		;;
@@ -75,6 +77,11 @@ for ((step = 0; step < steps; step++)); do
 	5)
 		ctl focus "${windows[RANDOM % ${#windows[@]}]}" >/dev/null
 		ctl focus "$target" >/dev/null
+		;;
+	6)
+		# A host tool copies, whoever has the focus (data-control): a press before it
+		# consents to nothing it copies.
+		start_client "copy$step" wl-copy --foreground -- "host tool $step"
 		;;
 	esac
 done
