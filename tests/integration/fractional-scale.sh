@@ -18,6 +18,9 @@ assert_eq "Scale: 1.500000" "$(timeout 20 wlr-randr | grep -o 'Scale: [0-9.]*')"
 	"the scale wlr-randr reads back"
 
 timeout 20 wlr-randr --output HEADLESS-1 --scale 1 || fail "wlr-randr --scale 1 failed"
-wait_for "the window told scale 1 again" \
-	test "$(log_last surface '^preferred-scale')" = "preferred-scale 120"
+# A function, run again at each try (arguments to wait_for are expanded once, at its call).
+told_scale_1() {
+	[[ "$(log_last surface '^preferred-scale')" == "preferred-scale 120" ]]
+}
+wait_for "the window told scale 1 again" told_scale_1
 echo "preferred scale 120, 180 at output scale 1.5, 120 again"

@@ -23,13 +23,17 @@ read -r x y w h <<<"$before"
 assert_eq on "$(power_mode)" "the mode wlopm reads at the start"
 
 timeout 20 wlopm --off HEADLESS-1 || fail "wlopm --off failed"
-wait_for "the output switched off" test "$(output_enabled)" = false
+# A function, run again at each try (wait_for's arguments are expanded once, at its call).
+output_enabled_is() {
+	[[ "$(output_enabled)" == "$1" ]]
+}
+wait_for "the output switched off" output_enabled_is false
 assert_eq off "$(power_mode)" "the mode wlopm reads after --off"
 assert_eq "$before" "$(geometry org.example.Shown)" "the window's place while the output is off"
 echo "off: the output is disabled and the window keeps its place ($before)"
 
 timeout 20 wlopm --on HEADLESS-1 || fail "wlopm --on failed"
-wait_for "the output switched on" test "$(output_enabled)" = true
+wait_for "the output switched on" output_enabled_is true
 assert_eq on "$(power_mode)" "the mode wlopm reads after --on"
 shot="$TEST_TMP/on.png"
 screenshot HEADLESS-1 "$shot"

@@ -269,7 +269,11 @@ no_requests() {
 	[[ "$(requests)" == 0 ]]
 }
 wait_for "the request to go with its app" no_requests
-wait_for "cordon's fds back to $fds_before" test "$(fd_count)" -le "$fds_before"
+# A function, run again at each try (wait_for's arguments are expanded once, at its call).
+fds_back() {
+	(($(fd_count) <= fds_before))
+}
+wait_for "cordon's fds back to $fds_before" fds_back
 ctl outputs >/dev/null || fail "cordon did not survive the app going away"
 
 # cupsd gone: a clear error, not a hang.

@@ -102,8 +102,12 @@ ctl pointer motion 2 2
 ctl pointer button left release
 wait_log snoop "^dropped bytes=$len\$"
 assert_eq "$text" "$(cat "$TEST_TMP/snoop-dropped")" "what the sandbox got by a real drop"
-wait_for "the drop into the sandbox to be logged as proxied" test "$(transfers_matching \
-	'.kind == "drag" and .destination == "flatpak:org.example.Snoop/7" and .decision == "proxied"')" = 1
+# A function, run again at each try (wait_for's arguments are expanded once, at its call).
+drop_logged() {
+	[[ "$(transfers_matching '.kind == "drag" and .destination == "flatpak:org.example.Snoop/7" and
+		.decision == "proxied"')" == 1 ]]
+}
+wait_for "the drop into the sandbox to be logged as proxied" drop_logged
 
 # 4. Explicit mode changes nothing of it: nothing before the drop, the data at the drop.
 stop_client snoop
