@@ -916,20 +916,31 @@ static void output_remove(struct run *run, const char *name) {
 }
 
 /*
- * A monitor plugged in (an even byte: its size from the table) or unplugged (an odd one: one
- * that this input plugged in, by its index among them, as their names grow from input to
- * input; the bytes from 0xf1 the desktop's own output).
+ * A monitor plugged in or unplugged, or the pointer moved onto one. Below 0x80, an even byte
+ * plugs one in (its size from the table), an odd one unplugs one that this input plugged in,
+ * by its index among them (their names grow from input to input). From 0x80 the pointer goes
+ * to the output of that index among all cordon has (the desktop's first), at a point given in
+ * 256ths of its width and height: where a window maps, and a layer surface without an output
+ * goes. From 0xf0, the desktop's own output is unplugged.
  *
- * The desktop's own output is unplugged too, as a laptop's lid closes: with no output at all,
- * windows, layer surfaces, a lock and the pointer have nowhere to be, which is where a
- * compositor goes wrong. end_outputs plugs in a 1280x720 output again at the end, so the next
- * input starts from the same desktop (its name is another: words and screenshots name outputs
- * by index, output_name). It is left to one byte in sixteen of the unplugging ones, as an
- * input without the desktop's output cannot do much else.
+ * The desktop's own output goes too, as a laptop's lid closes: with no output at all, windows,
+ * layer surfaces, a lock and the pointer have nowhere to be, which is where a compositor goes
+ * wrong. end_outputs plugs a 1280x720 output in again at the end, so the next input starts
+ * from the same desktop (its name is another: words and screenshots name outputs by index,
+ * output_name). It is one byte in sixteen, as an input without the desktop's output cannot
+ * do much else.
  */
 static void step_output(struct run *run) {
 	uint8_t b = take(run);
-	if (b % 2 == 0) {
+	if (b >= 0xf0) {
+		if (!run->desktop_unplugged) {
+			output_remove(run, run->desktop_output);
+			run->desktop_unplugged = true;
+		}
+	} else if (b >= 0x80) {
+		uint8_t x = take(run);
+		fuzz_cordon_pointer_to_output(run->cordon, b - 0x80u, x, take(run));
+	} else if (b % 2 == 0) {
 		if (run->added_output_count == ADDED_OUTPUTS) {
 			return;
 		}
@@ -937,11 +948,6 @@ static void step_output(struct run *run) {
 		output_add(run, output_sizes[pick].width, output_sizes[pick].height,
 			run->added_outputs[run->added_output_count]);
 		run->added_output_count++;
-	} else if (b >= 0xf1) {
-		if (!run->desktop_unplugged) {
-			output_remove(run, run->desktop_output);
-			run->desktop_unplugged = true;
-		}
 	} else if (run->added_output_count > 0) {
 		int n = (b / 2) % run->added_output_count;
 		output_remove(run, run->added_outputs[n]);
@@ -1067,6 +1073,10 @@ static void end_run(struct run *run) {
 		if (clients_gone(run) && now == baseline) {
 			break;
 		}
+	}
+	if (getenv("CORDON_FUZZ_TRACE")) {
+		fprintf(stderr, "fuzz-wayland: end: %d fds (%d before), %d of swapchains (%d)\n",
+			now, baseline, swapchain, swapchain_baseline);
 	}
 	fuzz_require(clients_gone(run), "cordon let every client go once its connection closed");
 	fuzz_oracle_check_fd_count(now, baseline, swapchain, swapchain_baseline);

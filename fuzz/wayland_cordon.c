@@ -486,6 +486,24 @@ void fuzz_cordon_pointer_to_view(struct fuzz_cordon *cordon, unsigned n, int dx,
 	}
 }
 
+void fuzz_cordon_pointer_to_output(struct fuzz_cordon *cordon, unsigned n, uint8_t x, uint8_t y) {
+	int count = fuzz_cordon_output_count(cordon);
+	if (count == 0) {
+		return;
+	}
+	n %= (unsigned)count;
+	struct cordon_output *output;
+	wl_list_for_each(output, &cordon->server->outputs, link) {
+		if (n-- == 0) {
+			struct wlr_box box;
+			cordon_output_get_box(output, &box);
+			fuzz_cordon_pointer_to(cordon, box.x + box.width * (x / 256.0),
+				box.y + box.height * (y / 256.0));
+			return;
+		}
+	}
+}
+
 void fuzz_cordon_button(struct fuzz_cordon *cordon, uint32_t button, bool pressed) {
 	cordon_seat_inject_button(cordon->server->seat, button, pressed);
 }

@@ -60,6 +60,11 @@ uint32_t fuzz_cordon_setup_global_limit(struct fuzz_cordon *cordon);
 void fuzz_cordon_pointer_to(struct fuzz_cordon *cordon, double x, double y);
 /* Into the window that is n-th from the top (modulo the count), dx, dy from its corner. */
 void fuzz_cordon_pointer_to_view(struct fuzz_cordon *cordon, unsigned n, int dx, int dy);
+/*
+ * Onto the n-th output cordon has (modulo their count; the desktop's first), x and y in 256ths
+ * of its width and height.
+ */
+void fuzz_cordon_pointer_to_output(struct fuzz_cordon *cordon, unsigned n, uint8_t x, uint8_t y);
 void fuzz_cordon_button(struct fuzz_cordon *cordon, uint32_t button, bool pressed);
 void fuzz_cordon_key(struct fuzz_cordon *cordon, uint32_t keycode, bool pressed);
 /*

@@ -100,7 +100,12 @@ class Seed:
 
     def unplug_desktop(self):
         """Unplugs the desktop's own output: the lid closes (put back at the end)."""
-        self.bytes += bytes([STEP_OUTPUT, 0xF1])
+        self.bytes += bytes([STEP_OUTPUT, 0xF0])
+
+    def pointer_to_output(self, index, x=128, y=128):
+        """The pointer onto the index-th output cordon has (the desktop's first), x and y in
+        256ths of its size: new windows map where the pointer is."""
+        self.bytes += bytes([STEP_OUTPUT, 0x80 + index, x, y])
 
     def raw(self, slot, message, fds=()):
         self.bytes += bytes([STEP_RAW, slot, len(message)]) + message
@@ -679,17 +684,19 @@ def seed_popup_reposition_early(seed):
 
 
 def seed_output_hotplug(seed):
-    """A monitor plugged in while apps run: a sandboxed app binds its wl_output and its
-    xdg_output and goes fullscreen on it, the host puts a panel (a layer surface) on it, then
-    the monitor is unplugged under them all and they go on using what they hold."""
+    """A monitor plugged in while apps run: a sandboxed app maps its window there (where the
+    pointer is), binds that wl_output and its xdg_output and goes fullscreen on it, the host
+    puts a panel (a layer surface) on it and another on a 1x1 one, then the monitor is
+    unplugged under them all and they go on using what they hold."""
     a = seed.connect(SANDBOX_A)
-    wa = toplevel(seed, a)
-    seed.request(a, wa["seat"], "get_pointer")
-    seed.request(a, wa["seat"], "get_keyboard")
     h = seed.connect(HOST)
     c = seed.request(h, 2, "bind", ("wl_compositor", 6))
     layer = seed.request(h, 2, "bind", ("zwlr_layer_shell_v1", 4))
     seed.output_add(OUTPUT_800X600)
+    seed.pointer_to_output(1)
+    wa = toplevel(seed, a)
+    seed.request(a, wa["seat"], "get_pointer")
+    seed.request(a, wa["seat"], "get_keyboard")
     # The newest wl_output global each client was told of: the one just plugged in.
     output_a = seed.request(a, 2, "bind", ("wl_output", 4))
     xdg_outputs = seed.request(a, 2, "bind", ("zxdg_output_manager_v1", 3))
@@ -707,10 +714,18 @@ def seed_output_hotplug(seed):
     seed.request(h, surface, "commit")
     seed.request(h, panel, "ack_configure", "serial")
     seed.output_add(OUTPUT_1X1)
+    seed.pointer_to_output(2)
+    tiny = seed.request(h, c, "create_surface")
+    tiny_panel = seed.request(h, layer, "get_layer_surface", tiny, None, 3, "title")
+    seed.request(h, tiny_panel, "set_size", 10, 10)
+    seed.request(h, tiny, "commit")
+    seed.request(h, tiny_panel, "ack_configure", "serial")
     seed.pointer_to_view(0)
     seed.time_passes()
     seed.click()
+    seed.control(1)  # windows: A's fullscreen on the 800x600 output, right of the desktop's
     seed.output_remove(0)  # the 800x600 one, under the fullscreen window and the panel
+    seed.control(1)
     seed.request(a, wa["surface"], "commit")
     seed.request(a, wa["toplevel"], "unset_fullscreen")
     seed.request(a, wa["toplevel"], "set_fullscreen", output_a)
