@@ -38,6 +38,7 @@
 #include "compositor/request_guard.h"
 #include "compositor/seat.h"
 #include "compositor/security_context.h"
+#include "compositor/view.h"
 #include "compositor/x11_display.h"
 #include "compositor/xdg_foreign.h"
 #include "compositor/xdg_shell.h"
@@ -48,6 +49,12 @@
 /* The newest versions cordon implements all of (wlroots has them all). */
 #define COMPOSITOR_VERSION 6
 #define XDG_SHELL_VERSION 6
+
+/* After output_management.c's listener, which arranges panels and usable areas first. */
+static void handle_output_layout_change(struct wl_listener *listener, void *data) {
+	struct cordon_server *server = wl_container_of(listener, server, output_layout_change);
+	cordon_view_outputs_changed(server);
+}
 
 static void handle_new_output(struct wl_listener *listener, void *data) {
 	struct cordon_server *server = wl_container_of(listener, server, new_output);
@@ -179,6 +186,7 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 	wl_list_init(&server->views);
 	wl_list_init(&server->xwaylands);
 	wl_list_init(&server->new_output.link);
+	wl_list_init(&server->output_layout_change.link);
 	wl_list_init(&server->new_input.link);
 	wl_list_init(&server->new_xdg_toplevel.link);
 	wl_list_init(&server->new_xdg_popup.link);
@@ -283,6 +291,8 @@ struct cordon_server *cordon_server_create(const struct cordon_options *options)
 
 	server->new_output.notify = handle_new_output;
 	wl_signal_add(&server->backend->events.new_output, &server->new_output);
+	server->output_layout_change.notify = handle_output_layout_change;
+	wl_signal_add(&server->output_layout->events.change, &server->output_layout_change);
 	server->new_input.notify = handle_new_input;
 	wl_signal_add(&server->backend->events.new_input, &server->new_input);
 	server->new_xdg_toplevel.notify = handle_new_xdg_toplevel;
@@ -407,6 +417,7 @@ void cordon_server_destroy(struct cordon_server *server) {
 	cordon_labels_destroy(server->labels);
 	cordon_session_bus_destroy(server->session_bus);
 	wl_list_remove(&server->new_output.link);
+	wl_list_remove(&server->output_layout_change.link);
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->new_xdg_toplevel.link);
 	wl_list_remove(&server->new_xdg_popup.link);

@@ -437,6 +437,28 @@ struct cordon_view *cordon_view_by_id(struct cordon_server *server, uint32_t id)
 	return NULL;
 }
 
+/* Where a box of the view's goes centred on centre, kept within the output's area. */
+static void centre_box(struct cordon_view *view, struct wlr_box *box, const struct wlr_box *area,
+	const struct wlr_box *centre) {
+	box->x = centre->x + (centre->width - box->width) / 2;
+	box->y = centre->y + (centre->height - box->height) / 2;
+	/* Keep the top-left corner, where the client's controls (and the label) are, visible. */
+	int top, side;
+	frame_insets(view, &top, &side);
+	if (box->x + box->width + side > area->x + area->width) {
+		box->x = area->x + area->width - box->width - side;
+	}
+	if (box->y + box->height + side > area->y + area->height) {
+		box->y = area->y + area->height - box->height - side;
+	}
+	if (box->x < area->x + side) {
+		box->x = area->x + side;
+	}
+	if (box->y < area->y + top) {
+		box->y = area->y + top;
+	}
+}
+
 static void place_new_view(struct cordon_view *view) {
 	struct cordon_server *server = view->server;
 	struct cordon_seat *seat = server->seat;
@@ -444,33 +466,72 @@ static void place_new_view(struct cordon_view *view) {
 	if (!output) {
 		return;
 	}
-	struct wlr_box area = output->usable_area, box;
+	struct wlr_box box;
 	cordon_view_get_box(view, &box);
-
 	/* Centre on the output, or on the parent for dialogs. */
-	struct wlr_box parent_box = area;
+	struct wlr_box centre = output->usable_area;
 	struct cordon_view *parent_view = cordon_view_get_parent(view);
 	if (parent_view && parent_view->mapped) {
-		cordon_view_get_box(parent_view, &parent_box);
+		cordon_view_get_box(parent_view, &centre);
 	}
-	int x = parent_box.x + (parent_box.width - box.width) / 2;
-	int y = parent_box.y + (parent_box.height - box.height) / 2;
-	/* Keep the top-left corner, where the client's controls (and the label) are, visible. */
-	int top, side;
-	frame_insets(view, &top, &side);
-	if (x + box.width + side > area.x + area.width) {
-		x = area.x + area.width - box.width - side;
+	centre_box(view, &box, &output->usable_area, &centre);
+	cordon_view_move_to(view, box.x, box.y);
+}
+
+/* Whether any of the box is on one of the outputs cordon has (an unplugged one is not). */
+static bool box_on_an_output(struct cordon_server *server, const struct wlr_box *box) {
+	struct cordon_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		struct wlr_box output_box, overlap;
+		cordon_output_get_box(output, &output_box);
+		if (wlr_box_intersection(&overlap, box, &output_box)) {
+			return true;
+		}
 	}
-	if (y + box.height + side > area.y + area.height) {
-		y = area.y + area.height - box.height - side;
+	return false;
+}
+
+/* A window whose output went comes onto this one, in the state it was in. */
+static void move_onto_output(struct cordon_view *view, struct cordon_output *output) {
+	struct wlr_box full, box;
+	cordon_output_get_box(output, &full);
+	if (view->fullscreen) {
+		cordon_view_move_to(view, full.x, full.y);
+		view->impl->configure(view, full.width, full.height);
+	} else if (view->maximized) {
+		fit_to_area(view, &output->usable_area);
+	} else {
+		cordon_view_get_box(view, &box);
+		centre_box(view, &box, &output->usable_area, &output->usable_area);
+		cordon_view_move_to(view, box.x, box.y);
 	}
-	if (x < area.x + side) {
-		x = area.x + side;
+	/* Leaving fullscreen or maximized goes back to a place on this output too. */
+	if ((view->fullscreen || view->maximized) &&
+		!box_on_an_output(view->server, &view->saved)) {
+		centre_box(view, &view->saved, &output->usable_area, &output->usable_area);
 	}
-	if (y < area.y + top) {
-		y = area.y + top;
+}
+
+void cordon_view_outputs_changed(struct cordon_server *server) {
+	struct cordon_seat *seat = server->seat;
+	struct cordon_output *output = cordon_output_at(server, seat->cursor->x, seat->cursor->y);
+	if (!output) {
+		return; /* no output to be on (a closed lid): they wait for one */
 	}
-	cordon_view_move_to(view, x, y);
+	struct wlr_box full;
+	cordon_output_get_box(output, &full);
+	if (wlr_box_empty(&full)) {
+		return; /* the first output, turned off: nowhere to be seen either */
+	}
+	struct cordon_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		struct wlr_box box;
+		cordon_view_get_box(view, &box);
+		/* Minimized ones too: restored, they would come back where nothing is shown. */
+		if (view->mapped && !wlr_box_empty(&box) && !box_on_an_output(server, &box)) {
+			move_onto_output(view, output);
+		}
+	}
 }
 
 /*

@@ -5,10 +5,11 @@
  * disconnects one, sends a request made from the protocol tables (wayland_protocol.h) with
  * arguments decoded from the input (live, wrong or destroyed ids, serials the client was
  * sent, strings from a dictionary or raw, fds of the client's own: memfds, a short memfd,
- * pipes, a socket), sends raw bytes as a message, or injects seat input. After each step
+ * pipes, a socket), sends raw bytes as a message, injects seat input, or plugs and unplugs
+ * outputs through cordon's control socket. After each step
  * cordon's loop runs, every client reads what it was sent, and the policy oracle
- * (wayland_oracle.c) checks what they got; at the end every client goes and the fd count
- * must be back where it was.
+ * (wayland_oracle.c) checks what they got; at the end the outputs are as they were, every
+ * client goes and the fd count must be back where it was.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 #include "fuzz.h"
 #include "wayland_client.h"
@@ -33,12 +36,16 @@
 #define ROUNDTRIP_TURNS 32
 #define END_TURNS 256
 #define SHM_SIZE 65536
+/* Outputs an input may plug in at a time, besides the desktop's own. */
+#define ADDED_OUTPUTS 3
+#define OUTPUT_NAME_SIZE 32
 
 enum step {
 	STEP_CONNECT,
 	STEP_DISCONNECT,
 	STEP_REQUEST, /* the most common: several values */
-	STEP_POINTER_TO_VIEW = 9,
+	STEP_OUTPUT = 8,
+	STEP_POINTER_TO_VIEW,
 	STEP_POINTER_TO,
 	STEP_BUTTON,
 	STEP_KEY,
@@ -81,6 +88,12 @@ struct run {
 	 */
 	int fd_baseline, swapchain_baseline;
 	int control_fd; /* a connection to cordon's control socket, as cordonctl's; -1 for none */
+	/* The outputs this input plugged in, oldest first, by the names cordon gave them. */
+	char added_outputs[ADDED_OUTPUTS][OUTPUT_NAME_SIZE];
+	int added_output_count;
+	/* The desktop's own output, as the input began, and whether the input unplugged it. */
+	char desktop_output[OUTPUT_NAME_SIZE];
+	bool desktop_unplugged;
 };
 
 /* Strings requests may carry: MIME types, app ids, paths, names, and a few hostile ones. */
@@ -430,11 +443,21 @@ static void put_bind(struct run *run, struct fuzz_message *message, struct fuzz_
 	uint16_t pick = (uint16_t)(take(run) << 8 | take(run));
 	int interface = pick % fuzz_wl_interface_count;
 	uint32_t name = pick, version = 1;
+	bool told = false;
 	for (int i = 0; i < wire->global_count; i++) {
 		if (wire->globals[i].interface == interface) {
 			name = wire->globals[i].name;
 			version = wire->globals[i].version;
+			told = true;
 		}
+	}
+	if (!told && name >= fuzz_cordon_setup_global_limit(run->cordon)) {
+		/*
+		 * A name no global has: hot-plugged outputs' globals take new names as the
+		 * process goes on, so a number past those made at start-up would name one in a
+		 * campaign and none when the saved input is replayed.
+		 */
+		name = UINT32_MAX - 1;
 	}
 	if (fuzz_wl_interfaces[interface].version < version) {
 		version = fuzz_wl_interfaces[interface].version;
@@ -654,8 +677,8 @@ static void release_input(struct run *run) {
 /*
  * What a host's cordonctl may ask. Left out: quit (it ends a run the fuzzer does not have),
  * freeze and thaw (they freeze an app through its cgroup, which is the fuzzer's own), and
- * output-add and output-remove (outputs outlive the input: the next one would start from
- * another desktop).
+ * output-add and output-remove, which the output step sends instead (step_output): it keeps
+ * the names of the outputs it plugged in, to unplug them by index and at the end of the input.
  */
 static const char *const control_commands[] = {
 	"outputs",
@@ -684,8 +707,8 @@ static const char *const control_words[] = {
 	"0",
 	"-1",
 	"4294967297",
-	"HEADLESS-1",
-	"HEADLESS-9",
+	"HEADLESS-1", /* the first output now: see control_word */
+	"HEADLESS-0", /* no output: wlroots numbers its headless outputs from 1 */
 	"move",
 	"motion",
 	"button",
@@ -729,6 +752,16 @@ static void control_connect(struct run *run) {
 }
 
 /*
+ * The name of the n-th output cordon has now (modulo their count), or one no output has.
+ * Headless outputs are numbered as the process makes them, so a name written in the input
+ * would mean another output, or none, when the input is replayed; an index means the same.
+ */
+static const char *output_name(struct run *run, unsigned n) {
+	const char *name = fuzz_cordon_output_name(run->cordon, n);
+	return name ? name : "HEADLESS-0";
+}
+
+/*
  * A word of the request's arguments, appended: from the list, or up to 15 bytes of the
  * input as one printable word (no quote or backslash: the request is JSON).
  */
@@ -736,6 +769,11 @@ static size_t control_word(struct run *run, char *out) {
 	uint8_t kind = take(run);
 	if (kind < 0xe0) {
 		const char *word = control_words[kind % CONTROL_WORD_COUNT];
+		if (strcmp(word, "HEADLESS-1") == 0) {
+			/* The desktop's own output, whatever name it has after an input unplugged
+			 * it and the end of that input plugged in another (end_outputs). */
+			word = output_name(run, 0);
+		}
 		size_t length = strlen(word);
 		memcpy(out, word, length);
 		return length;
@@ -763,9 +801,9 @@ static void step_control(struct run *run) {
 	size_t length =
 		(size_t)snprintf(line, sizeof(line), "{\"command\": \"%s\", \"args\": [", command);
 	if (strcmp(command, "screenshot") == 0) {
-		/* Into the scratch folder only. */
+		/* Into the scratch folder only; of the output the word count picks. */
 		length += (size_t)snprintf(line + length, sizeof(line) - length,
-			"\"HEADLESS-1\", \"%s/screenshot.png\"",
+			"\"%s\", \"%s/screenshot.png\"", output_name(run, (unsigned)words),
 			fuzz_cordon_scratch_dir(run->cordon));
 	} else if (strcmp(command, "permissions") == 0) {
 		/* list only: a grant would outlive the input, in the permission store. */
@@ -815,6 +853,123 @@ static void drain_control(struct run *run) {
 		close(run->control_fd);
 		run->control_fd = -1;
 	}
+}
+
+/* Outputs coming and going */
+
+/*
+ * The sizes an input may plug in: the smallest there is, small, middling and the usual
+ * monitor. Each output has a swapchain of up to four buffers of its size (1920x1080: 8 MiB
+ * each), so with at most ADDED_OUTPUTS of them the memory stays well within the fuzzer's
+ * -rss_limit_mb.
+ */
+static const struct {
+	int width, height;
+} output_sizes[] = {
+	{1, 1},
+	{320, 200},
+	{800, 600},
+	{1920, 1080},
+};
+#define OUTPUT_SIZE_COUNT (sizeof(output_sizes) / sizeof(output_sizes[0]))
+
+/* The desktop's own output, as every input begins with (wayland_cordon.c makes it). */
+#define DESKTOP_WIDTH 1280
+#define DESKTOP_HEIGHT 720
+
+/*
+ * Sends cordonctl's output-add or output-remove on a connection of its own and waits for the
+ * answer: the output's name in name (when it is not NULL); false when cordon refused.
+ */
+static bool output_command(struct run *run, const char *command, const char *arg, char *name) {
+	char request[128], reply[512];
+	snprintf(request, sizeof(request), "{\"command\": \"%s\", \"args\": [\"%s\"]}\n", command,
+		arg);
+	if (getenv("CORDON_FUZZ_TRACE")) {
+		fprintf(stderr, "fuzz-wayland: output: %s", request);
+	}
+	if (!fuzz_cordon_control(run->cordon, request, reply, sizeof(reply))) {
+		return false;
+	}
+	struct json_object *answer = json_tokener_parse(reply);
+	struct json_object *success, *result, *named;
+	bool ok = answer && json_object_object_get_ex(answer, "success", &success) &&
+		json_object_get_boolean(success) &&
+		json_object_object_get_ex(answer, "result", &result) &&
+		json_object_object_get_ex(result, "name", &named);
+	if (ok && name) {
+		snprintf(name, OUTPUT_NAME_SIZE, "%s", json_object_get_string(named));
+	}
+	json_object_put(answer);
+	return ok;
+}
+
+static void output_add(struct run *run, int width, int height, char *name) {
+	char size[32];
+	snprintf(size, sizeof(size), "%dx%d", width, height);
+	fuzz_require(output_command(run, "output-add", size, name), "cordon plugged an output in");
+}
+
+static void output_remove(struct run *run, const char *name) {
+	fuzz_require(
+		output_command(run, "output-remove", name, NULL), "cordon unplugged an output");
+}
+
+/*
+ * A monitor plugged in or unplugged, or the pointer moved onto one. Below 0x80, an even byte
+ * plugs one in (its size from the table), an odd one unplugs one that this input plugged in,
+ * by its index among them (their names grow from input to input). From 0x80 the pointer goes
+ * to the output of that index among all cordon has (the desktop's first), at a point given in
+ * 256ths of its width and height: where a window maps, and a layer surface without an output
+ * goes. From 0xf0, the desktop's own output is unplugged.
+ *
+ * The desktop's own output goes too, as a laptop's lid closes: with no output at all, windows,
+ * layer surfaces, a lock and the pointer have nowhere to be, which is where a compositor goes
+ * wrong. end_outputs plugs a 1280x720 output in again at the end, so the next input starts
+ * from the same desktop (its name is another: words and screenshots name outputs by index,
+ * output_name). It is one byte in sixteen, as an input without the desktop's output cannot
+ * do much else.
+ */
+static void step_output(struct run *run) {
+	uint8_t b = take(run);
+	if (b >= 0xf0) {
+		if (!run->desktop_unplugged) {
+			output_remove(run, run->desktop_output);
+			run->desktop_unplugged = true;
+		}
+	} else if (b >= 0x80) {
+		uint8_t x = take(run);
+		fuzz_cordon_pointer_to_output(run->cordon, b - 0x80u, x, take(run));
+	} else if (b % 2 == 0) {
+		if (run->added_output_count == ADDED_OUTPUTS) {
+			return;
+		}
+		int pick = (b / 2) % OUTPUT_SIZE_COUNT;
+		output_add(run, output_sizes[pick].width, output_sizes[pick].height,
+			run->added_outputs[run->added_output_count]);
+		run->added_output_count++;
+	} else if (run->added_output_count > 0) {
+		int n = (b / 2) % run->added_output_count;
+		output_remove(run, run->added_outputs[n]);
+		/* The others keep their order: an index means the same output to the end. */
+		memmove(run->added_outputs[n], run->added_outputs[n + 1],
+			(size_t)(run->added_output_count - n - 1) * OUTPUT_NAME_SIZE);
+		run->added_output_count--;
+	}
+}
+
+/* The outputs as the input found them: the added ones unplugged, the desktop's own back. */
+static void end_outputs(struct run *run) {
+	while (run->added_output_count > 0) {
+		output_remove(run, run->added_outputs[--run->added_output_count]);
+	}
+	if (run->desktop_unplugged) {
+		/* With no other output it goes where the old one was, at 0,0 of the layout. */
+		output_add(run, DESKTOP_WIDTH, DESKTOP_HEIGHT, run->desktop_output);
+		run->desktop_unplugged = false;
+	}
+	fuzz_require(fuzz_cordon_output_count(run->cordon) == 1,
+		"the desktop has one output again at the end of the input");
 }
 
 /* After each step */
@@ -894,9 +1049,11 @@ static bool clients_gone(struct run *run) {
 	return !run->watch.wl_client;
 }
 
-/* Every client goes; cordon must let go of everything they cost. */
+/* The outputs as they were; every client goes; cordon must let go of everything they cost. */
 static void end_run(struct run *run) {
 	release_input(run);
+	/* While the clients are still there: they see the outputs go, as a user's apps would. */
+	end_outputs(run);
 	fuzz_cordon_dispatch(run->cordon);
 	for (int i = 0; i < CLIENTS; i++) {
 		if (run->clients[i].used) {
@@ -917,13 +1074,17 @@ static void end_run(struct run *run) {
 			break;
 		}
 	}
+	if (getenv("CORDON_FUZZ_TRACE")) {
+		fprintf(stderr, "fuzz-wayland: end: %d fds (%d before), %d of swapchains (%d)\n",
+			now, baseline, swapchain, swapchain_baseline);
+	}
 	fuzz_require(clients_gone(run), "cordon let every client go once its connection closed");
 	fuzz_oracle_check_fd_count(now, baseline, swapchain, swapchain_baseline);
 }
 
 static void run_step(struct run *run) {
 	uint8_t step = take(run) % STEP_COUNT;
-	if (step >= STEP_REQUEST && step < STEP_POINTER_TO_VIEW) {
+	if (step >= STEP_REQUEST && step < STEP_OUTPUT) {
 		step_request(run);
 		return;
 	}
@@ -963,6 +1124,9 @@ static void run_step(struct run *run) {
 	case STEP_CONTROL:
 		step_control(run);
 		break;
+	case STEP_OUTPUT:
+		step_output(run);
+		break;
 	}
 }
 
@@ -970,6 +1134,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	struct run *run = calloc(1, sizeof(*run));
 	fuzz_require(run != NULL, "memory for the run");
 	run->cordon = fuzz_cordon_get();
+	/* Every input starts from the same desktop: one output (end_outputs). */
+	fuzz_require(fuzz_cordon_output_count(run->cordon) == 1, "the desktop has one output");
+	snprintf(run->desktop_output, sizeof(run->desktop_output), "%s", output_name(run, 0));
 	run->fd_baseline = fuzz_cordon_fd_count(&run->swapchain_baseline);
 	run->input = (struct input){.data = data, .size = size};
 	run->control_fd = -1;

@@ -288,6 +288,15 @@ static bool is_input_event(const struct fuzz_wl_message *event) {
 		strcmp(event->name, "down") == 0;
 }
 
+/*
+ * An output's name and description ("HEADLESS-3", "Headless output 3"): numbered as the
+ * process makes outputs, so a later request that carried one would not replay the same.
+ */
+static bool names_output(const struct fuzz_wl_interface *interface) {
+	return strcmp(interface->name, "wl_output") == 0 ||
+		strcmp(interface->name, "zxdg_output_v1") == 0;
+}
+
 static void parse_event(struct fuzz_client *client, uint32_t id, uint16_t opcode,
 	const uint8_t *body, size_t length) {
 	struct fuzz_object *object = fuzz_client_object(client, id);
@@ -316,8 +325,10 @@ static void parse_event(struct fuzz_client *client, uint32_t id, uint16_t opcode
 			blob = read_blob(&reader, &blob_length);
 			if (arg->type == 's' && blob && blob[blob_length - 1] == '\0') {
 				text = (const char *)blob;
-				snprintf(client->last_string, sizeof(client->last_string), "%s",
-					text);
+				if (!names_output(interface)) {
+					snprintf(client->last_string, sizeof(client->last_string),
+						"%s", text);
+				}
 			}
 			break;
 		case 'h':

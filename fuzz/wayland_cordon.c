@@ -21,11 +21,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
 #include "compositor/ipc.h"
+#include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -33,6 +35,8 @@
 
 /* How many turns of the event loop a connection or a round trip may take at start-up. */
 #define SETUP_TURNS 2000
+/* And a control request's answer (cordon answers on the turn that reads the request). */
+#define CONTROL_TURNS 64
 
 struct fuzz_cordon {
 	struct cordon_server *server;
@@ -45,6 +49,8 @@ struct fuzz_cordon {
 	struct fuzz_client setup;
 	struct wl_listener client_created;
 	struct wl_client *created; /* the last client cordon made */
+	/* One above the highest global name at start-up (wayland_cordon.h). */
+	uint32_t setup_global_limit;
 };
 
 static void die(const char *what) {
@@ -288,6 +294,11 @@ static void make_listeners(struct fuzz_cordon *cordon) {
 	fuzz_message_put_u32(&message, 1);
 	fuzz_message_put_u32(&message, manager);
 	send_or_die(client, &message);
+	for (int i = 0; i < client->global_count; i++) {
+		if (client->globals[i].name >= cordon->setup_global_limit) {
+			cordon->setup_global_limit = client->globals[i].name + 1;
+		}
+	}
 	make_listener(cordon, manager, FUZZ_SANDBOX_A);
 	make_listener(cordon, manager, FUZZ_SANDBOX_B);
 	setup_roundtrip(cordon);
@@ -389,6 +400,68 @@ const char *fuzz_cordon_scratch_dir(struct fuzz_cordon *cordon) {
 	return cordon->dir;
 }
 
+uint32_t fuzz_cordon_setup_global_limit(struct fuzz_cordon *cordon) {
+	return cordon->setup_global_limit;
+}
+
+static int control_socket(struct fuzz_cordon *cordon) {
+	const char *path = fuzz_cordon_control_path(cordon);
+	struct sockaddr_un address = {.sun_family = AF_UNIX};
+	if (strlen(path) >= sizeof(address.sun_path)) {
+		return -1;
+	}
+	memcpy(address.sun_path, path, strlen(path) + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+bool fuzz_cordon_control(
+	struct fuzz_cordon *cordon, const char *request, char *reply, size_t size) {
+	int fd = control_socket(cordon);
+	if (fd < 0) {
+		return false;
+	}
+	size_t length = strlen(request), got = 0;
+	bool answered = false;
+	if (send(fd, request, length, MSG_NOSIGNAL) == (ssize_t)length) {
+		for (int i = 0; i < CONTROL_TURNS && !answered && got + 1 < size; i++) {
+			fuzz_cordon_dispatch(cordon);
+			ssize_t n = recv(fd, reply + got, size - 1 - got, MSG_DONTWAIT);
+			if (n == 0 || (n < 0 && errno != EAGAIN)) {
+				break;
+			}
+			got += n > 0 ? (size_t)n : 0;
+			answered = memchr(reply, '\n', got) != NULL;
+		}
+	}
+	reply[got] = '\0';
+	close(fd);
+	return answered;
+}
+
+int fuzz_cordon_output_count(struct fuzz_cordon *cordon) {
+	return wl_list_length(&cordon->server->outputs);
+}
+
+const char *fuzz_cordon_output_name(struct fuzz_cordon *cordon, unsigned n) {
+	int count = fuzz_cordon_output_count(cordon);
+	if (count == 0) {
+		return NULL;
+	}
+	n %= (unsigned)count;
+	struct cordon_output *output;
+	wl_list_for_each(output, &cordon->server->outputs, link) {
+		if (n-- == 0) {
+			return output->wlr_output->name;
+		}
+	}
+	return NULL;
+}
+
 void fuzz_cordon_pointer_to(struct fuzz_cordon *cordon, double x, double y) {
 	cordon_seat_inject_pointer_warp(cordon->server->seat, x, y);
 }
@@ -408,6 +481,24 @@ void fuzz_cordon_pointer_to_view(struct fuzz_cordon *cordon, unsigned n, int dx,
 			struct wlr_box box;
 			cordon_view_get_box(view, &box);
 			fuzz_cordon_pointer_to(cordon, box.x + dx, box.y + dy);
+			return;
+		}
+	}
+}
+
+void fuzz_cordon_pointer_to_output(struct fuzz_cordon *cordon, unsigned n, uint8_t x, uint8_t y) {
+	int count = fuzz_cordon_output_count(cordon);
+	if (count == 0) {
+		return;
+	}
+	n %= (unsigned)count;
+	struct cordon_output *output;
+	wl_list_for_each(output, &cordon->server->outputs, link) {
+		if (n-- == 0) {
+			struct wlr_box box;
+			cordon_output_get_box(output, &box);
+			fuzz_cordon_pointer_to(cordon, box.x + box.width * (x / 256.0),
+				box.y + box.height * (y / 256.0));
 			return;
 		}
 	}

@@ -38,10 +38,33 @@ void fuzz_cordon_dispatch(struct fuzz_cordon *cordon);
 const char *fuzz_cordon_control_path(struct fuzz_cordon *cordon);
 const char *fuzz_cordon_scratch_dir(struct fuzz_cordon *cordon);
 
+/*
+ * Sends one control request (a JSON line, as cordonctl sends it) on a connection of its own
+ * and turns the loop until the answer's line came: true then, with the answer in reply
+ * (NUL-terminated, cut to size).
+ */
+bool fuzz_cordon_control(struct fuzz_cordon *cordon, const char *request, char *reply, size_t size);
+
+/* The outputs cordon has now, and the name of the n-th (modulo their count; NULL for none). */
+int fuzz_cordon_output_count(struct fuzz_cordon *cordon);
+const char *fuzz_cordon_output_name(struct fuzz_cordon *cordon, unsigned n);
+
+/*
+ * One above the highest global name cordon had given out when it was made. Later globals
+ * (hot-plugged outputs') take new names as the process goes on, so an input that names a
+ * global by number must stay below this to replay the same way.
+ */
+uint32_t fuzz_cordon_setup_global_limit(struct fuzz_cordon *cordon);
+
 /* The seat's input, through cordon's own injection path (what cordonctl uses). */
 void fuzz_cordon_pointer_to(struct fuzz_cordon *cordon, double x, double y);
 /* Into the window that is n-th from the top (modulo the count), dx, dy from its corner. */
 void fuzz_cordon_pointer_to_view(struct fuzz_cordon *cordon, unsigned n, int dx, int dy);
+/*
+ * Onto the n-th output cordon has (modulo their count; the desktop's first), x and y in 256ths
+ * of its width and height.
+ */
+void fuzz_cordon_pointer_to_output(struct fuzz_cordon *cordon, unsigned n, uint8_t x, uint8_t y);
 void fuzz_cordon_button(struct fuzz_cordon *cordon, uint32_t button, bool pressed);
 void fuzz_cordon_key(struct fuzz_cordon *cordon, uint32_t keycode, bool pressed);
 /*

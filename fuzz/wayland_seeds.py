@@ -21,12 +21,14 @@ import wayland_tables  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-STEP_CONNECT, STEP_DISCONNECT, STEP_REQUEST = 0, 1, 2
+STEP_CONNECT, STEP_DISCONNECT, STEP_REQUEST, STEP_OUTPUT = 0, 1, 2, 8
 STEP_POINTER_TO_VIEW, STEP_POINTER_TO, STEP_BUTTON, STEP_KEY, STEP_RAW, STEP_TIME, STEP_CONTROL = \
     range(9, 16)
 HOST, SANDBOX_A, SANDBOX_B = 0, 1, 2
 FD_SHM, FD_SHORT_SHM, FD_PIPE_WRITE, FD_PIPE_READ, FD_SOCKET = range(5)
 KEY_A = 4  # index in wayland.c's keycodes: 30, KEY_A
+# Indices in wayland.c's output_sizes.
+OUTPUT_1X1, OUTPUT_320X200, OUTPUT_800X600, OUTPUT_1920X1080 = range(4)
 
 
 def xml_files(xml_dir):
@@ -87,6 +89,23 @@ class Seed:
     def control(self, command, *words):
         """A cordonctl command: command and words by their index in wayland.c's lists."""
         self.bytes += bytes([STEP_CONTROL, command, len(words)] + list(words))
+
+    def output_add(self, size):
+        """Plugs in an output of this size (OUTPUT_*); every client is told of its global."""
+        self.bytes += bytes([STEP_OUTPUT, 2 * size])
+
+    def output_remove(self, index):
+        """Unplugs the index-th of the outputs the input plugged in that are still there."""
+        self.bytes += bytes([STEP_OUTPUT, 2 * index + 1])
+
+    def unplug_desktop(self):
+        """Unplugs the desktop's own output: the lid closes (put back at the end)."""
+        self.bytes += bytes([STEP_OUTPUT, 0xF0])
+
+    def pointer_to_output(self, index, x=128, y=128):
+        """The pointer onto the index-th output cordon has (the desktop's first), x and y in
+        256ths of its size: new windows map where the pointer is."""
+        self.bytes += bytes([STEP_OUTPUT, 0x80 + index, x, y])
 
     def raw(self, slot, message, fds=()):
         self.bytes += bytes([STEP_RAW, slot, len(message)]) + message
@@ -684,6 +703,95 @@ def seed_popup_grab_twice(seed):
     seed.button()
 
 
+def seed_output_hotplug(seed):
+    """A monitor plugged in while apps run: a sandboxed app maps its window there (where the
+    pointer is), binds that wl_output and its xdg_output and goes fullscreen on it, the host
+    puts a panel (a layer surface) on it and another on a 1x1 one, then the monitor is
+    unplugged under them all and they go on using what they hold."""
+    a = seed.connect(SANDBOX_A)
+    h = seed.connect(HOST)
+    c = seed.request(h, 2, "bind", ("wl_compositor", 6))
+    layer = seed.request(h, 2, "bind", ("zwlr_layer_shell_v1", 4))
+    seed.output_add(OUTPUT_800X600)
+    seed.pointer_to_output(1)
+    wa = toplevel(seed, a)
+    seed.request(a, wa["seat"], "get_pointer")
+    seed.request(a, wa["seat"], "get_keyboard")
+    # The newest wl_output global each client was told of: the one just plugged in.
+    output_a = seed.request(a, 2, "bind", ("wl_output", 4))
+    xdg_outputs = seed.request(a, 2, "bind", ("zxdg_output_manager_v1", 3))
+    xdg_output = seed.request(a, xdg_outputs, "get_xdg_output", output_a)
+    seed.request(a, wa["toplevel"], "set_fullscreen", output_a)
+    seed.request(a, wa["surface"], "commit")
+    seed.request(a, wa["xdg"], "ack_configure", "serial")
+    seed.request(a, wa["surface"], "commit")
+    output_h = seed.request(h, 2, "bind", ("wl_output", 4))
+    surface = seed.request(h, c, "create_surface")
+    panel = seed.request(h, layer, "get_layer_surface", surface, output_h, 2, "title")
+    seed.request(h, panel, "set_size", 100, 30)
+    seed.request(h, panel, "set_anchor", 1)
+    seed.request(h, panel, "set_exclusive_zone", 30)
+    seed.request(h, surface, "commit")
+    seed.request(h, panel, "ack_configure", "serial")
+    seed.output_add(OUTPUT_1X1)
+    seed.pointer_to_output(2)
+    tiny = seed.request(h, c, "create_surface")
+    tiny_panel = seed.request(h, layer, "get_layer_surface", tiny, None, 3, "title")
+    seed.request(h, tiny_panel, "set_size", 10, 10)
+    seed.request(h, tiny, "commit")
+    seed.request(h, tiny_panel, "ack_configure", "serial")
+    seed.pointer_to_view(0)
+    seed.time_passes()
+    seed.click()
+    seed.control(1)  # windows: A's fullscreen on the 800x600 output, right of the desktop's
+    seed.output_remove(0)  # the 800x600 one, under the fullscreen window and the panel
+    seed.control(1)
+    seed.request(a, wa["surface"], "commit")
+    seed.request(a, wa["toplevel"], "unset_fullscreen")
+    seed.request(a, wa["toplevel"], "set_fullscreen", output_a)
+    seed.request(a, xdg_output, "destroy")
+    seed.request(a, xdg_outputs, "get_xdg_output", output_a)
+    seed.request(a, output_a, "release")
+    seed.request(h, panel, "set_size", 200, 30)
+    seed.request(h, surface, "commit")
+    seed.request(h, output_h, "release")
+    seed.output_add(OUTPUT_320X200)
+    seed.pointer_to_view(0)
+    seed.click()
+
+
+def seed_output_lock(seed):
+    """The session is locked, then monitors come and go: one plugged in and given a lock
+    surface, then unplugged; then the desktop's own, so that the lock has no output at all;
+    another plugged in before the unlock."""
+    h = seed.connect(HOST)
+    c = seed.request(h, 2, "bind", ("wl_compositor", 6))
+    output = seed.request(h, 2, "bind", ("wl_output", 4))
+    seed.request(h, 2, "bind", ("wl_seat", 9))
+    a = seed.connect(SANDBOX_A)
+    toplevel(seed, a)
+    lock_manager = seed.request(h, 2, "bind", ("ext_session_lock_manager_v1", 1))
+    lock = seed.request(h, lock_manager, "lock")
+    base = seed.request(h, c, "create_surface")
+    lock_surface = seed.request(h, lock, "get_lock_surface", base, output)
+    seed.request(h, lock_surface, "ack_configure", "serial")
+    seed.output_add(OUTPUT_1920X1080)
+    added = seed.request(h, 2, "bind", ("wl_output", 4))
+    second = seed.request(h, c, "create_surface")
+    second_lock = seed.request(h, lock, "get_lock_surface", second, added)
+    seed.request(h, second_lock, "ack_configure", "serial")
+    seed.output_remove(0)
+    seed.request(h, second_lock, "ack_configure", "serial")
+    seed.request(h, second, "commit")
+    seed.unplug_desktop()
+    seed.key()
+    seed.key()
+    seed.request(h, base, "commit")
+    seed.output_add(OUTPUT_320X200)
+    seed.request(h, lock, "unlock_and_destroy")
+    seed.request(a, 2, "bind", ("wl_output", 4))
+
+
 SEEDS = {
     "host-toplevel": seed_host_toplevel,
     "paste-across": seed_paste_across,
@@ -707,6 +815,8 @@ SEEDS = {
     "control": seed_control,
     "popup-reposition-early": seed_popup_reposition_early,
     "popup-grab-twice": seed_popup_grab_twice,
+    "output-hotplug": seed_output_hotplug,
+    "output-lock": seed_output_lock,
 }
 
 

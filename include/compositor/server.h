@@ -116,6 +116,7 @@ struct cordon_server {
 	} events;
 
 	struct wl_listener new_output;
+	struct wl_listener output_layout_change;
 	struct wl_listener new_input;
 	struct wl_listener new_xdg_toplevel;
 	struct wl_listener new_xdg_popup;

@@ -155,6 +155,14 @@ void cordon_view_set_ssd(struct cordon_view *view, bool ssd);
 /* Refits maximized views after the output's usable area changed (panels). */
 void cordon_view_output_area_changed(struct cordon_server *server, struct cordon_output *output);
 
+/*
+ * The outputs' layout changed (one was plugged in, unplugged, moved or turned off): windows
+ * on none of them come onto the pointer's output (else the first), fullscreen and maximized
+ * ones filling it, the others centred, so that an unplugged monitor takes no window out of
+ * the user's sight and reach. With no output at all they stay until one comes.
+ */
+void cordon_view_outputs_changed(struct cordon_server *server);
+
 /* The view that has keyboard focus, NULL when none. */
 struct cordon_view *cordon_view_focused(struct cordon_server *server);
 /* Focuses the next (or previous) mapped view, restoring minimized ones. */
