@@ -1249,3 +1249,7 @@ const struct cordon_transfer_log *cordon_selection_get_log(
 	const struct cordon_selection *selection) {
 	return &selection->log;
 }
+
+bool cordon_selection_files_cross(const struct cordon_selection *selection) {
+	return cordon_file_grants_ready(selection->grants);
+}

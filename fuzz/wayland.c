@@ -5,10 +5,13 @@
  * disconnects one, sends a request made from the protocol tables (wayland_protocol.h) with
  * arguments decoded from the input (live, wrong or destroyed ids, serials the client was
  * sent, strings from a dictionary or raw, fds of the client's own: memfds, a short memfd,
- * pipes, a socket), sends raw bytes as a message, or injects seat input. After each step
- * cordon's loop runs, every client reads what it was sent, and the policy oracle
- * (wayland_oracle.c) checks what they got; at the end every client goes and the fd count
- * must be back where it was.
+ * pipes, a socket), sends raw bytes as a message, injects seat input, or chooses the
+ * text/uri-list a client's sources write (wayland_files.h: real files of every kind a
+ * hostile source names). After each step cordon's loop runs (until the files a paste or a
+ * drop hands over are granted by the real document portal, wayland_bus.h), every client
+ * reads what it was sent, and the policy oracle (wayland_oracle.c) checks what they got and
+ * what the portal granted; at the end every client goes, the fd count must be back where it
+ * was, and the input's documents are deleted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +24,10 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "wayland_bus.h"
 #include "wayland_client.h"
 #include "wayland_cordon.h"
+#include "wayland_files.h"
 #include "wayland_oracle.h"
 
 #define CLIENTS 4
@@ -33,6 +38,14 @@
 #define ROUNDTRIP_TURNS 32
 #define END_TURNS 256
 #define SHM_SIZE 65536
+/* A grant takes a few ms (docs/mediation.md); one that takes a second is left to run. */
+#define GRANT_WAIT_MS 2
+#define GRANT_WAITS 500
+/* Entries of one uri-list step, bytes of a raw entry, documents looked at per app. */
+#define LIST_ENTRIES 4
+#define RAW_ENTRY_MAX 64
+#define DOCUMENTS_MAX 64
+#define DOCUMENT_URI_MAX 1024
 
 enum step {
 	STEP_CONNECT,
@@ -45,6 +58,7 @@ enum step {
 	STEP_RAW,
 	STEP_TIME_PASSES,
 	STEP_CONTROL,
+	STEP_FILES,
 	STEP_COUNT,
 };
 
@@ -65,6 +79,10 @@ struct fuzzed_client {
 	int shm_fd, short_shm_fd, socket_fds[2];
 	int pipes[PIPES][2];
 	int pipe_count;
+	/* What was read from each pipe and the socket, line by line, for the uri-list rule. */
+	struct fuzz_oracle_stream streams[PIPES + 1];
+	/* What its sources write for text/uri-list (a plain file until a step chose). */
+	struct fuzz_uri_list *files;
 };
 
 struct run {
@@ -81,6 +99,13 @@ struct run {
 	 */
 	int fd_baseline, swapchain_baseline;
 	int control_fd; /* a connection to cordon's control socket, as cordonctl's; -1 for none */
+	/* The user acted on a surface of a client of this side in this input. */
+	bool acted[FUZZ_SANDBOX_COUNT];
+	/* The last document URI a client of each side read, for the lists that side writes. */
+	char documents[FUZZ_SANDBOX_COUNT][DOCUMENT_URI_MAX];
+	struct fuzz_oracle_portal portal;
+	char hidden[512]; /* the folder only symlinks lead to */
+	bool granted; /* a uri-list was granted since the documents were last looked at */
 };
 
 /* Strings requests may carry: MIME types, app ids, paths, names, and a few hostile ones. */
@@ -173,17 +198,39 @@ static bool is_source_send(
 	return strcmp(event->name, "send") == 0 && strstr(interface->name, "_source");
 }
 
+/* The list a client's sources write until a step chose one: a plain file. */
+static struct fuzz_uri_list *client_files(struct fuzzed_client *client) {
+	if (!client->files) {
+		client->files = calloc(1, sizeof(*client->files));
+		fuzz_require(client->files != NULL, "memory for a uri-list");
+		fuzz_files_append(client->files, fuzz_cordon_scratch_dir(client->run->cordon),
+			client->sandbox, FUZZ_FILE_PLAIN, NULL, 0, "");
+	}
+	return client->files;
+}
+
 static void handle_fd(void *data, struct fuzz_client *wire, int fd,
 	const struct fuzz_wl_interface *interface, const struct fuzz_wl_message *event) {
 	struct fuzzed_client *client = data;
 	fuzz_oracle_check_fd(
 		&client->run->oracle, fd, client->sandbox, interface->name, event->name);
 	if (is_source_send(interface, event)) {
-		/* A source asked for its data writes its sandbox's marker, and is done. */
+		/*
+		 * A source asked for its data writes its uri-list when asked for text/uri-list
+		 * (the event's string, just parsed), its sandbox's marker otherwise, and is done.
+		 */
 		char marker[64];
-		size_t length = fuzz_oracle_marker(client->sandbox, marker, sizeof(marker));
+		const char *bytes = marker;
+		size_t length;
+		if (strcmp(wire->last_string, "text/uri-list") == 0) {
+			struct fuzz_uri_list *files = client_files(client);
+			bytes = files->bytes;
+			length = files->length;
+		} else {
+			length = fuzz_oracle_marker(client->sandbox, marker, sizeof(marker));
+		}
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-		if (write(fd, marker, length) < 0) {
+		if (write(fd, bytes, length) < 0) {
 			/* A reader gone, or a full pipe: nothing to check. */
 		}
 	}
@@ -244,6 +291,8 @@ static void client_close(struct fuzzed_client *client) {
 	}
 	client->pipe_count = 0;
 	client->used = false;
+	free(client->files);
+	client->files = NULL;
 }
 
 static struct fuzzed_client *pick_client(struct run *run) {
@@ -613,6 +662,7 @@ static void user_acted_on(struct run *run, struct wl_client *wl_client) {
 	struct fuzzed_client *client = client_of(run, wl_client);
 	if (client) {
 		client->user_acted = true;
+		run->acted[client->sandbox] = true;
 	}
 }
 
@@ -817,6 +867,30 @@ static void drain_control(struct run *run) {
 	}
 }
 
+/* The text/uri-list a client's sources write: entries from the input (wayland_files.h). */
+static void step_files(struct run *run) {
+	struct fuzzed_client *client = pick_client(run);
+	if (!client) {
+		return;
+	}
+	struct fuzz_uri_list *files = client_files(client);
+	files->length = 0;
+	int entries = 1 + take(run) % LIST_ENTRIES;
+	for (int i = 0; i < entries; i++) {
+		enum fuzz_file_kind kind = take(run) % FUZZ_FILE_KIND_COUNT;
+		uint8_t raw[RAW_ENTRY_MAX];
+		size_t raw_length = 0;
+		if (kind == FUZZ_FILE_RAW) {
+			raw_length = take(run) % sizeof(raw);
+			for (size_t j = 0; j < raw_length; j++) {
+				raw[j] = take(run);
+			}
+		}
+		fuzz_files_append(files, fuzz_cordon_scratch_dir(run->cordon), client->sandbox,
+			kind, raw, raw_length, run->documents[client->sandbox]);
+	}
+}
+
 /* After each step */
 
 static void read_clients(struct run *run) {
@@ -827,12 +901,17 @@ static void read_clients(struct run *run) {
 	}
 }
 
-static void check_readable(struct fuzzed_client *client, int fd) {
+static void check_readable(
+	struct fuzzed_client *client, int fd, struct fuzz_oracle_stream *stream) {
+	struct run *run = client->run;
 	char bytes[4096];
 	ssize_t got;
 	while ((got = recv(fd, bytes, sizeof(bytes), MSG_DONTWAIT)) > 0 ||
 		(got < 0 && errno == ENOTSOCK && (got = read(fd, bytes, sizeof(bytes))) > 0)) {
 		fuzz_oracle_check_data(bytes, (size_t)got, client->sandbox, client->user_acted);
+		fuzz_oracle_check_uris(stream, bytes, (size_t)got, client->sandbox,
+			client->user_acted, &run->portal, run->documents[client->sandbox],
+			sizeof(run->documents[client->sandbox]));
 	}
 }
 
@@ -844,10 +923,10 @@ static void check_pipes(struct run *run) {
 			continue;
 		}
 		for (int p = 0; p < client->pipe_count; p++) {
-			check_readable(client, client->pipes[p][0]);
+			check_readable(client, client->pipes[p][0], &client->streams[p]);
 		}
 		if (client->socket_fds[0] >= 0) {
-			check_readable(client, client->socket_fds[0]);
+			check_readable(client, client->socket_fds[0], &client->streams[PIPES]);
 		}
 	}
 }
@@ -872,13 +951,62 @@ static void check_roundtrip(struct run *run) {
 	fuzz_oracle_check_roundtrip(wire->sync_done, wire->hung_up || wire->errored);
 }
 
+/* Does the app of this sandbox hold the document (the portal's List)? */
+static bool portal_holds(void *data, enum fuzz_sandbox app, const char *id) {
+	struct run *run = data;
+	struct fuzz_document *documents = calloc(DOCUMENTS_MAX, sizeof(*documents));
+	fuzz_require(documents != NULL, "memory for the documents");
+	size_t count = fuzz_bus_documents(
+		fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app), documents, DOCUMENTS_MAX);
+	bool holds = false;
+	for (size_t i = 0; i < count && !holds; i++) {
+		holds = strcmp(documents[i].id, id) == 0;
+	}
+	free(documents);
+	return holds;
+}
+
+static void check_documents(struct run *run) {
+	struct fuzz_document *documents = calloc(DOCUMENTS_MAX, sizeof(*documents));
+	fuzz_require(documents != NULL, "memory for the documents");
+	for (enum fuzz_sandbox app = FUZZ_SANDBOX_A; app < FUZZ_SANDBOX_COUNT; app++) {
+		size_t count = fuzz_bus_documents(fuzz_cordon_bus(run->cordon),
+			fuzz_cordon_app_id(app), documents, DOCUMENTS_MAX);
+		fuzz_oracle_check_documents(documents, count, app, run->acted[app], run->hidden);
+	}
+	free(documents);
+	run->granted = false;
+}
+
+/*
+ * A uri-list on its way waits for a thread and the portal, which answer on their own
+ * schedule: the loop turns until they have (what the readers get is read meanwhile, so a
+ * full pipe does not hold a transfer up), so that an input replays the same way each time.
+ */
+static void wait_for_grants(struct run *run) {
+	for (int i = 0; i < GRANT_WAITS && fuzz_cordon_granting(run->cordon); i++) {
+		run->granted = true;
+		fuzz_cordon_wait(run->cordon, GRANT_WAIT_MS);
+		read_clients(run);
+		check_pipes(run);
+	}
+}
+
 static void after_step(struct run *run) {
 	for (int i = 0; i < STEP_TURNS; i++) {
 		fuzz_cordon_dispatch(run->cordon);
 		read_clients(run);
 		drain_control(run);
 	}
+	wait_for_grants(run);
+	for (int i = 0; i < STEP_TURNS; i++) {
+		fuzz_cordon_dispatch(run->cordon);
+		read_clients(run);
+	}
 	check_pipes(run);
+	if (run->granted) {
+		check_documents(run);
+	}
 	for (int i = 0; i < CLIENTS; i++) {
 		fuzz_oracle_check_resources(run->clients[i].wl_client, run->clients[i].sandbox);
 	}
@@ -898,6 +1026,12 @@ static bool clients_gone(struct run *run) {
 static void end_run(struct run *run) {
 	release_input(run);
 	fuzz_cordon_dispatch(run->cordon);
+	wait_for_grants(run);
+	check_documents(run);
+	/* Documents outlive the input in the portal: the next starts from none. */
+	for (enum fuzz_sandbox app = FUZZ_SANDBOX_A; app < FUZZ_SANDBOX_COUNT; app++) {
+		fuzz_bus_forget_documents(fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app));
+	}
 	for (int i = 0; i < CLIENTS; i++) {
 		if (run->clients[i].used) {
 			client_close(&run->clients[i]);
@@ -963,6 +1097,9 @@ static void run_step(struct run *run) {
 	case STEP_CONTROL:
 		step_control(run);
 		break;
+	case STEP_FILES:
+		step_files(run);
+		break;
 	}
 }
 
@@ -973,6 +1110,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	run->fd_baseline = fuzz_cordon_fd_count(&run->swapchain_baseline);
 	run->input = (struct input){.data = data, .size = size};
 	run->control_fd = -1;
+	run->portal = (struct fuzz_oracle_portal){
+		.mount_point = fuzz_bus_mount_point(fuzz_cordon_bus(run->cordon)),
+		.holds = portal_holds,
+		.data = run,
+	};
+	fuzz_files_hidden(fuzz_cordon_scratch_dir(run->cordon), run->hidden, sizeof(run->hidden));
 	for (int i = 0; i < CLIENTS; i++) {
 		client_init(run, &run->clients[i]);
 	}

@@ -22,11 +22,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 STEP_CONNECT, STEP_DISCONNECT, STEP_REQUEST = 0, 1, 2
-STEP_POINTER_TO_VIEW, STEP_POINTER_TO, STEP_BUTTON, STEP_KEY, STEP_RAW, STEP_TIME, STEP_CONTROL = \
-    range(9, 16)
+STEP_POINTER_TO_VIEW, STEP_POINTER_TO, STEP_BUTTON, STEP_KEY, STEP_RAW, STEP_TIME, STEP_CONTROL, \
+    STEP_FILES = range(9, 17)
 HOST, SANDBOX_A, SANDBOX_B = 0, 1, 2
 FD_SHM, FD_SHORT_SHM, FD_PIPE_WRITE, FD_PIPE_READ, FD_SOCKET = range(5)
 KEY_A = 4  # index in wayland.c's keycodes: 30, KEY_A
+# wayland_files.h's enum fuzz_file_kind
+(FILE_PLAIN, FILE_SYMLINK, FILE_THROUGH_SYMLINK, FILE_DIRECTORY, FILE_FIFO, FILE_CLOSED,
+ FILE_PASSWD, FILE_ENVIRON, FILE_DEVICE, FILE_DOTDOT, FILE_ESCAPED, FILE_ESCAPED_DOTDOT,
+ FILE_NUL, FILE_LOCALHOST, FILE_WEB, FILE_LONG, FILE_DOCUMENT, FILE_RAW) = range(18)
 
 
 def xml_files(xml_dir):
@@ -87,6 +91,17 @@ class Seed:
     def control(self, command, *words):
         """A cordonctl command: command and words by their index in wayland.c's lists."""
         self.bytes += bytes([STEP_CONTROL, command, len(words)] + list(words))
+
+    def files(self, slot, *entries):
+        """The uri-list slot's sources write: up to 4 entries, each a FILE_ kind or
+        (FILE_RAW, bytes)."""
+        assert 1 <= len(entries) <= 4
+        self.bytes += bytes([STEP_FILES, slot, len(entries) - 1])
+        for entry in entries:
+            if isinstance(entry, tuple):
+                self.bytes += bytes([entry[0], len(entry[1])]) + entry[1]
+            else:
+                self.bytes += bytes([entry])
 
     def raw(self, slot, message, fds=()):
         self.bytes += bytes([STEP_RAW, slot, len(message)]) + message
@@ -261,13 +276,19 @@ def seed_paste_without_consent(seed):
     seed_paste_across(seed, consent=False)
 
 
-def seed_host_copy(seed, consent=True):
-    """The host copies; a sandboxed app reads, after a click in it or without one."""
+def seed_host_copy(seed, consent=True, files=None):
+    """The host copies; a sandboxed app reads, after a click in it or without one. With
+    files, the host's source offers text/uri-list of those entries, which the app reads."""
     h = seed.connect(HOST)
     wh = toplevel(seed, h)
     seed.request(h, wh["seat"], "get_keyboard")
     _, device, source = copy_source(seed, h, wh, "UTF8_STRING")
     seed.request(h, source, "offer", "text/plain")
+    if files:
+        # The click's button event is the serial set_selection names.
+        seed.request(h, wh["seat"], "get_pointer")
+        seed.request(h, source, "offer", "text/uri-list")
+        seed.files(h, *files)
     seed.pointer_to_view(0)
     seed.click()
     seed.request(h, device, "set_selection", source, "input-serial")
@@ -282,7 +303,72 @@ def seed_host_copy(seed, consent=True):
         seed.pointer_to_view(0, 60, 60)
         seed.click()
     offer = seed.server_object(b, "wl_data_offer")
-    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
+    seed.request(b, offer, "receive", "text/uri-list" if files else "text/plain", FD_PIPE_WRITE)
+    seed.time_passes()
+    return {"host": h, "reader": b, "reader_window": wb}
+
+
+def seed_files_host_to_sandbox(seed):
+    """The host copies a regular file, a symlink, a folder and a fifo; B pastes after a
+    click in it: only the regular file crosses, as a document of B's."""
+    seed_host_copy(seed, files=(FILE_PLAIN, FILE_SYMLINK, FILE_DIRECTORY, FILE_FIFO))
+
+
+def seed_files_host_hostile(seed):
+    """A hostile list from the host's side: a path through a symlinked folder, /proc,
+    %2e%2e through it, %00, then 1100 entries of one file."""
+    seed_host_copy(seed, files=(FILE_THROUGH_SYMLINK, FILE_ENVIRON, FILE_ESCAPED_DOTDOT,
+                                FILE_LONG))
+
+
+def seed_files_host_without_consent(seed):
+    seed_host_copy(seed, consent=False, files=(FILE_PLAIN, FILE_ESCAPED))
+
+
+def seed_files_sandbox_to_sandbox(seed):
+    """A copies a file list (and names host files it likes); B pastes after a click: files
+    do not cross between two sandboxes."""
+    a = seed.connect(SANDBOX_A)
+    wa = toplevel(seed, a)
+    seed.request(a, wa["seat"], "get_keyboard")
+    seed.request(a, wa["seat"], "get_pointer")
+    _, device, source = copy_source(seed, a, wa, "text/uri-list")
+    seed.files(a, FILE_PLAIN, FILE_PASSWD, (FILE_RAW, b"file:///etc/shadow"), FILE_DOTDOT)
+    seed.time_passes()
+    seed.pointer_to_view(0)
+    seed.click()
+    seed.request(a, device, "set_selection", source, "input-serial")
+    b = seed.connect(SANDBOX_B)
+    wb = toplevel(seed, b, size=96)
+    seed.request(b, wb["seat"], "get_pointer")
+    manager = seed.request(b, 2, "bind", ("wl_data_device_manager", 3))
+    seed.request(b, manager, "get_data_device", wb["seat"])
+    seed.time_passes()
+    seed.pointer_to_view(0, 60, 60)
+    seed.click()
+    offer = seed.server_object(b, "wl_data_offer")
+    seed.request(b, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
+    seed.time_passes()
+
+
+def seed_files_round_trip(seed):
+    """The host's file reaches B as a document; B copies it back (with a made-up document
+    and a host path beside it) and the host pastes: only B's document comes back, in the
+    portal's view on the host."""
+    slots = seed_host_copy(seed, files=(FILE_PLAIN, FILE_LOCALHOST))
+    h, b, wb = slots["host"], slots["reader"], slots["reader_window"]
+    device_b = [i for i, o in seed.clients[b].items() if o[0] == "wl_data_device"][0]
+    manager_b = [i for i, o in seed.clients[b].items() if o[0] == "wl_data_device_manager"][0]
+    source = seed.request(b, manager_b, "create_data_source")
+    seed.request(b, source, "offer", "text/uri-list")
+    seed.files(b, FILE_DOCUMENT, FILE_PASSWD, FILE_WEB)
+    seed.pointer_to_view(0, 60, 60)
+    seed.click()
+    seed.request(b, device_b, "set_selection", source, "input-serial")
+    seed.pointer_to_view(1, 10, 10)  # the host's window
+    seed.click()
+    offer = seed.server_object(h, "wl_data_offer", number=2)
+    seed.request(h, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
     seed.time_passes()
 
 
@@ -691,6 +777,11 @@ SEEDS = {
     "host-copy": seed_host_copy,
     "host-copy-without-consent": seed_host_copy_without_consent,
     "host-paste-same-side": seed_host_paste_same_side,
+    "files-host-to-sandbox": seed_files_host_to_sandbox,
+    "files-host-hostile": seed_files_host_hostile,
+    "files-host-without-consent": seed_files_host_without_consent,
+    "files-sandbox-to-sandbox": seed_files_sandbox_to_sandbox,
+    "files-round-trip": seed_files_round_trip,
     "primary-across": seed_primary_across,
     "drag-across": seed_drag_across,
     "portal-chooser": seed_portal_chooser,

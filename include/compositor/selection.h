@@ -28,6 +28,12 @@ const struct cordon_transfer_log *cordon_selection_get_log(
 	const struct cordon_selection *selection);
 
 /*
+ * The document portal answered: files can cross boundaries as grants (file_grants.c). Off
+ * until then, and for good without a session bus or a portal.
+ */
+bool cordon_selection_files_cross(const struct cordon_selection *selection);
+
+/*
  * Who the next selection request or read is from when it does not come as a Wayland
  * request (which names its client itself): an X window manager acting for its X server
  * while it handles that server's X events (xwayland.c).
