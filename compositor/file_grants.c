@@ -732,3 +732,7 @@ void cordon_file_grants_destroy(struct cordon_file_grants *grants) {
 bool cordon_file_grants_ready(const struct cordon_file_grants *grants) {
 	return grants && grants->ready;
 }
+
+bool cordon_file_grants_pending(const struct cordon_file_grants *grants) {
+	return grants && !wl_list_empty(&grants->requests);
+}

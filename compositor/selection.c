@@ -1250,6 +1250,7 @@ const struct cordon_transfer_log *cordon_selection_get_log(
 	return &selection->log;
 }
 
-bool cordon_selection_files_cross(const struct cordon_selection *selection) {
-	return cordon_file_grants_ready(selection->grants);
+struct cordon_file_grants *cordon_selection_get_file_grants(
+	const struct cordon_selection *selection) {
+	return selection->grants;
 }

@@ -105,7 +105,8 @@ struct run {
 	char documents[FUZZ_SANDBOX_COUNT][DOCUMENT_URI_MAX];
 	struct fuzz_oracle_portal portal;
 	char hidden[512]; /* the folder only symlinks lead to */
-	bool granted; /* a uri-list was granted since the documents were last looked at */
+	/* The transfer log's next id when the input began, and when documents were last checked. */
+	uint64_t input_mark, checked_mark;
 };
 
 /* Strings requests may carry: MIME types, app ids, paths, names, and a few hostile ones. */
@@ -886,8 +887,12 @@ static void step_files(struct run *run) {
 				raw[j] = take(run);
 			}
 		}
+		/* Another side's: B's for A, A's for B and the host (a stolen document id). */
+		enum fuzz_sandbox side = kind != FUZZ_FILE_OTHERS_DOCUMENT ? client->sandbox
+			: client->sandbox == FUZZ_SANDBOX_A                ? FUZZ_SANDBOX_B
+									   : FUZZ_SANDBOX_A;
 		fuzz_files_append(files, fuzz_cordon_scratch_dir(run->cordon), client->sandbox,
-			kind, raw, raw_length, run->documents[client->sandbox]);
+			kind, raw, raw_length, run->documents[side]);
 	}
 }
 
@@ -966,6 +971,22 @@ static bool portal_holds(void *data, enum fuzz_sandbox app, const char *id) {
 	return holds;
 }
 
+/* Does a list of a client of this sandbox name the document (as /doc/ID/)? */
+static bool lists_name(void *data, enum fuzz_sandbox app, const char *id) {
+	struct run *run = data;
+	char needle[128];
+	int length = snprintf(needle, sizeof(needle), "/doc/%s/", id);
+	for (int i = 0; i < CLIENTS; i++) {
+		const struct fuzzed_client *client = &run->clients[i];
+		if (client->used && client->sandbox == app && client->files &&
+			memmem(client->files->bytes, client->files->length, needle,
+				(size_t)length)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 static void check_documents(struct run *run) {
 	struct fuzz_document *documents = calloc(DOCUMENTS_MAX, sizeof(*documents));
 	fuzz_require(documents != NULL, "memory for the documents");
@@ -975,17 +996,16 @@ static void check_documents(struct run *run) {
 		fuzz_oracle_check_documents(documents, count, app, run->acted[app], run->hidden);
 	}
 	free(documents);
-	run->granted = false;
+	run->checked_mark = fuzz_cordon_transfer_mark(run->cordon);
 }
 
 /*
  * A uri-list on its way waits for a thread and the portal, which answer on their own
- * schedule: the loop turns until they have (what the readers get is read meanwhile, so a
- * full pipe does not hold a transfer up), so that an input replays the same way each time.
+ * schedule: the loop turns until they have (what the readers get is read meanwhile), so that
+ * an input replays the same way each time.
  */
 static void wait_for_grants(struct run *run) {
 	for (int i = 0; i < GRANT_WAITS && fuzz_cordon_granting(run->cordon); i++) {
-		run->granted = true;
 		fuzz_cordon_wait(run->cordon, GRANT_WAIT_MS);
 		read_clients(run);
 		check_pipes(run);
@@ -1004,7 +1024,7 @@ static void after_step(struct run *run) {
 		read_clients(run);
 	}
 	check_pipes(run);
-	if (run->granted) {
+	if (fuzz_cordon_granted_since(run->cordon, run->checked_mark)) {
 		check_documents(run);
 	}
 	for (int i = 0; i < CLIENTS; i++) {
@@ -1027,10 +1047,14 @@ static void end_run(struct run *run) {
 	release_input(run);
 	fuzz_cordon_dispatch(run->cordon);
 	wait_for_grants(run);
-	check_documents(run);
-	/* Documents outlive the input in the portal: the next starts from none. */
-	for (enum fuzz_sandbox app = FUZZ_SANDBOX_A; app < FUZZ_SANDBOX_COUNT; app++) {
-		fuzz_bus_forget_documents(fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app));
+	/* Documents come only from grants: an input without one (most) asks the portal nothing. */
+	if (fuzz_cordon_granted_since(run->cordon, run->input_mark)) {
+		check_documents(run);
+		/* Documents outlive the input in the portal: the next starts from none. */
+		for (enum fuzz_sandbox app = FUZZ_SANDBOX_A; app < FUZZ_SANDBOX_COUNT; app++) {
+			fuzz_bus_forget_documents(
+				fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app));
+		}
 	}
 	for (int i = 0; i < CLIENTS; i++) {
 		if (run->clients[i].used) {
@@ -1110,9 +1134,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	run->fd_baseline = fuzz_cordon_fd_count(&run->swapchain_baseline);
 	run->input = (struct input){.data = data, .size = size};
 	run->control_fd = -1;
+	run->input_mark = run->checked_mark = fuzz_cordon_transfer_mark(run->cordon);
 	run->portal = (struct fuzz_oracle_portal){
 		.mount_point = fuzz_bus_mount_point(fuzz_cordon_bus(run->cordon)),
 		.holds = portal_holds,
+		.wrote = lists_name,
 		.data = run,
 	};
 	fuzz_files_hidden(fuzz_cordon_scratch_dir(run->cordon), run->hidden, sizeof(run->hidden));

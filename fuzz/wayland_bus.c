@@ -82,7 +82,7 @@ static void write_file(const char *path, const char *text) {
 }
 
 static void write_service(const char *dir, const char *name, const char *program) {
-	char path[FUZZ_DOCUMENT_PATH_MAX], text[FUZZ_DOCUMENT_PATH_MAX];
+	char path[1024], text[1024];
 	snprintf(path, sizeof(path), "%s/%s.service", dir, name);
 	snprintf(text, sizeof(text), "[D-BUS Service]\nName=%s\nExec=%s\n", name, program);
 	write_file(path, text);
@@ -122,7 +122,7 @@ static pid_t start_daemon(const char *dbus_daemon, const char *config) {
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);
 	}
-	char option[FUZZ_DOCUMENT_PATH_MAX + 32];
+	char option[600];
 	snprintf(option, sizeof(option), "--config-file=%s", config);
 	execl(dbus_daemon, "dbus-daemon", "--nofork", "--nopidfile", option, (char *)NULL);
 	_exit(127);
@@ -212,8 +212,9 @@ struct fuzz_bus *fuzz_bus_start(const char *dir) {
 		fail("out of memory");
 	}
 	private_mounts();
-	char services[FUZZ_DOCUMENT_PATH_MAX], config[FUZZ_DOCUMENT_PATH_MAX];
-	char text[3 * FUZZ_DOCUMENT_PATH_MAX];
+	/* dir is the scratch folder's path, at most 255 bytes (wayland_cordon.c). */
+	char services[512], config[512];
+	char text[4096];
 	snprintf(services, sizeof(services), "%s/dbus-services", dir);
 	snprintf(config, sizeof(config), "%s/session-bus.conf", dir);
 	if (mkdir(services, 0700) != 0) {

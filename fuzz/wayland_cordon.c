@@ -27,9 +27,11 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
+#include "compositor/file_grants.h"
 #include "compositor/ipc.h"
 #include "compositor/seat.h"
 #include "compositor/selection.h"
+#include "compositor/selection_policy.h"
 #include "compositor/server.h"
 #include "compositor/transfer_log.h"
 #include "compositor/view.h"
@@ -349,10 +351,12 @@ static struct fuzz_cordon *create(void) {
 	}
 	/* The portal is up (fuzz_bus_start): cordon hears from it within its first turns. */
 	struct cordon_selection *selection = cordon->server->seat->selection;
-	for (int i = 0; i < GRANTS_TURNS && !cordon_selection_files_cross(selection); i++) {
+	for (int i = 0; i < GRANTS_TURNS &&
+		!cordon_file_grants_ready(cordon_selection_get_file_grants(selection));
+		i++) {
 		fuzz_cordon_wait(cordon, 10);
 	}
-	if (!cordon_selection_files_cross(selection)) {
+	if (!cordon_file_grants_ready(cordon_selection_get_file_grants(selection))) {
 		fprintf(stderr,
 			"fuzz-wayland: setup: cordon did not turn file grants on "
 			"(CORDON_FUZZ_DEBUG=1 says why)\n");
@@ -413,15 +417,31 @@ void fuzz_cordon_wait(struct fuzz_cordon *cordon, int ms) {
 	wl_display_flush_clients(cordon->server->display);
 }
 
-bool fuzz_cordon_granting(struct fuzz_cordon *cordon) {
+uint64_t fuzz_cordon_transfer_mark(struct fuzz_cordon *cordon) {
+	return cordon_selection_get_log(cordon->server->seat->selection)->next_id;
+}
+
+bool fuzz_cordon_granted_since(struct fuzz_cordon *cordon, uint64_t mark) {
 	const struct cordon_transfer_log *log =
 		cordon_selection_get_log(cordon->server->seat->selection);
+	if (log->next_id - mark > CORDON_TRANSFER_LOG_SIZE) {
+		/* Some left the ring unseen: any of them may have been a grant. */
+		return true;
+	}
 	for (int i = 0; i < CORDON_TRANSFER_LOG_SIZE; i++) {
-		if (log->entries[i].id != 0 && strcmp(log->entries[i].decision, "granting") == 0) {
+		const struct cordon_transfer_entry *entry = &log->entries[i];
+		/* Whatever its outcome: a grant the reader left in the middle of was still asked.
+		 */
+		if (entry->id >= mark && cordon_selection_type_is_files(entry->mime_type)) {
 			return true;
 		}
 	}
 	return false;
+}
+
+bool fuzz_cordon_granting(struct fuzz_cordon *cordon) {
+	return cordon_file_grants_pending(
+		cordon_selection_get_file_grants(cordon->server->seat->selection));
 }
 
 struct fuzz_bus *fuzz_cordon_bus(struct fuzz_cordon *cordon) {

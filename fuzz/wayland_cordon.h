@@ -37,8 +37,11 @@ void fuzz_cordon_dispatch(struct fuzz_cordon *cordon);
 /* The same, waiting up to ms for something to be ready (a thread's or the portal's answer). */
 void fuzz_cordon_wait(struct fuzz_cordon *cordon, int ms);
 
-/* A uri-list transfer is waiting for its files to be granted (the transfer log says so). */
+/* A paste or drop of files waits for its grants: the files' opening or the portal. */
 bool fuzz_cordon_granting(struct fuzz_cordon *cordon);
+/* The id the next transfer gets; whether a transfer from mark on was of files (a grant). */
+uint64_t fuzz_cordon_transfer_mark(struct fuzz_cordon *cordon);
+bool fuzz_cordon_granted_since(struct fuzz_cordon *cordon, uint64_t mark);
 /* The session bus with the document portal (wayland_bus.h). */
 struct fuzz_bus *fuzz_cordon_bus(struct fuzz_cordon *cordon);
 /* The app id of a sandbox's listener (not of the host). */

@@ -163,6 +163,7 @@ void fuzz_files_append(struct fuzz_uri_list *list, const char *dir, enum fuzz_sa
 		}
 		break;
 	case FUZZ_FILE_DOCUMENT:
+	case FUZZ_FILE_OTHERS_DOCUMENT:
 		/* Made up when the side was given none: a document it does not hold. */
 		append_text(
 			list, *document ? document : "file:///run/user/0/doc/d0c0ffee/plain.txt");

@@ -36,6 +36,7 @@ enum fuzz_file_kind {
 	FUZZ_FILE_WEB,
 	FUZZ_FILE_LONG, /* 1100 entries */
 	FUZZ_FILE_DOCUMENT, /* a document path a client of the writer's side was given */
+	FUZZ_FILE_OTHERS_DOCUMENT, /* one a client of another side was given */
 	FUZZ_FILE_RAW, /* bytes from the input, one line */
 	FUZZ_FILE_KIND_COUNT,
 };
@@ -54,7 +55,8 @@ void fuzz_files_hidden(const char *dir, char *out, size_t size);
 /*
  * Appends an entry of this kind, after the writer's marker line (what the oracle knows a
  * list by when it was passed on as it was, not rewritten). raw: the input's bytes for
- * FUZZ_FILE_RAW; document: the URI for FUZZ_FILE_DOCUMENT ("" for none yet). What does not
+ * FUZZ_FILE_RAW; document: the URI for FUZZ_FILE_DOCUMENT and FUZZ_FILE_OTHERS_DOCUMENT ("" for
+ * none yet). What does not
  * fit is left out.
  */
 void fuzz_files_append(struct fuzz_uri_list *list, const char *dir, enum fuzz_sandbox writer,

@@ -59,10 +59,14 @@ struct fuzz_oracle_stream {
 	bool after_own_marker; /* the line before was a marker of the reader's own side */
 };
 
-/* What the oracle asks the document portal: which documents an app holds. */
+/*
+ * What the oracle asks the document portal (which documents an app holds) and the fuzzer
+ * (which documents the lists of an app's clients name).
+ */
 struct fuzz_oracle_portal {
 	const char *mount_point; /* the portal's view on the host */
 	bool (*holds)(void *data, enum fuzz_sandbox app, const char *id);
+	bool (*wrote)(void *data, enum fuzz_sandbox app, const char *id);
 	void *data;
 };
 
@@ -71,7 +75,8 @@ struct fuzz_oracle_portal {
  * right after a marker of the reader's own side: those were passed on as written) name only
  * documents: for a sandboxed reader, a document in its own view (/run/user/UID/doc/ID/NAME,
  * NAME one name) that the portal says its app holds, read after a user action in it; for a
- * host reader, a document in the portal's view on the host. Never a host path. The last
+ * host reader, a document in the portal's view on the host that an app whose clients' lists
+ * name it holds (not one another app holds). Never a host path. The last
  * document URI a reader read goes in document (size bytes), for lists its side writes.
  */
 void fuzz_oracle_check_uris(struct fuzz_oracle_stream *stream, const char *bytes, size_t length,

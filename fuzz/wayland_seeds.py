@@ -27,10 +27,12 @@ STEP_POINTER_TO_VIEW, STEP_POINTER_TO, STEP_BUTTON, STEP_KEY, STEP_RAW, STEP_TIM
 HOST, SANDBOX_A, SANDBOX_B = 0, 1, 2
 FD_SHM, FD_SHORT_SHM, FD_PIPE_WRITE, FD_PIPE_READ, FD_SOCKET = range(5)
 KEY_A = 4  # index in wayland.c's keycodes: 30, KEY_A
+KEY_TAB, KEY_ALT = 1, 11  # 15, KEY_TAB; 56, KEY_LEFTALT
 # wayland_files.h's enum fuzz_file_kind
 (FILE_PLAIN, FILE_SYMLINK, FILE_THROUGH_SYMLINK, FILE_DIRECTORY, FILE_FIFO, FILE_CLOSED,
  FILE_PASSWD, FILE_ENVIRON, FILE_DEVICE, FILE_DOTDOT, FILE_ESCAPED, FILE_ESCAPED_DOTDOT,
- FILE_NUL, FILE_LOCALHOST, FILE_WEB, FILE_LONG, FILE_DOCUMENT, FILE_RAW) = range(18)
+ FILE_NUL, FILE_LOCALHOST, FILE_WEB, FILE_LONG, FILE_DOCUMENT, FILE_OTHERS_DOCUMENT,
+ FILE_RAW) = range(19)
 
 
 def xml_files(xml_dir):
@@ -365,10 +367,42 @@ def seed_files_round_trip(seed):
     seed.pointer_to_view(0, 60, 60)
     seed.click()
     seed.request(b, device_b, "set_selection", source, "input-serial")
-    seed.pointer_to_view(1, 10, 10)  # the host's window
-    seed.click()
-    offer = seed.server_object(h, "wl_data_offer", number=2)
+    # Alt+Tab (focus-next) to the host's window, which B's (centred, larger) covers.
+    seed.key(KEY_ALT)
+    seed.key(KEY_TAB)
+    seed.key(KEY_TAB)
+    seed.key(KEY_ALT)
+    # The host's offers: of its own selection, then of B's once it has the focus again.
+    seed.server_object(h, "wl_data_offer", number=0)
+    offer = seed.server_object(h, "wl_data_offer", number=1)
     seed.request(h, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
+    seed.time_passes()
+
+
+def seed_files_document_theft(seed):
+    """The host's file reaches B as a document; A copies a list naming B's document (and a
+    host path), and a new host window pastes: A does not hold it, nothing crosses."""
+    seed_host_copy(seed, files=(FILE_PLAIN,))
+    a = seed.connect(SANDBOX_A)
+    wa = toplevel(seed, a, size=112)
+    seed.request(a, wa["seat"], "get_keyboard")
+    seed.request(a, wa["seat"], "get_pointer")
+    _, device, source = copy_source(seed, a, wa, "text/uri-list")
+    seed.files(a, FILE_OTHERS_DOCUMENT, FILE_PASSWD)
+    seed.time_passes()
+    seed.pointer_to_view(0, 56, 56)
+    seed.click()
+    seed.request(a, device, "set_selection", source, "input-serial")
+    r = seed.connect(HOST)
+    wr = toplevel(seed, r, size=120)
+    seed.request(r, wr["seat"], "get_pointer")
+    manager = seed.request(r, 2, "bind", ("wl_data_device_manager", 3))
+    seed.request(r, manager, "get_data_device", wr["seat"])
+    seed.time_passes()
+    seed.pointer_to_view(0, 60, 60)
+    seed.click()
+    offer = seed.server_object(r, "wl_data_offer")
+    seed.request(r, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
     seed.time_passes()
 
 
@@ -782,6 +816,7 @@ SEEDS = {
     "files-host-without-consent": seed_files_host_without_consent,
     "files-sandbox-to-sandbox": seed_files_sandbox_to_sandbox,
     "files-round-trip": seed_files_round_trip,
+    "files-document-theft": seed_files_document_theft,
     "primary-across": seed_primary_across,
     "drag-across": seed_drag_across,
     "portal-chooser": seed_portal_chooser,

@@ -18,6 +18,7 @@ struct wlr_seat_request_set_primary_selection_event;
 struct wlr_seat_request_start_drag_event;
 
 struct cordon_selection;
+struct cordon_file_grants;
 
 /* Hears the user's presses, delivered input and focus changes from ROUTER. */
 struct cordon_selection *cordon_selection_create(struct cordon_server *server,
@@ -27,11 +28,9 @@ void cordon_selection_destroy(struct cordon_selection *selection);
 const struct cordon_transfer_log *cordon_selection_get_log(
 	const struct cordon_selection *selection);
 
-/*
- * The document portal answered: files can cross boundaries as grants (file_grants.c). Off
- * until then, and for good without a session bus or a portal.
- */
-bool cordon_selection_files_cross(const struct cordon_selection *selection);
+/* The file grants of pastes and drops (file_grants.c); NULL before the loop's first turn. */
+struct cordon_file_grants *cordon_selection_get_file_grants(
+	const struct cordon_selection *selection);
 
 /*
  * Who the next selection request or read is from when it does not come as a Wayland
