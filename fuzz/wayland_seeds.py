@@ -310,6 +310,12 @@ def seed_host_copy(seed, consent=True, files=None):
     return {"host": h, "reader": b, "reader_window": wb}
 
 
+def seed_files_drag(seed):
+    """The host drags a file, a path through a symlinked folder and a web link onto B: B
+    reads nothing before the drop, the file as a document after it."""
+    seed_drag_across(seed, side=HOST, files=(FILE_PLAIN, FILE_THROUGH_SYMLINK, FILE_WEB))
+
+
 def seed_files_host_to_sandbox(seed):
     """The host copies a regular file, a symlink, a folder and a fifo; B pastes after a
     click in it: only the regular file crosses, as a document of B's."""
@@ -453,13 +459,17 @@ def seed_primary_across(seed):
     seed.request(h, offer, "receive", "text/plain", FD_PIPE_WRITE)
 
 
-def seed_drag_across(seed):
+def seed_drag_across(seed, side=SANDBOX_A, files=None):
     """A drags from its wide window onto B's tall one (both centred: B's top stays visible
-    when the press raises A), and B reads before and after the drop."""
-    a = seed.connect(SANDBOX_A)
+    when the press raises A), and B reads before and after the drop. With files, the
+    dragging side (the host) drags a text/uri-list of those entries."""
+    mime = "text/uri-list" if files else "text/plain"
+    a = seed.connect(side)
     wa = toplevel(seed, a, size=128, height=32)
     seed.request(a, wa["seat"], "get_pointer")
-    _, device, source = copy_source(seed, a, wa)
+    _, device, source = copy_source(seed, a, wa, mime)
+    if files:
+        seed.files(a, *files)
     seed.request(a, source, "set_actions", 1)
     b = seed.connect(SANDBOX_B)
     wb = toplevel(seed, b, size=64, height=128)
@@ -473,11 +483,11 @@ def seed_drag_across(seed):
     seed.pointer_to_view(1, 20, 10)  # B's top, above A
     seed.pointer_to_view(1, 22, 12)
     offer = seed.server_object(b, "wl_data_offer")
-    seed.request(b, offer, "accept", "serial", "text/plain")
+    seed.request(b, offer, "accept", "serial", mime)
     seed.request(b, offer, "set_actions", 1, 1)
-    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
+    seed.request(b, offer, "receive", mime, FD_PIPE_WRITE)
     seed.button()  # the drop
-    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
+    seed.request(b, offer, "receive", mime, FD_PIPE_WRITE)
     seed.request(b, offer, "finish")
     seed.time_passes()
 
@@ -817,6 +827,7 @@ SEEDS = {
     "files-sandbox-to-sandbox": seed_files_sandbox_to_sandbox,
     "files-round-trip": seed_files_round_trip,
     "files-document-theft": seed_files_document_theft,
+    "files-drag": seed_files_drag,
     "primary-across": seed_primary_across,
     "drag-across": seed_drag_across,
     "portal-chooser": seed_portal_chooser,
