@@ -19,6 +19,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,10 @@ static void private_mounts(void) {
 }
 
 static pid_t start_daemon(const char *dbus_daemon, const char *config) {
+	/* Made before the fork: the child of a process with threads calls nothing that locks. */
+	char option[600];
+	snprintf(option, sizeof(option), "--config-file=%s", config);
+	bool quiet = !getenv("CORDON_FUZZ_DEBUG");
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -117,13 +122,11 @@ static pid_t start_daemon(const char *dbus_daemon, const char *config) {
 	if (getppid() != parent) {
 		_exit(1);
 	}
-	if (!getenv("CORDON_FUZZ_DEBUG")) {
+	if (quiet) {
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);
 	}
-	char option[600];
-	snprintf(option, sizeof(option), "--config-file=%s", config);
 	execl(dbus_daemon, "dbus-daemon", "--nofork", "--nopidfile", option, (char *)NULL);
 	_exit(127);
 }
