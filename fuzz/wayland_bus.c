@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -194,8 +195,17 @@ static void stop(void) {
 	}
 	kill(bus->daemon, SIGKILL);
 	waitpid(bus->daemon, NULL, 0);
-	/* The portal is gone: its view would be a dead mount that fails every access. */
-	umount2(bus->view, MNT_DETACH);
+	/*
+	 * The portal is gone: its view would be a dead mount that fails every access. Without
+	 * the privilege to unmount (no mount namespace of its own), fusermount3 does it.
+	 */
+	if (umount2(bus->view, MNT_DETACH) != 0 && errno == EPERM) {
+		char *argv[] = {"fusermount3", "-u", "-z", bus->view, NULL};
+		pid_t pid;
+		if (posix_spawnp(&pid, "fusermount3", NULL, NULL, argv, environ) == 0) {
+			waitpid(pid, NULL, 0);
+		}
+	}
 	free(bus);
 }
 
