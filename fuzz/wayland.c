@@ -41,10 +41,9 @@
 /* A grant takes a few ms (docs/mediation.md); one that takes a second is left to run. */
 #define GRANT_WAIT_MS 2
 #define GRANT_WAITS 500
-/* Entries of one uri-list step, bytes of a raw entry, documents looked at per app. */
+/* Entries of one uri-list step, bytes of a raw entry. */
 #define LIST_ENTRIES 4
 #define RAW_ENTRY_MAX 64
-#define DOCUMENTS_MAX 64
 #define DOCUMENT_URI_MAX 1024
 
 enum step {
@@ -961,25 +960,29 @@ static void check_roundtrip(struct run *run) {
 	fuzz_oracle_check_roundtrip(wire->sync_done, wire->hung_up || wire->errored);
 }
 
+struct document_search {
+	const char *id;
+	bool found;
+};
+
+static void find_document(void *data, const char *id, const char *path) {
+	struct document_search *search = data;
+	search->found = search->found || strcmp(id, search->id) == 0;
+}
+
 /* Does the app of this sandbox hold the document (the portal's List)? */
 static bool portal_holds(void *data, enum fuzz_sandbox app, const char *id) {
 	struct run *run = data;
 	if (strcmp(run->held[app], id) == 0) {
 		return true;
 	}
-	struct fuzz_document *documents = calloc(DOCUMENTS_MAX, sizeof(*documents));
-	fuzz_require(documents != NULL, "memory for the documents");
-	size_t count = fuzz_bus_documents(
-		fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app), documents, DOCUMENTS_MAX);
-	bool holds = false;
-	for (size_t i = 0; i < count && !holds; i++) {
-		holds = strcmp(documents[i].id, id) == 0;
-	}
-	free(documents);
-	if (holds) {
+	struct document_search search = {.id = id};
+	fuzz_bus_each_document(
+		fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app), find_document, &search);
+	if (search.found) {
 		snprintf(run->held[app], sizeof(run->held[app]), "%s", id);
 	}
-	return holds;
+	return search.found;
 }
 
 /* Does a list of a client of this sandbox name the document (as /doc/ID/)? */
@@ -998,15 +1001,23 @@ static bool lists_name(void *data, enum fuzz_sandbox app, const char *id) {
 	return false;
 }
 
+struct document_check {
+	struct run *run;
+	enum fuzz_sandbox app;
+};
+
+static void check_document(void *data, const char *id, const char *path) {
+	struct document_check *check = data;
+	fuzz_oracle_check_document(
+		path, check->app, check->run->acted[check->app], check->run->hidden);
+}
+
 static void check_documents(struct run *run) {
-	struct fuzz_document *documents = calloc(DOCUMENTS_MAX, sizeof(*documents));
-	fuzz_require(documents != NULL, "memory for the documents");
 	for (enum fuzz_sandbox app = FUZZ_SANDBOX_A; app < FUZZ_SANDBOX_COUNT; app++) {
-		size_t count = fuzz_bus_documents(fuzz_cordon_bus(run->cordon),
-			fuzz_cordon_app_id(app), documents, DOCUMENTS_MAX);
-		fuzz_oracle_check_documents(documents, count, app, run->acted[app], run->hidden);
+		struct document_check check = {.run = run, .app = app};
+		fuzz_bus_each_document(fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app),
+			check_document, &check);
 	}
-	free(documents);
 	run->checked_mark = fuzz_cordon_transfer_mark(run->cordon);
 }
 

@@ -266,8 +266,8 @@ const char *fuzz_bus_mount_point(const struct fuzz_bus *bus) {
 	return bus->mount_point;
 }
 
-size_t fuzz_bus_documents(
-	struct fuzz_bus *bus, const char *app_id, struct fuzz_document *out, size_t max) {
+void fuzz_bus_each_document(struct fuzz_bus *bus, const char *app_id,
+	void (*each)(void *data, const char *id, const char *path), void *data) {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
 	if (sd_bus_call_method(bus->bus, PORTAL_NAME, PORTAL_PATH, PORTAL_NAME, "List", &error,
@@ -276,51 +276,39 @@ size_t fuzz_bus_documents(
 		fail("the document portal's List failed: %s",
 			error.message ? error.message : "a bad reply");
 	}
-	size_t count = 0;
 	while (sd_bus_message_enter_container(reply, 'e', "say") > 0) {
 		const char *id = NULL;
-		const void *path = NULL;
+		const void *bytes = NULL;
 		size_t size = 0;
 		if (sd_bus_message_read(reply, "s", &id) < 0 ||
-			sd_bus_message_read_array(reply, 'y', &path, &size) < 0 ||
+			sd_bus_message_read_array(reply, 'y', &bytes, &size) < 0 ||
 			sd_bus_message_exit_container(reply) < 0) {
 			fail("a bad reply to the document portal's List");
 		}
-		if (count < max) {
-			snprintf(out[count].id, sizeof(out[count].id), "%s", id);
-			/* The path is NUL-terminated bytes; a longer one is cut, never read past.
-			 */
-			size_t length = strnlen(path, size);
-			if (length >= sizeof(out[count].path)) {
-				length = sizeof(out[count].path) - 1;
-			}
-			memcpy(out[count].path, path, length);
-			out[count].path[length] = '\0';
-			count++;
+		/* The path is NUL-terminated bytes; a longer one is cut, never read past. */
+		char path[FUZZ_DOCUMENT_PATH_MAX];
+		size_t length = strnlen(bytes, size);
+		if (length >= sizeof(path)) {
+			length = sizeof(path) - 1;
 		}
+		memcpy(path, bytes, length);
+		path[length] = '\0';
+		each(data, id, path);
 	}
 	sd_bus_message_unref(reply);
 	sd_bus_error_free(&error);
-	return count;
+}
+
+static void forget(void *data, const char *id, const char *path) {
+	struct fuzz_bus *bus = data;
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	if (sd_bus_call_method(bus->bus, PORTAL_NAME, PORTAL_PATH, PORTAL_NAME, "Delete", &error,
+		    NULL, "s", id) < 0) {
+		fail("the document portal's Delete of %s failed: %s", id, error.message);
+	}
+	sd_bus_error_free(&error);
 }
 
 void fuzz_bus_forget_documents(struct fuzz_bus *bus, const char *app_id) {
-	struct fuzz_document *documents = calloc(64, sizeof(*documents));
-	if (!documents) {
-		fail("out of memory");
-	}
-	size_t count;
-	/* A list longer than the buffer goes in several rounds. */
-	while ((count = fuzz_bus_documents(bus, app_id, documents, 64)) > 0) {
-		for (size_t i = 0; i < count; i++) {
-			sd_bus_error error = SD_BUS_ERROR_NULL;
-			if (sd_bus_call_method(bus->bus, PORTAL_NAME, PORTAL_PATH, PORTAL_NAME,
-				    "Delete", &error, NULL, "s", documents[i].id) < 0) {
-				fail("the document portal's Delete of %s failed: %s",
-					documents[i].id, error.message);
-			}
-			sd_bus_error_free(&error);
-		}
-	}
-	free(documents);
+	fuzz_bus_each_document(bus, app_id, forget, bus);
 }

@@ -15,12 +15,6 @@
 
 struct fuzz_bus;
 
-/* A document the portal holds for an app: its id and the host path of its file. */
-struct fuzz_document {
-	char id[FUZZ_DOCUMENT_ID_MAX];
-	char path[FUZZ_DOCUMENT_PATH_MAX];
-};
-
 /*
  * Starts the bus in dir (its address goes in DBUS_SESSION_BUS_ADDRESS), and the document
  * portal through it, whose FUSE view it mounts at $XDG_RUNTIME_DIR/doc. Aborts, saying what
@@ -31,9 +25,12 @@ struct fuzz_bus *fuzz_bus_start(const char *dir);
 /* Where the portal's view is on the host (what a host reader's translated paths name). */
 const char *fuzz_bus_mount_point(const struct fuzz_bus *bus);
 
-/* The documents app_id has access to (the portal's List), up to max; aborts on a bus error. */
-size_t fuzz_bus_documents(
-	struct fuzz_bus *bus, const char *app_id, struct fuzz_document *out, size_t max);
+/*
+ * Calls each with the id and the host path of every document app_id has access to (the
+ * portal's List); aborts on a bus error.
+ */
+void fuzz_bus_each_document(struct fuzz_bus *bus, const char *app_id,
+	void (*each)(void *data, const char *id, const char *path), void *data);
 
 /* Deletes every document of app_id, so that the next input starts from none. */
 void fuzz_bus_forget_documents(struct fuzz_bus *bus, const char *app_id);

@@ -197,40 +197,35 @@ void fuzz_oracle_check_uris(struct fuzz_oracle_stream *stream, const char *bytes
 	}
 }
 
-void fuzz_oracle_check_documents(const struct fuzz_document *documents, size_t count,
-	enum fuzz_sandbox app, bool user_acted, const char *hidden) {
+void fuzz_oracle_check_document(
+	const char *path, enum fuzz_sandbox app, bool user_acted, const char *hidden) {
 	size_t hidden_length = strlen(hidden);
-	for (size_t i = 0; i < count; i++) {
-		const char *path = documents[i].path;
-		struct stat st;
-		bool exists = lstat(path, &st) == 0;
-		if (exists && S_ISDIR(st.st_mode)) {
-			/*
-			 * A folder the file chooser granted (portals/folder_grant.c), after a
-			 * choice in cordon's own dialog, a surface of no client: not a paste's or a
-			 * drop's.
-			 */
-			continue;
-		}
-		if (!user_acted) {
-			violation(
-				"the app of %s holds document %.200s without a user action in its "
-				"surfaces",
-				sandbox_names[app], path);
-		}
-		if (strncmp(path, hidden, hidden_length) == 0 && path[hidden_length] == '/') {
-			violation("the app of %s was granted %.200s, which only a symlink leads to",
-				sandbox_names[app], path);
-		}
-		if (!exists || !S_ISREG(st.st_mode)) {
-			violation("the app of %s was granted %.200s, not a regular file",
-				sandbox_names[app], path);
-		}
-		char real[PATH_MAX];
-		if (!realpath(path, real) || strcmp(real, path) != 0) {
-			violation("the app of %s was granted %.200s, reached through a symlink",
-				sandbox_names[app], path);
-		}
+	struct stat st;
+	bool exists = lstat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		/*
+		 * A folder the file chooser granted (portals/folder_grant.c), after a choice in
+		 * cordon's own dialog, a surface of no client: not a paste's or a drop's.
+		 */
+		return;
+	}
+	if (!user_acted) {
+		violation("the app of %s holds document %.200s without a user action in its "
+			  "surfaces",
+			sandbox_names[app], path);
+	}
+	if (strncmp(path, hidden, hidden_length) == 0 && path[hidden_length] == '/') {
+		violation("the app of %s was granted %.200s, which only a symlink leads to",
+			sandbox_names[app], path);
+	}
+	if (!exists || !S_ISREG(st.st_mode)) {
+		violation("the app of %s was granted %.200s, not a regular file",
+			sandbox_names[app], path);
+	}
+	char real[PATH_MAX];
+	if (!realpath(path, real) || strcmp(real, path) != 0) {
+		violation("the app of %s was granted %.200s, reached through a symlink",
+			sandbox_names[app], path);
 	}
 }
 

@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "wayland_bus.h"
 #include "wayland_cordon.h"
 
 #define FUZZ_ORACLE_OWNED 512
@@ -84,14 +83,14 @@ void fuzz_oracle_check_uris(struct fuzz_oracle_stream *stream, const char *bytes
 	char *document, size_t size);
 
 /*
- * The documents an app holds: none without a user action in one of its surfaces in this
- * input (the fuzzer deletes them all at the end of each), and each of a regular file reached
+ * A document an app holds (its host path): none without a user action in one of its surfaces in
+ * this input (the fuzzer deletes them all at the end of each), and each of a regular file reached
  * without a symlink (its host path is its real path), never of a file in hidden (the folder
  * only symlinks lead to). Folders are left out: the file chooser grants them as documents
  * after a choice in cordon's own dialog (portals/folder_grant.c).
  */
-void fuzz_oracle_check_documents(const struct fuzz_document *documents, size_t count,
-	enum fuzz_sandbox app, bool user_acted, const char *hidden);
+void fuzz_oracle_check_document(
+	const char *path, enum fuzz_sandbox app, bool user_acted, const char *hidden);
 
 /* A host client's wl_display.sync was answered within the bound. */
 void fuzz_oracle_check_roundtrip(bool answered, bool disconnected);
