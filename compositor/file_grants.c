@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,9 +72,17 @@ struct request;
  * cordon's loop never waits on another process. Shared by the thread and the request until
  * both let go (refs), so that a request that goes first (its reader left) leaves the
  * thread nothing freed under it.
+ *
+ * Two threads drop their reference, each when it is done, in either order: refs is atomic
+ * (no plain ++ or -- can creep in), and each drop is acq_rel, so the one that frees sees
+ * every write the other made before its drop. The results (fds, names, errors, reasons)
+ * pass from the thread to the loop through done: the thread writes them, then stores done
+ * with release; the loop reads them only after loading done with acquire. The eventfd only
+ * wakes the loop; the kernel's ordering of it is not one C11 (or TSan) knows of.
  */
 struct opening {
-	int refs;
+	atomic_int refs;
+	atomic_bool done; /* the thread has written its results */
 	size_t count;
 	char **paths; /* in */
 	int *fds; /* out: the O_PATH fd, or -1 */
@@ -123,7 +132,7 @@ struct request {
 };
 
 static void opening_unref(struct opening *opening) {
-	if (__atomic_sub_fetch(&opening->refs, 1, __ATOMIC_ACQ_REL) > 0) {
+	if (atomic_fetch_sub_explicit(&opening->refs, 1, memory_order_acq_rel) > 1) {
 		return;
 	}
 	for (size_t i = 0; i < opening->count; i++) {
@@ -398,6 +407,7 @@ static void *open_files(void *data) {
 		opening->fds[i] = open_file(opening->paths[i], &opening->names[i],
 			&opening->errors[i], &opening->reasons[i]);
 	}
+	atomic_store_explicit(&opening->done, true, memory_order_release);
 	uint64_t one = 1;
 	if (write(opening->event_fd, &one, sizeof(one)) < 0) {
 		/* Cannot happen with a fresh eventfd; the request then stalls and its transfer
@@ -410,9 +420,13 @@ static void *open_files(void *data) {
 /* The files are open: what could be opened is granted, the rest is left out. */
 static int handle_opened(int fd, uint32_t mask, void *data) {
 	struct request *request = data;
+	struct opening *opening = request->opening;
+	if (!atomic_load_explicit(&opening->done, memory_order_acquire)) {
+		/* Woken before the results were written: cannot be, with one write; wait on. */
+		return 0;
+	}
 	wl_event_source_remove(request->opened);
 	request->opened = NULL;
-	struct opening *opening = request->opening;
 	for (size_t j = 0; j < opening->count; j++) {
 		size_t i = request->opening_index[j];
 		if (opening->fds[j] < 0) {
@@ -459,7 +473,8 @@ static bool start_opening(struct request *request) {
 		free(opening);
 		return false;
 	}
-	opening->refs = 1;
+	atomic_init(&opening->refs, 1);
+	atomic_init(&opening->done, false);
 	opening->event_fd = -1;
 	request->opening = opening;
 	opening->paths = calloc(n + 1, sizeof(*opening->paths));
@@ -500,11 +515,11 @@ static bool start_opening(struct request *request) {
 	}
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	/* The thread's reference, taken before it can run. */
-	opening->refs++;
+	atomic_fetch_add_explicit(&opening->refs, 1, memory_order_relaxed);
 	bool started = pthread_create(&thread, &attr, open_files, opening) == 0;
 	pthread_attr_destroy(&attr);
 	if (!started) {
-		opening->refs--;
+		atomic_fetch_sub_explicit(&opening->refs, 1, memory_order_relaxed);
 	}
 	return started;
 }
@@ -716,4 +731,8 @@ void cordon_file_grants_destroy(struct cordon_file_grants *grants) {
 
 bool cordon_file_grants_ready(const struct cordon_file_grants *grants) {
 	return grants && grants->ready;
+}
+
+bool cordon_file_grants_pending(const struct cordon_file_grants *grants) {
+	return grants && !wl_list_empty(&grants->requests);
 }

@@ -1286,3 +1286,8 @@ void cordon_selection_get_status(struct cordon_selection *selection,
 	snprintf(status->decided_for, sizeof(status->decided_for), "%s", slot->decided_for);
 	status->decision = slot->decision;
 }
+
+struct cordon_file_grants *cordon_selection_get_file_grants(
+	const struct cordon_selection *selection) {
+	return selection->grants;
+}

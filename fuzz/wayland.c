@@ -5,11 +5,14 @@
  * disconnects one, sends a request made from the protocol tables (wayland_protocol.h) with
  * arguments decoded from the input (live, wrong or destroyed ids, serials the client was
  * sent, strings from a dictionary or raw, fds of the client's own: memfds, a short memfd,
- * pipes, a socket), sends raw bytes as a message, injects seat input, or plugs and unplugs
- * outputs through cordon's control socket. After each step
- * cordon's loop runs, every client reads what it was sent, and the policy oracle
- * (wayland_oracle.c) checks what they got; at the end the outputs are as they were, every
- * client goes and the fd count must be back where it was.
+ * pipes, a socket), sends raw bytes as a message, injects seat input, plugs and unplugs
+ * outputs through cordon's control socket, or chooses the text/uri-list a client's sources
+ * write (wayland_files.h: real files of every kind a hostile source names). After each step
+ * cordon's loop runs (until the files a paste or a drop hands over are granted by the real
+ * document portal, wayland_bus.h), every client reads what it was sent, and the policy oracle
+ * (wayland_oracle.c) checks what they got and what the portal granted; at the end the outputs
+ * are as they were, every client goes, the fd count must be back where it was, and the
+ * input's documents are deleted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +27,10 @@
 #include <json-c/json.h>
 
 #include "fuzz.h"
+#include "wayland_bus.h"
 #include "wayland_client.h"
 #include "wayland_cordon.h"
+#include "wayland_files.h"
 #include "wayland_oracle.h"
 
 #define CLIENTS 4
@@ -40,6 +45,14 @@
 #define ADDED_OUTPUTS 3
 #define OUTPUT_NAME_SIZE 32
 
+/* A grant takes a few ms (docs/mediation.md); one that takes a second is left to run. */
+#define GRANT_WAIT_MS 2
+#define GRANT_WAITS 500
+/* Entries of one uri-list step, bytes of a raw entry. */
+#define LIST_ENTRIES 4
+#define RAW_ENTRY_MAX 64
+#define DOCUMENT_URI_MAX 1024
+
 enum step {
 	STEP_CONNECT,
 	STEP_DISCONNECT,
@@ -52,6 +65,7 @@ enum step {
 	STEP_RAW,
 	STEP_TIME_PASSES,
 	STEP_CONTROL,
+	STEP_FILES,
 	STEP_COUNT,
 };
 
@@ -72,6 +86,10 @@ struct fuzzed_client {
 	int shm_fd, short_shm_fd, socket_fds[2];
 	int pipes[PIPES][2];
 	int pipe_count;
+	/* What was read from each pipe and the socket, line by line, for the uri-list rule. */
+	struct fuzz_oracle_stream streams[PIPES + 1];
+	/* What its sources write for text/uri-list (a plain file until a step chose). */
+	struct fuzz_uri_list *files;
 };
 
 struct run {
@@ -95,6 +113,20 @@ struct run {
 	/* The desktop's own output, as the input began, and whether the input unplugged it. */
 	char desktop_output[OUTPUT_NAME_SIZE];
 	bool desktop_unplugged;
+
+	/* The user acted on a surface of a client of this side in this input. */
+	bool acted[FUZZ_SANDBOX_COUNT];
+	/* The last document URI a client of each side read, for the lists that side writes. */
+	char documents[FUZZ_SANDBOX_COUNT][DOCUMENT_URI_MAX];
+	struct fuzz_oracle_portal portal;
+	char hidden[512]; /* the folder only symlinks lead to */
+	/*
+	 * The last document each app was found to hold: a list of 1024 entries of one file is
+	 * one document, asked for once (documents go only at the input's end).
+	 */
+	char held[FUZZ_SANDBOX_COUNT][FUZZ_DOCUMENT_ID_MAX];
+	/* The transfer log's next id when the input began, and when documents were last checked. */
+	uint64_t input_mark, checked_mark;
 };
 
 /* Strings requests may carry: MIME types, app ids, paths, names, and a few hostile ones. */
@@ -187,17 +219,39 @@ static bool is_source_send(
 	return strcmp(event->name, "send") == 0 && strstr(interface->name, "_source");
 }
 
+/* The list a client's sources write until a step chose one: a plain file. */
+static struct fuzz_uri_list *client_files(struct fuzzed_client *client) {
+	if (!client->files) {
+		client->files = calloc(1, sizeof(*client->files));
+		fuzz_require(client->files != NULL, "memory for a uri-list");
+		fuzz_files_append(client->files, fuzz_cordon_scratch_dir(client->run->cordon),
+			client->sandbox, FUZZ_FILE_PLAIN, NULL, 0, "");
+	}
+	return client->files;
+}
+
 static void handle_fd(void *data, struct fuzz_client *wire, int fd,
 	const struct fuzz_wl_interface *interface, const struct fuzz_wl_message *event) {
 	struct fuzzed_client *client = data;
 	fuzz_oracle_check_fd(
 		&client->run->oracle, fd, client->sandbox, interface->name, event->name);
 	if (is_source_send(interface, event)) {
-		/* A source asked for its data writes its sandbox's marker, and is done. */
+		/*
+		 * A source asked for its data writes its uri-list when asked for text/uri-list
+		 * (the event's string, just parsed), its sandbox's marker otherwise, and is done.
+		 */
 		char marker[64];
-		size_t length = fuzz_oracle_marker(client->sandbox, marker, sizeof(marker));
+		const char *bytes = marker;
+		size_t length;
+		if (strcmp(wire->last_string, "text/uri-list") == 0) {
+			struct fuzz_uri_list *files = client_files(client);
+			bytes = files->bytes;
+			length = files->length;
+		} else {
+			length = fuzz_oracle_marker(client->sandbox, marker, sizeof(marker));
+		}
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-		if (write(fd, marker, length) < 0) {
+		if (write(fd, bytes, length) < 0) {
 			/* A reader gone, or a full pipe: nothing to check. */
 		}
 	}
@@ -258,6 +312,8 @@ static void client_close(struct fuzzed_client *client) {
 	}
 	client->pipe_count = 0;
 	client->used = false;
+	free(client->files);
+	client->files = NULL;
 }
 
 static struct fuzzed_client *pick_client(struct run *run) {
@@ -637,6 +693,7 @@ static void user_acted_on(struct run *run, struct wl_client *wl_client) {
 	struct fuzzed_client *client = client_of(run, wl_client);
 	if (client) {
 		client->user_acted = true;
+		run->acted[client->sandbox] = true;
 	}
 }
 
@@ -984,6 +1041,35 @@ static void end_outputs(struct run *run) {
 		"the desktop has one output again at the end of the input");
 }
 
+
+/* The text/uri-list a client's sources write: entries from the input (wayland_files.h). */
+static void step_files(struct run *run) {
+	struct fuzzed_client *client = pick_client(run);
+	if (!client) {
+		return;
+	}
+	struct fuzz_uri_list *files = client_files(client);
+	files->length = 0;
+	int entries = 1 + take(run) % LIST_ENTRIES;
+	for (int i = 0; i < entries; i++) {
+		enum fuzz_file_kind kind = take(run) % FUZZ_FILE_KIND_COUNT;
+		uint8_t raw[RAW_ENTRY_MAX];
+		size_t raw_length = 0;
+		if (kind == FUZZ_FILE_RAW) {
+			raw_length = take(run) % sizeof(raw);
+			for (size_t j = 0; j < raw_length; j++) {
+				raw[j] = take(run);
+			}
+		}
+		/* Another side's: B's for A, A's for B and the host (a stolen document id). */
+		enum fuzz_sandbox side = kind != FUZZ_FILE_OTHERS_DOCUMENT ? client->sandbox
+			: client->sandbox == FUZZ_SANDBOX_A                ? FUZZ_SANDBOX_B
+									   : FUZZ_SANDBOX_A;
+		fuzz_files_append(files, fuzz_cordon_scratch_dir(run->cordon), client->sandbox,
+			kind, raw, raw_length, run->documents[side]);
+	}
+}
+
 /* After each step */
 
 static void read_clients(struct run *run) {
@@ -994,12 +1080,17 @@ static void read_clients(struct run *run) {
 	}
 }
 
-static void check_readable(struct fuzzed_client *client, int fd) {
+static void check_readable(
+	struct fuzzed_client *client, int fd, struct fuzz_oracle_stream *stream) {
+	struct run *run = client->run;
 	char bytes[4096];
 	ssize_t got;
 	while ((got = recv(fd, bytes, sizeof(bytes), MSG_DONTWAIT)) > 0 ||
 		(got < 0 && errno == ENOTSOCK && (got = read(fd, bytes, sizeof(bytes))) > 0)) {
 		fuzz_oracle_check_data(bytes, (size_t)got, client->sandbox, client->user_acted);
+		fuzz_oracle_check_uris(stream, bytes, (size_t)got, client->sandbox,
+			client->user_acted, &run->portal, run->documents[client->sandbox],
+			sizeof(run->documents[client->sandbox]));
 	}
 }
 
@@ -1011,10 +1102,10 @@ static void check_pipes(struct run *run) {
 			continue;
 		}
 		for (int p = 0; p < client->pipe_count; p++) {
-			check_readable(client, client->pipes[p][0]);
+			check_readable(client, client->pipes[p][0], &client->streams[p]);
 		}
 		if (client->socket_fds[0] >= 0) {
-			check_readable(client, client->socket_fds[0]);
+			check_readable(client, client->socket_fds[0], &client->streams[PIPES]);
 		}
 	}
 }
@@ -1039,13 +1130,95 @@ static void check_roundtrip(struct run *run) {
 	fuzz_oracle_check_roundtrip(wire->sync_done, wire->hung_up || wire->errored);
 }
 
+struct document_search {
+	const char *id;
+	bool found;
+};
+
+static void find_document(void *data, const char *id, const char *path) {
+	struct document_search *search = data;
+	search->found = search->found || strcmp(id, search->id) == 0;
+}
+
+/* Does the app of this sandbox hold the document (the portal's List)? */
+static bool portal_holds(void *data, enum fuzz_sandbox app, const char *id) {
+	struct run *run = data;
+	if (strcmp(run->held[app], id) == 0) {
+		return true;
+	}
+	struct document_search search = {.id = id};
+	fuzz_bus_each_document(
+		fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app), find_document, &search);
+	if (search.found) {
+		snprintf(run->held[app], sizeof(run->held[app]), "%s", id);
+	}
+	return search.found;
+}
+
+/* Does a list of a client of this sandbox name the document (as /doc/ID/)? */
+static bool lists_name(void *data, enum fuzz_sandbox app, const char *id) {
+	struct run *run = data;
+	char needle[128];
+	int length = snprintf(needle, sizeof(needle), "/doc/%s/", id);
+	for (int i = 0; i < CLIENTS; i++) {
+		const struct fuzzed_client *client = &run->clients[i];
+		if (client->used && client->sandbox == app && client->files &&
+			memmem(client->files->bytes, client->files->length, needle,
+				(size_t)length)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+struct document_check {
+	struct run *run;
+	enum fuzz_sandbox app;
+};
+
+static void check_document(void *data, const char *id, const char *path) {
+	struct document_check *check = data;
+	fuzz_oracle_check_document(
+		path, check->app, check->run->acted[check->app], check->run->hidden);
+}
+
+static void check_documents(struct run *run) {
+	for (enum fuzz_sandbox app = FUZZ_SANDBOX_A; app < FUZZ_SANDBOX_COUNT; app++) {
+		struct document_check check = {.run = run, .app = app};
+		fuzz_bus_each_document(fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app),
+			check_document, &check);
+	}
+	run->checked_mark = fuzz_cordon_transfer_mark(run->cordon);
+}
+
+/*
+ * A uri-list on its way waits for a thread and the portal, which answer on their own
+ * schedule: the loop turns until they have (what the readers get is read meanwhile), so that
+ * an input replays the same way each time.
+ */
+static void wait_for_grants(struct run *run) {
+	for (int i = 0; i < GRANT_WAITS && fuzz_cordon_granting(run->cordon); i++) {
+		fuzz_cordon_wait(run->cordon, GRANT_WAIT_MS);
+		read_clients(run);
+		check_pipes(run);
+	}
+}
+
 static void after_step(struct run *run) {
 	for (int i = 0; i < STEP_TURNS; i++) {
 		fuzz_cordon_dispatch(run->cordon);
 		read_clients(run);
 		drain_control(run);
 	}
+	wait_for_grants(run);
+	for (int i = 0; i < STEP_TURNS; i++) {
+		fuzz_cordon_dispatch(run->cordon);
+		read_clients(run);
+	}
 	check_pipes(run);
+	if (fuzz_cordon_granted_since(run->cordon, run->checked_mark)) {
+		check_documents(run);
+	}
 	for (int i = 0; i < CLIENTS; i++) {
 		fuzz_oracle_check_resources(run->clients[i].wl_client, run->clients[i].sandbox);
 	}
@@ -1067,6 +1240,16 @@ static void end_run(struct run *run) {
 	/* While the clients are still there: they see the outputs go, as a user's apps would. */
 	end_outputs(run);
 	fuzz_cordon_dispatch(run->cordon);
+	wait_for_grants(run);
+	/* Documents come only from grants: an input without one (most) asks the portal nothing. */
+	if (fuzz_cordon_granted_since(run->cordon, run->input_mark)) {
+		check_documents(run);
+		/* Documents outlive the input in the portal: the next starts from none. */
+		for (enum fuzz_sandbox app = FUZZ_SANDBOX_A; app < FUZZ_SANDBOX_COUNT; app++) {
+			fuzz_bus_forget_documents(
+				fuzz_cordon_bus(run->cordon), fuzz_cordon_app_id(app));
+		}
+	}
 	for (int i = 0; i < CLIENTS; i++) {
 		if (run->clients[i].used) {
 			client_close(&run->clients[i]);
@@ -1138,6 +1321,9 @@ static void run_step(struct run *run) {
 		break;
 	case STEP_OUTPUT:
 		step_output(run);
+
+	case STEP_FILES:
+		step_files(run);
 		break;
 	}
 }
@@ -1152,6 +1338,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	run->fd_baseline = fuzz_cordon_fd_count(&run->swapchain_baseline);
 	run->input = (struct input){.data = data, .size = size};
 	run->control_fd = -1;
+	run->input_mark = run->checked_mark = fuzz_cordon_transfer_mark(run->cordon);
+	run->portal = (struct fuzz_oracle_portal){
+		.mount_point = fuzz_bus_mount_point(fuzz_cordon_bus(run->cordon)),
+		.holds = portal_holds,
+		.wrote = lists_name,
+		.data = run,
+	};
+	fuzz_files_hidden(fuzz_cordon_scratch_dir(run->cordon), run->hidden, sizeof(run->hidden));
 	for (int i = 0; i < CLIENTS; i++) {
 		client_init(run, &run->clients[i]);
 	}

@@ -3,9 +3,10 @@
  * makes it (tests/wlcs/cordon_wlcs.c), but turned by hand from the fuzzer's one thread: no
  * compositor thread, so an input replays the same way each time. It lives in a scratch
  * folder of its own (config, policy, HOME, the XDG folders, and the runtime folder with its
- * sockets; removed at exit) and has no session bus, so that no request reaches the user's
- * desktop; its config binds no key to a command, so that no key the fuzzer types starts a
- * program.
+ * sockets; removed at exit) and a session bus of its own (wayland_bus.c) with the real
+ * document portal, so that files cross boundaries as grants and no request reaches the
+ * user's desktop; its config binds no key to a command, so that no key the fuzzer types
+ * starts a program.
  */
 #include "wayland_cordon.h"
 
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,20 +28,29 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
+#include "compositor/file_grants.h"
 #include "compositor/ipc.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
+#include "compositor/selection.h"
+#include "compositor/selection_policy.h"
 #include "compositor/server.h"
+#include "compositor/transfer_log.h"
 #include "compositor/view.h"
+#include "wayland_bus.h"
 #include "wayland_client.h"
+#include "wayland_files.h"
 
 /* How many turns of the event loop a connection or a round trip may take at start-up. */
 #define SETUP_TURNS 2000
 /* And a control request's answer (cordon answers on the turn that reads the request). */
 #define CONTROL_TURNS 64
+/* How long cordon may take to hear from the document portal at start-up (10 ms turns). */
+#define GRANTS_TURNS 2000
 
 struct fuzz_cordon {
 	struct cordon_server *server;
+	struct fuzz_bus *bus;
 	char dir[256];
 	struct sockaddr_un listeners[FUZZ_SANDBOX_COUNT];
 	socklen_t listener_lengths[FUZZ_SANDBOX_COUNT];
@@ -155,6 +166,12 @@ static void set_scratch_env(struct fuzz_cordon *cordon) {
 	if (!mkdtemp(cordon->dir)) {
 		die("mkdtemp");
 	}
+	/* Its real path: a grant refuses a symlink on the way (TMPDIR may lead through one). */
+	char real[PATH_MAX];
+	if (!realpath(cordon->dir, real) || strlen(real) >= sizeof(cordon->dir)) {
+		die("realpath");
+	}
+	snprintf(cordon->dir, sizeof(cordon->dir), "%s", real);
 	snprintf(scratch_at_exit, sizeof(scratch_at_exit), "%s", cordon->dir);
 	atexit(remove_scratch);
 	setenv("HOME", cordon->dir, 1);
@@ -164,7 +181,6 @@ static void set_scratch_env(struct fuzz_cordon *cordon) {
 	setenv("XDG_CACHE_HOME", cordon->dir, 1);
 	/* The Wayland and control sockets too: none of them in the user's runtime folder. */
 	setenv("XDG_RUNTIME_DIR", cordon->dir, 1);
-	unsetenv("DBUS_SESSION_BUS_ADDRESS");
 	unsetenv("WAYLAND_DISPLAY");
 	setenv("WLR_RENDERER", "pixman", 1);
 	/* Every binding that does not start a program, none that quits; no host X server (its
@@ -257,8 +273,7 @@ static void make_listener(struct fuzz_cordon *cordon, uint32_t manager, enum fuz
 	close(close_pipe[0]);
 	cordon->close_fds[sandbox] = close_pipe[1];
 	send_string(client, context, CONTEXT_SET_ENGINE, "flatpak");
-	send_string(client, context, CONTEXT_SET_APP_ID,
-		sandbox == FUZZ_SANDBOX_A ? "org.cordon.FuzzA" : "org.cordon.FuzzB");
+	send_string(client, context, CONTEXT_SET_APP_ID, fuzz_cordon_app_id(sandbox));
 	send_string(client, context, CONTEXT_SET_INSTANCE_ID, "1");
 	fuzz_message_begin(&message, context, CONTEXT_COMMIT);
 	send_or_die(client, &message);
@@ -312,6 +327,9 @@ static struct fuzz_cordon *create(void) {
 	set_scratch_env(cordon);
 	const char *debug = getenv("CORDON_FUZZ_DEBUG");
 	wlr_log_init(debug && *debug ? WLR_DEBUG : WLR_SILENT, NULL);
+	/* Before cordon: it connects to the bus in DBUS_SESSION_BUS_ADDRESS as it starts. */
+	cordon->bus = fuzz_bus_start(cordon->dir);
+	fuzz_files_create(cordon->dir);
 
 	char config[512], policy[512];
 	snprintf(config, sizeof(config), "%s/cordon.ini", cordon->dir);
@@ -341,6 +359,19 @@ static struct fuzz_cordon *create(void) {
 	make_listeners(cordon);
 	for (int i = 0; i < 16; i++) {
 		fuzz_cordon_dispatch(cordon);
+	}
+	/* The portal is up (fuzz_bus_start): cordon hears from it within its first turns. */
+	struct cordon_selection *selection = cordon->server->seat->selection;
+	for (int i = 0; i < GRANTS_TURNS &&
+		!cordon_file_grants_ready(cordon_selection_get_file_grants(selection));
+		i++) {
+		fuzz_cordon_wait(cordon, 10);
+	}
+	if (!cordon_file_grants_ready(cordon_selection_get_file_grants(selection))) {
+		fprintf(stderr,
+			"fuzz-wayland: setup: cordon did not turn file grants on "
+			"(CORDON_FUZZ_DEBUG=1 says why)\n");
+		abort();
 	}
 	return cordon;
 }
@@ -390,6 +421,46 @@ int fuzz_cordon_connect(
 		return -1;
 	}
 	return fd;
+}
+
+void fuzz_cordon_wait(struct fuzz_cordon *cordon, int ms) {
+	wl_event_loop_dispatch(cordon->server->event_loop, ms);
+	wl_display_flush_clients(cordon->server->display);
+}
+
+uint64_t fuzz_cordon_transfer_mark(struct fuzz_cordon *cordon) {
+	return cordon_selection_get_log(cordon->server->seat->selection)->next_id;
+}
+
+bool fuzz_cordon_granted_since(struct fuzz_cordon *cordon, uint64_t mark) {
+	const struct cordon_transfer_log *log =
+		cordon_selection_get_log(cordon->server->seat->selection);
+	if (log->next_id - mark > CORDON_TRANSFER_LOG_SIZE) {
+		/* Some left the ring unseen: any of them may have been a grant. */
+		return true;
+	}
+	for (int i = 0; i < CORDON_TRANSFER_LOG_SIZE; i++) {
+		const struct cordon_transfer_entry *entry = &log->entries[i];
+		/* Whatever its outcome: a grant the reader left in the middle of was still asked.
+		 */
+		if (entry->id >= mark && cordon_selection_type_is_files(entry->mime_type)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool fuzz_cordon_granting(struct fuzz_cordon *cordon) {
+	return cordon_file_grants_pending(
+		cordon_selection_get_file_grants(cordon->server->seat->selection));
+}
+
+struct fuzz_bus *fuzz_cordon_bus(struct fuzz_cordon *cordon) {
+	return cordon->bus;
+}
+
+const char *fuzz_cordon_app_id(enum fuzz_sandbox sandbox) {
+	return sandbox == FUZZ_SANDBOX_A ? "org.cordon.FuzzA" : "org.cordon.FuzzB";
 }
 
 const char *fuzz_cordon_control_path(struct fuzz_cordon *cordon) {

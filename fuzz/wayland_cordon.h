@@ -20,6 +20,7 @@ enum fuzz_sandbox {
 };
 
 struct fuzz_cordon;
+struct fuzz_bus;
 
 /* The compositor, made on the first call; aborts when it cannot be made. */
 struct fuzz_cordon *fuzz_cordon_get(void);
@@ -33,6 +34,18 @@ int fuzz_cordon_connect(
 
 /* Runs what is ready in cordon's event loop and flushes its events to the clients. */
 void fuzz_cordon_dispatch(struct fuzz_cordon *cordon);
+/* The same, waiting up to ms for something to be ready (a thread's or the portal's answer). */
+void fuzz_cordon_wait(struct fuzz_cordon *cordon, int ms);
+
+/* A paste or drop of files waits for its grants: the files' opening or the portal. */
+bool fuzz_cordon_granting(struct fuzz_cordon *cordon);
+/* The id the next transfer gets; whether a transfer from mark on was of files (a grant). */
+uint64_t fuzz_cordon_transfer_mark(struct fuzz_cordon *cordon);
+bool fuzz_cordon_granted_since(struct fuzz_cordon *cordon, uint64_t mark);
+/* The session bus with the document portal (wayland_bus.h). */
+struct fuzz_bus *fuzz_cordon_bus(struct fuzz_cordon *cordon);
+/* The app id of a sandbox's listener (not of the host). */
+const char *fuzz_cordon_app_id(enum fuzz_sandbox sandbox);
 
 /* The path of cordon's control socket (what cordonctl talks to), and its scratch folder. */
 const char *fuzz_cordon_control_path(struct fuzz_cordon *cordon);

@@ -2,6 +2,7 @@
 #include "wayland_oracle.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +102,130 @@ void fuzz_oracle_check_data(
 				source >= 0 && source < FUZZ_SANDBOX_COUNT ? sandbox_names[source]
 									   : "another client");
 		}
+	}
+}
+
+/* ID/NAME and nothing more: a document id of the portal's characters, one name after it. */
+static bool is_document_rest(const char *rest, char *id, size_t id_size) {
+	size_t id_length =
+		strspn(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_");
+	if (id_length == 0 || id_length >= id_size || rest[id_length] != '/' ||
+		rest[id_length + 1] == '\0' || strchr(rest + id_length + 1, '/')) {
+		return false;
+	}
+	memcpy(id, rest, id_length);
+	id[id_length] = '\0';
+	return true;
+}
+
+static void check_crossed_uri(const char *uri, enum fuzz_sandbox reader, bool user_acted,
+	const struct fuzz_oracle_portal *portal, char *document, size_t size) {
+	char prefix[PATH_MAX + 16], id[64];
+	if (reader == FUZZ_HOST) {
+		snprintf(prefix, sizeof(prefix), "file://%s/", portal->mount_point);
+	} else {
+		snprintf(prefix, sizeof(prefix), "file:///run/user/%u/doc/", (unsigned)getuid());
+	}
+	size_t prefix_length = strlen(prefix);
+	if (strncmp(uri, prefix, prefix_length) != 0 ||
+		!is_document_rest(uri + prefix_length, id, sizeof(id))) {
+		violation("%s read a uri-list from across its boundary that names %.200s, not a "
+			  "document",
+			sandbox_names[reader], uri);
+	}
+	if (reader == FUZZ_HOST) {
+		bool held_by_writer = false;
+		for (enum fuzz_sandbox app = FUZZ_SANDBOX_A; app < FUZZ_SANDBOX_COUNT; app++) {
+			held_by_writer = held_by_writer ||
+				(portal->wrote(portal->data, app, id) &&
+					portal->holds(portal->data, app, id));
+		}
+		if (!held_by_writer) {
+			violation(
+				"the host read document %s, which no app that named it holds", id);
+		}
+	} else {
+		if (!user_acted) {
+			violation(
+				"%s read a document path without a user action in its own surfaces",
+				sandbox_names[reader]);
+		}
+		if (!portal->holds(portal->data, reader, id)) {
+			violation(
+				"%s read document %s, which the portal has not granted to its app",
+				sandbox_names[reader], id);
+		}
+	}
+	snprintf(document, size, "%s", uri);
+}
+
+static void check_line(struct fuzz_oracle_stream *stream, enum fuzz_sandbox reader, bool user_acted,
+	const struct fuzz_oracle_portal *portal, char *document, size_t size) {
+	size_t kept =
+		stream->length < sizeof(stream->line) ? stream->length : sizeof(stream->line) - 1;
+	if (kept > 0 && stream->line[kept - 1] == '\r') {
+		kept--;
+	}
+	stream->line[kept] = '\0';
+	const char *line = stream->line;
+	bool after_own_marker = stream->after_own_marker;
+	stream->after_own_marker = false;
+	stream->length = 0;
+	size_t marker_length = strlen("#" MARKER);
+	if (strncmp(line, "#" MARKER, marker_length) == 0) {
+		stream->after_own_marker = line[marker_length] - '0' == (int)reader;
+		return;
+	}
+	if (strncmp(line, "file:", 5) == 0 && !after_own_marker) {
+		check_crossed_uri(line, reader, user_acted, portal, document, size);
+	}
+}
+
+void fuzz_oracle_check_uris(struct fuzz_oracle_stream *stream, const char *bytes, size_t length,
+	enum fuzz_sandbox reader, bool user_acted, const struct fuzz_oracle_portal *portal,
+	char *document, size_t size) {
+	for (size_t i = 0; i < length; i++) {
+		if (bytes[i] == '\n') {
+			check_line(stream, reader, user_acted, portal, document, size);
+			continue;
+		}
+		/* A NUL would end the line early for the checks: it stands for itself as '?'. */
+		if (stream->length < sizeof(stream->line) - 1) {
+			stream->line[stream->length] = bytes[i] ? bytes[i] : '?';
+		}
+		stream->length++;
+	}
+}
+
+void fuzz_oracle_check_document(
+	const char *path, enum fuzz_sandbox app, bool user_acted, const char *hidden) {
+	size_t hidden_length = strlen(hidden);
+	struct stat st;
+	bool exists = lstat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		/*
+		 * A folder the file chooser granted (portals/folder_grant.c), after a choice in
+		 * cordon's own dialog, a surface of no client: not a paste's or a drop's.
+		 */
+		return;
+	}
+	if (!user_acted) {
+		violation("the app of %s holds document %.200s without a user action in its "
+			  "surfaces",
+			sandbox_names[app], path);
+	}
+	if (strncmp(path, hidden, hidden_length) == 0 && path[hidden_length] == '/') {
+		violation("the app of %s was granted %.200s, which only a symlink leads to",
+			sandbox_names[app], path);
+	}
+	if (!exists || !S_ISREG(st.st_mode)) {
+		violation("the app of %s was granted %.200s, not a regular file",
+			sandbox_names[app], path);
+	}
+	char real[PATH_MAX];
+	if (!realpath(path, real) || strcmp(real, path) != 0) {
+		violation("the app of %s was granted %.200s, reached through a symlink",
+			sandbox_names[app], path);
 	}
 }
 

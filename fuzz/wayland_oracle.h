@@ -51,6 +51,47 @@ void fuzz_oracle_check_fd(const struct fuzz_oracle *oracle, int fd, enum fuzz_sa
 void fuzz_oracle_check_data(
 	const char *bytes, size_t length, enum fuzz_sandbox reader, bool user_acted);
 
+/* What came through one reader's pipe so far, for the uri-list rule: its last line. */
+struct fuzz_oracle_stream {
+	char line[1024];
+	size_t length; /* of the line so far; past the buffer only its start is kept */
+	bool after_own_marker; /* the line before was a marker of the reader's own side */
+};
+
+/*
+ * What the oracle asks the document portal (which documents an app holds) and the fuzzer
+ * (which documents the lists of an app's clients name).
+ */
+struct fuzz_oracle_portal {
+	const char *mount_point; /* the portal's view on the host */
+	bool (*holds)(void *data, enum fuzz_sandbox app, const char *id);
+	bool (*wrote)(void *data, enum fuzz_sandbox app, const char *id);
+	void *data;
+};
+
+/*
+ * The file URIs of a text/uri-list that crossed a boundary (every one that does not come
+ * right after a marker of the reader's own side: those were passed on as written) name only
+ * documents: for a sandboxed reader, a document in its own view (/run/user/UID/doc/ID/NAME,
+ * NAME one name) that the portal says its app holds, read after a user action in it; for a
+ * host reader, a document in the portal's view on the host that an app whose clients' lists
+ * name it holds (not one another app holds). Never a host path. The last
+ * document URI a reader read goes in document (size bytes), for lists its side writes.
+ */
+void fuzz_oracle_check_uris(struct fuzz_oracle_stream *stream, const char *bytes, size_t length,
+	enum fuzz_sandbox reader, bool user_acted, const struct fuzz_oracle_portal *portal,
+	char *document, size_t size);
+
+/*
+ * A document an app holds (its host path): none without a user action in one of its surfaces in
+ * this input (the fuzzer deletes them all at the end of each), and each of a regular file reached
+ * without a symlink (its host path is its real path), never of a file in hidden (the folder
+ * only symlinks lead to). Folders are left out: the file chooser grants them as documents
+ * after a choice in cordon's own dialog (portals/folder_grant.c).
+ */
+void fuzz_oracle_check_document(
+	const char *path, enum fuzz_sandbox app, bool user_acted, const char *hidden);
+
 /* A host client's wl_display.sync was answered within the bound. */
 void fuzz_oracle_check_roundtrip(bool answered, bool disconnected);
 

@@ -22,13 +22,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 STEP_CONNECT, STEP_DISCONNECT, STEP_REQUEST, STEP_OUTPUT = 0, 1, 2, 8
-STEP_POINTER_TO_VIEW, STEP_POINTER_TO, STEP_BUTTON, STEP_KEY, STEP_RAW, STEP_TIME, STEP_CONTROL = \
-    range(9, 16)
+STEP_POINTER_TO_VIEW, STEP_POINTER_TO, STEP_BUTTON, STEP_KEY, STEP_RAW, STEP_TIME, STEP_CONTROL, \
+    STEP_FILES = range(9, 17)
 HOST, SANDBOX_A, SANDBOX_B = 0, 1, 2
 FD_SHM, FD_SHORT_SHM, FD_PIPE_WRITE, FD_PIPE_READ, FD_SOCKET = range(5)
 KEY_A = 4  # index in wayland.c's keycodes: 30, KEY_A
+KEY_TAB, KEY_ALT = 1, 11  # 15, KEY_TAB; 56, KEY_LEFTALT
 # Indices in wayland.c's output_sizes.
 OUTPUT_1X1, OUTPUT_320X200, OUTPUT_800X600, OUTPUT_1920X1080 = range(4)
+# wayland_files.h's enum fuzz_file_kind
+(FILE_PLAIN, FILE_SYMLINK, FILE_THROUGH_SYMLINK, FILE_DIRECTORY, FILE_FIFO, FILE_CLOSED,
+ FILE_PASSWD, FILE_ENVIRON, FILE_DEVICE, FILE_DOTDOT, FILE_ESCAPED, FILE_ESCAPED_DOTDOT,
+ FILE_NUL, FILE_LOCALHOST, FILE_WEB, FILE_LONG, FILE_DOCUMENT, FILE_OTHERS_DOCUMENT,
+ FILE_RAW) = range(19)
 
 
 def xml_files(xml_dir):
@@ -106,6 +112,17 @@ class Seed:
         """The pointer onto the index-th output cordon has (the desktop's first), x and y in
         256ths of its size: new windows map where the pointer is."""
         self.bytes += bytes([STEP_OUTPUT, 0x80 + index, x, y])
+
+    def files(self, slot, *entries):
+        """The uri-list slot's sources write: up to 4 entries, each a FILE_ kind or
+        (FILE_RAW, bytes)."""
+        assert 1 <= len(entries) <= 4
+        self.bytes += bytes([STEP_FILES, slot, len(entries) - 1])
+        for entry in entries:
+            if isinstance(entry, tuple):
+                self.bytes += bytes([entry[0], len(entry[1])]) + entry[1]
+            else:
+                self.bytes += bytes([entry])
 
     def raw(self, slot, message, fds=()):
         self.bytes += bytes([STEP_RAW, slot, len(message)]) + message
@@ -280,13 +297,19 @@ def seed_paste_without_consent(seed):
     seed_paste_across(seed, consent=False)
 
 
-def seed_host_copy(seed, consent=True):
-    """The host copies; a sandboxed app reads, after a click in it or without one."""
+def seed_host_copy(seed, consent=True, files=None):
+    """The host copies; a sandboxed app reads, after a click in it or without one. With
+    files, the host's source offers text/uri-list of those entries, which the app reads."""
     h = seed.connect(HOST)
     wh = toplevel(seed, h)
     seed.request(h, wh["seat"], "get_keyboard")
     _, device, source = copy_source(seed, h, wh, "UTF8_STRING")
     seed.request(h, source, "offer", "text/plain")
+    if files:
+        # The click's button event is the serial set_selection names.
+        seed.request(h, wh["seat"], "get_pointer")
+        seed.request(h, source, "offer", "text/uri-list")
+        seed.files(h, *files)
     seed.pointer_to_view(0)
     seed.click()
     seed.request(h, device, "set_selection", source, "input-serial")
@@ -301,7 +324,110 @@ def seed_host_copy(seed, consent=True):
         seed.pointer_to_view(0, 60, 60)
         seed.click()
     offer = seed.server_object(b, "wl_data_offer")
-    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
+    seed.request(b, offer, "receive", "text/uri-list" if files else "text/plain", FD_PIPE_WRITE)
+    seed.time_passes()
+    return {"host": h, "reader": b, "reader_window": wb}
+
+
+def seed_files_drag(seed):
+    """The host drags a file, a path through a symlinked folder and a web link onto B: B
+    reads nothing before the drop, the file as a document after it."""
+    seed_drag_across(seed, side=HOST, files=(FILE_PLAIN, FILE_THROUGH_SYMLINK, FILE_WEB))
+
+
+def seed_files_host_to_sandbox(seed):
+    """The host copies a regular file, a symlink, a folder and a fifo; B pastes after a
+    click in it: only the regular file crosses, as a document of B's."""
+    seed_host_copy(seed, files=(FILE_PLAIN, FILE_SYMLINK, FILE_DIRECTORY, FILE_FIFO))
+
+
+def seed_files_host_hostile(seed):
+    """A hostile list from the host's side: a path through a symlinked folder, /proc,
+    %2e%2e through it, %00, then 1100 entries of one file."""
+    seed_host_copy(seed, files=(FILE_THROUGH_SYMLINK, FILE_ENVIRON, FILE_ESCAPED_DOTDOT,
+                                FILE_LONG))
+
+
+def seed_files_host_without_consent(seed):
+    seed_host_copy(seed, consent=False, files=(FILE_PLAIN, FILE_ESCAPED))
+
+
+def seed_files_sandbox_to_sandbox(seed):
+    """A copies a file list (and names host files it likes); B pastes after a click: files
+    do not cross between two sandboxes."""
+    a = seed.connect(SANDBOX_A)
+    wa = toplevel(seed, a)
+    seed.request(a, wa["seat"], "get_keyboard")
+    seed.request(a, wa["seat"], "get_pointer")
+    _, device, source = copy_source(seed, a, wa, "text/uri-list")
+    seed.files(a, FILE_PLAIN, FILE_PASSWD, (FILE_RAW, b"file:///etc/shadow"), FILE_DOTDOT)
+    seed.time_passes()
+    seed.pointer_to_view(0)
+    seed.click()
+    seed.request(a, device, "set_selection", source, "input-serial")
+    b = seed.connect(SANDBOX_B)
+    wb = toplevel(seed, b, size=96)
+    seed.request(b, wb["seat"], "get_pointer")
+    manager = seed.request(b, 2, "bind", ("wl_data_device_manager", 3))
+    seed.request(b, manager, "get_data_device", wb["seat"])
+    seed.time_passes()
+    seed.pointer_to_view(0, 60, 60)
+    seed.click()
+    offer = seed.server_object(b, "wl_data_offer")
+    seed.request(b, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
+    seed.time_passes()
+
+
+def seed_files_round_trip(seed):
+    """The host's file reaches B as a document; B copies it back (with a made-up document
+    and a host path beside it) and the host pastes: only B's document comes back, in the
+    portal's view on the host."""
+    slots = seed_host_copy(seed, files=(FILE_PLAIN, FILE_LOCALHOST))
+    h, b, wb = slots["host"], slots["reader"], slots["reader_window"]
+    device_b = [i for i, o in seed.clients[b].items() if o[0] == "wl_data_device"][0]
+    manager_b = [i for i, o in seed.clients[b].items() if o[0] == "wl_data_device_manager"][0]
+    source = seed.request(b, manager_b, "create_data_source")
+    seed.request(b, source, "offer", "text/uri-list")
+    seed.files(b, FILE_DOCUMENT, FILE_PASSWD, FILE_WEB)
+    seed.pointer_to_view(0, 60, 60)
+    seed.click()
+    seed.request(b, device_b, "set_selection", source, "input-serial")
+    # Alt+Tab (focus-next) to the host's window, which B's (centred, larger) covers.
+    seed.key(KEY_ALT)
+    seed.key(KEY_TAB)
+    seed.key(KEY_TAB)
+    seed.key(KEY_ALT)
+    # The host's offers: of its own selection, then of B's once it has the focus again.
+    seed.server_object(h, "wl_data_offer", number=0)
+    offer = seed.server_object(h, "wl_data_offer", number=1)
+    seed.request(h, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
+    seed.time_passes()
+
+
+def seed_files_document_theft(seed):
+    """The host's file reaches B as a document; A copies a list naming B's document (and a
+    host path), and a new host window pastes: A does not hold it, nothing crosses."""
+    seed_host_copy(seed, files=(FILE_PLAIN,))
+    a = seed.connect(SANDBOX_A)
+    wa = toplevel(seed, a, size=112)
+    seed.request(a, wa["seat"], "get_keyboard")
+    seed.request(a, wa["seat"], "get_pointer")
+    _, device, source = copy_source(seed, a, wa, "text/uri-list")
+    seed.files(a, FILE_OTHERS_DOCUMENT, FILE_PASSWD)
+    seed.time_passes()
+    seed.pointer_to_view(0, 56, 56)
+    seed.click()
+    seed.request(a, device, "set_selection", source, "input-serial")
+    r = seed.connect(HOST)
+    wr = toplevel(seed, r, size=120)
+    seed.request(r, wr["seat"], "get_pointer")
+    manager = seed.request(r, 2, "bind", ("wl_data_device_manager", 3))
+    seed.request(r, manager, "get_data_device", wr["seat"])
+    seed.time_passes()
+    seed.pointer_to_view(0, 60, 60)
+    seed.click()
+    offer = seed.server_object(r, "wl_data_offer")
+    seed.request(r, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
     seed.time_passes()
 
 
@@ -352,13 +478,17 @@ def seed_primary_across(seed):
     seed.request(h, offer, "receive", "text/plain", FD_PIPE_WRITE)
 
 
-def seed_drag_across(seed):
+def seed_drag_across(seed, side=SANDBOX_A, files=None):
     """A drags from its wide window onto B's tall one (both centred: B's top stays visible
-    when the press raises A), and B reads before and after the drop."""
-    a = seed.connect(SANDBOX_A)
+    when the press raises A), and B reads before and after the drop. With files, the
+    dragging side (the host) drags a text/uri-list of those entries."""
+    mime = "text/uri-list" if files else "text/plain"
+    a = seed.connect(side)
     wa = toplevel(seed, a, size=128, height=32)
     seed.request(a, wa["seat"], "get_pointer")
-    _, device, source = copy_source(seed, a, wa)
+    _, device, source = copy_source(seed, a, wa, mime)
+    if files:
+        seed.files(a, *files)
     seed.request(a, source, "set_actions", 1)
     b = seed.connect(SANDBOX_B)
     wb = toplevel(seed, b, size=64, height=128)
@@ -372,11 +502,11 @@ def seed_drag_across(seed):
     seed.pointer_to_view(1, 20, 10)  # B's top, above A
     seed.pointer_to_view(1, 22, 12)
     offer = seed.server_object(b, "wl_data_offer")
-    seed.request(b, offer, "accept", "serial", "text/plain")
+    seed.request(b, offer, "accept", "serial", mime)
     seed.request(b, offer, "set_actions", 1, 1)
-    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
+    seed.request(b, offer, "receive", mime, FD_PIPE_WRITE)
     seed.button()  # the drop
-    seed.request(b, offer, "receive", "text/plain", FD_PIPE_WRITE)
+    seed.request(b, offer, "receive", mime, FD_PIPE_WRITE)
     seed.request(b, offer, "finish")
     seed.time_passes()
 
@@ -799,6 +929,13 @@ SEEDS = {
     "host-copy": seed_host_copy,
     "host-copy-without-consent": seed_host_copy_without_consent,
     "host-paste-same-side": seed_host_paste_same_side,
+    "files-host-to-sandbox": seed_files_host_to_sandbox,
+    "files-host-hostile": seed_files_host_hostile,
+    "files-host-without-consent": seed_files_host_without_consent,
+    "files-sandbox-to-sandbox": seed_files_sandbox_to_sandbox,
+    "files-round-trip": seed_files_round_trip,
+    "files-document-theft": seed_files_document_theft,
+    "files-drag": seed_files_drag,
     "primary-across": seed_primary_across,
     "drag-across": seed_drag_across,
     "portal-chooser": seed_portal_chooser,

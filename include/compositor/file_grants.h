@@ -29,6 +29,11 @@ void cordon_file_grants_destroy(struct cordon_file_grants *grants);
 
 /* The document portal answered: grants can be made. */
 bool cordon_file_grants_ready(const struct cordon_file_grants *grants);
+/*
+ * A request is on its way (its files being opened, or the portal not answered yet): what
+ * the Wayland fuzzer waits for, so that an input replays the same way.
+ */
+bool cordon_file_grants_pending(const struct cordon_file_grants *grants);
 
 /*
  * Host to sandbox: opens every file:// path of list (never following a symlink, on a thread

@@ -18,6 +18,7 @@ struct wlr_seat_request_set_primary_selection_event;
 struct wlr_seat_request_start_drag_event;
 
 struct cordon_selection;
+struct cordon_file_grants;
 
 /* Hears the user's presses, delivered input and focus changes from ROUTER. */
 struct cordon_selection *cordon_selection_create(struct cordon_server *server,
@@ -39,6 +40,10 @@ struct cordon_selection_status {
 };
 void cordon_selection_get_status(struct cordon_selection *selection,
 	enum cordon_selection_kind kind, struct cordon_selection_status *status);
+
+/* The file grants of pastes and drops (file_grants.c); NULL before the loop's first turn. */
+struct cordon_file_grants *cordon_selection_get_file_grants(
+	const struct cordon_selection *selection);
 
 /*
  * Who the next selection request or read is from when it does not come as a Wayland
