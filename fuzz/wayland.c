@@ -1041,7 +1041,6 @@ static void end_outputs(struct run *run) {
 		"the desktop has one output again at the end of the input");
 }
 
-
 /* The text/uri-list a client's sources write: entries from the input (wayland_files.h). */
 static void step_files(struct run *run) {
 	struct fuzzed_client *client = pick_client(run);
@@ -1321,7 +1320,7 @@ static void run_step(struct run *run) {
 		break;
 	case STEP_OUTPUT:
 		step_output(run);
-
+		break;
 	case STEP_FILES:
 		step_files(run);
 		break;

@@ -171,7 +171,7 @@ static void set_scratch_env(struct fuzz_cordon *cordon) {
 	if (!realpath(cordon->dir, real) || strlen(real) >= sizeof(cordon->dir)) {
 		die("realpath");
 	}
-	snprintf(cordon->dir, sizeof(cordon->dir), "%s", real);
+	memcpy(cordon->dir, real, strlen(real) + 1);
 	snprintf(scratch_at_exit, sizeof(scratch_at_exit), "%s", cordon->dir);
 	atexit(remove_scratch);
 	setenv("HOME", cordon->dir, 1);
