@@ -763,6 +763,8 @@ static const char *const control_commands[] = {
 	"camera-streams",
 	"apps",
 	"attention",
+	/* Last: an input's control steps name the commands by their index here. */
+	"selection",
 };
 #define CONTROL_COMMAND_COUNT (sizeof(control_commands) / sizeof(control_commands[0]))
 
