@@ -352,30 +352,43 @@ def seed_files_host_without_consent(seed):
     seed_host_copy(seed, consent=False, files=(FILE_PLAIN, FILE_ESCAPED))
 
 
-def seed_files_sandbox_to_sandbox(seed):
-    """A copies a file list (and names host files it likes); B pastes after a click: files
-    do not cross between two sandboxes."""
-    a = seed.connect(SANDBOX_A)
-    wa = toplevel(seed, a)
-    seed.request(a, wa["seat"], "get_keyboard")
-    seed.request(a, wa["seat"], "get_pointer")
-    _, device, source = copy_source(seed, a, wa, "text/uri-list")
-    seed.files(a, FILE_PLAIN, FILE_PASSWD, (FILE_RAW, b"file:///etc/shadow"), FILE_DOTDOT)
+def copy_file_list(seed, side, size, at, files):
+    """A new client of side maps a window of size, sets its sources' file list, and copies
+    it after a click at `at` in its window."""
+    c = seed.connect(side)
+    w = toplevel(seed, c, size=size)
+    seed.request(c, w["seat"], "get_keyboard")
+    seed.request(c, w["seat"], "get_pointer")
+    _, device, source = copy_source(seed, c, w, "text/uri-list")
+    seed.files(c, *files)
     seed.time_passes()
-    seed.pointer_to_view(0)
+    seed.pointer_to_view(0, *at)
     seed.click()
-    seed.request(a, device, "set_selection", source, "input-serial")
-    b = seed.connect(SANDBOX_B)
-    wb = toplevel(seed, b, size=96)
-    seed.request(b, wb["seat"], "get_pointer")
-    manager = seed.request(b, 2, "bind", ("wl_data_device_manager", 3))
-    seed.request(b, manager, "get_data_device", wb["seat"])
+    seed.request(c, device, "set_selection", source, "input-serial")
+
+
+def paste_file_list_in_new_window(seed, side, size):
+    """A new client of side maps a window of size; after a click in it, it reads the
+    clipboard's file list."""
+    c = seed.connect(side)
+    w = toplevel(seed, c, size=size)
+    seed.request(c, w["seat"], "get_pointer")
+    manager = seed.request(c, 2, "bind", ("wl_data_device_manager", 3))
+    seed.request(c, manager, "get_data_device", w["seat"])
     seed.time_passes()
     seed.pointer_to_view(0, 60, 60)
     seed.click()
-    offer = seed.server_object(b, "wl_data_offer")
-    seed.request(b, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
+    offer = seed.server_object(c, "wl_data_offer")
+    seed.request(c, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
     seed.time_passes()
+
+
+def seed_files_sandbox_to_sandbox(seed):
+    """A copies a file list (and names host files it likes); B pastes after a click: files
+    do not cross between two sandboxes."""
+    copy_file_list(seed, SANDBOX_A, 64, (20, 20),
+                   (FILE_PLAIN, FILE_PASSWD, (FILE_RAW, b"file:///etc/shadow"), FILE_DOTDOT))
+    paste_file_list_in_new_window(seed, SANDBOX_B, 96)
 
 
 def seed_files_round_trip(seed):
@@ -408,27 +421,8 @@ def seed_files_document_theft(seed):
     """The host's file reaches B as a document; A copies a list naming B's document (and a
     host path), and a new host window pastes: A does not hold it, nothing crosses."""
     seed_host_copy(seed, files=(FILE_PLAIN,))
-    a = seed.connect(SANDBOX_A)
-    wa = toplevel(seed, a, size=112)
-    seed.request(a, wa["seat"], "get_keyboard")
-    seed.request(a, wa["seat"], "get_pointer")
-    _, device, source = copy_source(seed, a, wa, "text/uri-list")
-    seed.files(a, FILE_OTHERS_DOCUMENT, FILE_PASSWD)
-    seed.time_passes()
-    seed.pointer_to_view(0, 56, 56)
-    seed.click()
-    seed.request(a, device, "set_selection", source, "input-serial")
-    r = seed.connect(HOST)
-    wr = toplevel(seed, r, size=120)
-    seed.request(r, wr["seat"], "get_pointer")
-    manager = seed.request(r, 2, "bind", ("wl_data_device_manager", 3))
-    seed.request(r, manager, "get_data_device", wr["seat"])
-    seed.time_passes()
-    seed.pointer_to_view(0, 60, 60)
-    seed.click()
-    offer = seed.server_object(r, "wl_data_offer")
-    seed.request(r, offer, "receive", "text/uri-list", FD_PIPE_WRITE)
-    seed.time_passes()
+    copy_file_list(seed, SANDBOX_A, 112, (56, 56), (FILE_OTHERS_DOCUMENT, FILE_PASSWD))
+    paste_file_list_in_new_window(seed, HOST, 120)
 
 
 def seed_host_paste_same_side(seed):
