@@ -1034,6 +1034,14 @@ static void end_outputs(struct run *run) {
 	while (run->added_output_count > 0) {
 		output_remove(run, run->added_outputs[--run->added_output_count]);
 	}
+	/* Switched off or changed (output power, output management): replaced, as if unplugged
+	 * and plugged in again, so that the next input finds it as it was. */
+	if (!run->desktop_unplugged &&
+		!fuzz_cordon_output_as_made(
+			run->cordon, run->desktop_output, DESKTOP_WIDTH, DESKTOP_HEIGHT)) {
+		output_remove(run, run->desktop_output);
+		run->desktop_unplugged = true;
+	}
 	if (run->desktop_unplugged) {
 		/* With no other output it goes where the old one was, at 0,0 of the layout. */
 		output_add(run, DESKTOP_WIDTH, DESKTOP_HEIGHT, run->desktop_output);

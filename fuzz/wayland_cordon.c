@@ -533,6 +533,24 @@ const char *fuzz_cordon_output_name(struct fuzz_cordon *cordon, unsigned n) {
 	return NULL;
 }
 
+bool fuzz_cordon_output_as_made(
+	struct fuzz_cordon *cordon, const char *name, int width, int height) {
+	struct cordon_output *output;
+	wl_list_for_each(output, &cordon->server->outputs, link) {
+		struct wlr_output *wlr_output = output->wlr_output;
+		if (strcmp(wlr_output->name, name) != 0) {
+			continue;
+		}
+		struct wlr_box box;
+		cordon_output_get_box(output, &box);
+		return wlr_output->enabled && output->scene_output && wlr_output->width == width &&
+			wlr_output->height == height && wlr_output->scale == 1.0f &&
+			wlr_output->transform == WL_OUTPUT_TRANSFORM_NORMAL && box.x == 0 &&
+			box.y == 0;
+	}
+	return false;
+}
+
 void fuzz_cordon_pointer_to(struct fuzz_cordon *cordon, double x, double y) {
 	cordon_seat_inject_pointer_warp(cordon->server->seat, x, y);
 }

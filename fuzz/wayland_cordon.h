@@ -61,6 +61,13 @@ bool fuzz_cordon_control(struct fuzz_cordon *cordon, const char *request, char *
 /* The outputs cordon has now, and the name of the n-th (modulo their count; NULL for none). */
 int fuzz_cordon_output_count(struct fuzz_cordon *cordon);
 const char *fuzz_cordon_output_name(struct fuzz_cordon *cordon, unsigned n);
+/*
+ * Whether the output of that name is as cordon made it: on, WIDTHxHEIGHT at scale 1, not
+ * rotated, at 0,0 of the layout. An input may switch it off (output power) or change it
+ * (output management), which would outlive the input.
+ */
+bool fuzz_cordon_output_as_made(
+	struct fuzz_cordon *cordon, const char *name, int width, int height);
 
 /*
  * One above the highest global name cordon had given out when it was made. Later globals
