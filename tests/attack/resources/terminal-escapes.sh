@@ -2,9 +2,10 @@
 # Text an app chooses must not reach a terminal raw (SECURITY-NOTES): an app id carrying
 # ESC ] 52 ; c ; ... BEL made foot put the app's text on the host clipboard when the user
 # ran `cordonctl windows`, and a newline started a fake "[host]" line. Here a sandboxed
-# client sets such an app id and title, and asks for a mime type made the same way; the
-# text output of cordonctl windows, transfers and clients and cordon's own log (at debug
-# level, where the app id and the mime type are printed) hold no raw ESC, BEL or newline
+# client sets such an app id and title, and asks for (and offers) a mime type made the same
+# way; the text output of cordonctl windows, transfers, selection and clients and cordon's
+# own log (at debug level, where the app id and the mime type are printed) hold no raw ESC,
+# BEL or newline
 # from it and no line it started, while --json gives back the exact strings.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
@@ -68,6 +69,25 @@ no_raw "$TEST_TMP/clients.txt" "cordonctl clients"
 # Errors quote what the user typed, which may be pasted from an app: escaped too.
 ! ctl focus "$evil" >/dev/null 2>"$TEST_TMP/focus.err" || true
 no_raw "$TEST_TMP/focus.err" "cordonctl's error message"
+
+# The app copies, offering a type made the same way: cordonctl selection lists the types.
+start_client evil-copy "${IN_CGROUP[@]}" "$TEST_CGROUP" "$TC/clip-client" --app-id evil-copy \
+	--copy x --copy-type "$evil_type"
+wait_for_window evil-copy
+ctl focus evil-copy >/dev/null
+wait_for_focus evil-copy
+wait_input_trusted evil-copy
+ctl key click a >/dev/null
+_type_offered() {
+	ctl --json selection | jq -e --arg t "$evil_type" '.[0].mime_types | index($t)' >/dev/null
+}
+wait_for "the app's copy to hold the clipboard" _type_offered
+ctl selection >"$TEST_TMP/selection.txt"
+no_raw "$TEST_TMP/selection.txt" "cordonctl selection"
+grep -qF 'text/x-evil\x1b]52;c;' "$TEST_TMP/selection.txt" ||
+	fail "the app's mime type is not in the selection: $(cat "$TEST_TMP/selection.txt")"
+assert_eq 2 "$(wc -l <"$TEST_TMP/selection.txt")" \
+	"lines of cordonctl selection (the clipboard and the primary selection)"
 
 no_raw "$CORDON_LOG" "cordon's log"
 grep -qF 'org.evil\x1b]52;c;' "$CORDON_LOG" ||
