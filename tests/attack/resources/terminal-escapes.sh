@@ -5,8 +5,7 @@
 # client sets such an app id and title, and asks for (and offers) a mime type made the same
 # way; the text output of cordonctl windows, transfers, selection and clients and cordon's
 # own log (at debug level, where the app id and the mime type are printed) hold no raw ESC,
-# BEL or newline
-# from it and no line it started, while --json gives back the exact strings.
+# BEL or newline from it and no line it started, while --json gives back the exact strings.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
