@@ -29,32 +29,34 @@ static bool is_request(const struct wl_protocol_logger_message *message, const c
 		strcmp(message->message->name, request) == 0;
 }
 
-static void guard_popup_reposition(struct wl_resource *resource) {
-	struct wlr_xdg_popup *popup = wlr_xdg_popup_from_resource(resource);
-	if (!popup || popup->base->initialized) {
-		return;
-	}
+/*
+ * Posts the protocol error on error_object (the client is disconnected once this request is
+ * dispatched) and makes the request's object inert: wlroots' handler runs next, and without
+ * its object it does nothing.
+ */
+static void refuse(struct wl_resource *resource, struct wl_resource *error_object, uint32_t code,
+	const char *why) {
 	pid_t pid = 0;
 	wl_client_get_credentials(wl_resource_get_client(resource), &pid, NULL, NULL);
-	wlr_log(WLR_INFO, "Refused xdg_popup.reposition of a popup never committed (pid %d)",
-		(int)pid);
-	wl_resource_post_error(popup->base->resource, XDG_SURFACE_ERROR_NOT_CONSTRUCTED,
-		"xdg_popup.reposition before the popup's initial commit");
-	/* wlroots' handler runs next: without its popup it does nothing. */
+	wlr_log(WLR_INFO, "Refused %s (pid %d)", why, (int)pid);
+	wl_resource_post_error(error_object, code, "%s", why);
 	wl_resource_set_user_data(resource, NULL);
+}
+
+static void guard_popup_reposition(struct wl_resource *resource) {
+	struct wlr_xdg_popup *popup = wlr_xdg_popup_from_resource(resource);
+	if (popup && !popup->base->initialized) {
+		refuse(resource, popup->base->resource, XDG_SURFACE_ERROR_NOT_CONSTRUCTED,
+			"xdg_popup.reposition before the popup's initial commit");
+	}
 }
 
 static void guard_popup_grab(struct wl_resource *resource) {
 	struct wlr_xdg_popup *popup = wlr_xdg_popup_from_resource(resource);
-	if (!popup || !popup->seat) {
-		return;
+	if (popup && popup->seat) {
+		refuse(resource, resource, XDG_POPUP_ERROR_INVALID_GRAB,
+			"xdg_popup.grab on a popup that has its grab");
 	}
-	pid_t pid = 0;
-	wl_client_get_credentials(wl_resource_get_client(resource), &pid, NULL, NULL);
-	wlr_log(WLR_INFO, "Refused a second xdg_popup.grab of one popup (pid %d)", (int)pid);
-	wl_resource_post_error(resource, XDG_POPUP_ERROR_INVALID_GRAB,
-		"xdg_popup.grab on a popup that has its grab");
-	wl_resource_set_user_data(resource, NULL);
 }
 
 static void handle_message(void *data, enum wl_protocol_logger_type type,
