@@ -19,7 +19,7 @@ cpu_ticks() {
 	sed 's/^.*) //' "/proc/$CORDON_PID/stat" | awk '{ print $12 + $13 }'
 }
 hard=$(awk '/^Max open files/ { print $5 }' "/proc/$CORDON_PID/limits")
-open_fds=$(ls "/proc/$CORDON_PID/fd" | wc -l)
+open_fds=$(fd_count)
 # Room for a few clients only (each costs its socket and the event loop's copy of it).
 prlimit --pid "$CORDON_PID" --nofile=$((open_fds + 6)):"$hard"
 start_client storm "$TC/storm-client" --count 40 --display "$sock"

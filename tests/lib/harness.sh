@@ -289,6 +289,21 @@ ctl_at() {
 	"$CORDONCTL" --socket "$XDG_RUNTIME_DIR/cordon.$name.sock" "$@"
 }
 
+# fd_count: how many fds cordon holds now. Read as the names in /proc/PID/fd only (a glob
+# lists them without stat), so an fd closed while it is read is not an error.
+fd_count() {
+	local fds=("/proc/$CORDON_PID/fd"/*)
+	echo "${#fds[@]}"
+}
+
+# fd_names: what cordon's fds point at, one per line, sorted; one closed meanwhile is left out.
+fd_names() {
+	local fd
+	for fd in "/proc/$CORDON_PID/fd"/*; do
+		readlink "$fd" 2>/dev/null || true
+	done | sort
+}
+
 # start_client NAME CMD...: runs CMD in the background in its own process group (so
 # teardown also reaches what it forks, such as dbus-run-session's bus), output in
 # $TEST_TMP/NAME.log. Sets CLIENT_PID; client_pid NAME prints it later.

@@ -25,9 +25,6 @@ stream_config "$CORDON_RUN"
 portal_start --verbose --config "$TEST_TMP/cordon.ini"
 portal_sandbox_init "$app"
 frame="$TEST_TMP/out/frame.ppm"
-fd_count() {
-	ls "/proc/$CORDON_PID/fd" | wc -l
-}
 fds_before=$(fd_count)
 
 # ppm_pixel FILE X Y: "R G B" of a binary PPM (P6, maxval 255) as cordon-portal saves it.

@@ -30,9 +30,6 @@ portal_start --verbose --config "$TEST_TMP/cordon.ini"
 portal_sandbox_init "$app"
 photo="$TEST_TMP/out/photo.png"
 
-fd_count() {
-	ls "/proc/$CORDON_PID/fd" | wc -l
-}
 fds_before=$(fd_count)
 dialogs() {
 	grep -c "auto: request .* camera" "$CORDON_LOG" || true

@@ -8,9 +8,6 @@ source "$CORDON_SOURCE_ROOT/tests/portal/lib.sh"
 
 portal_start --verbose
 portal_sandbox_init org.example.Portal
-fd_count() {
-	ls "/proc/$CORDON_PID/fd" | wc -l
-}
 fds_before=$(fd_count)
 host="$TEST_TMP/host"
 mkdir -p "$host/docs" "$TEST_TMP/out"

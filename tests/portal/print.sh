@@ -244,9 +244,6 @@ assert_eq $((before + 1)) "$(dialogs)" "a granted app still chooses the printer 
 
 # The app killed mid-request (its pipe still open, nothing read to the end): the
 # request goes with it and cordon's fds come back.
-fd_count() {
-	ls "/proc/$CORDON_PID/fd" | wc -l
-}
 fds_before=$(fd_count)
 mkfifo "$TEST_TMP/fifo"
 exec 7<>"$TEST_TMP/fifo"

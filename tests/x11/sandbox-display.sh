@@ -17,9 +17,6 @@ python3 -c 'import gi; gi.require_version("Gtk", "3.0")' 2>/dev/null ||
 x_cordon_start
 # Only the host's X server so far.
 assert_eq 1 "$(ctl --json x11-servers | jq length)" "X servers before any sandbox"
-fds() {
-	find "/proc/$CORDON_PID/fd" -mindepth 1 -maxdepth 1 | wc -l
-}
 # cordon's children, and the host's X server (each sandbox's is checked to be gone by its pid).
 processes() {
 	echo "$(pgrep -c -P "$CORDON_PID" || true) $(pgrep -c -f "^Xwayland $HOST_X_DISPLAY " || true)"
@@ -27,11 +24,8 @@ processes() {
 # The baseline with the host's X server running: the first X connection of cordon's own
 # (a window manager's) opens what the X libraries keep for the process (/dev/urandom).
 DISPLAY=$HOST_X_DISPLAY xdpyinfo >/dev/null || fail "the host's X server does not answer"
-fd_names() {
-	find "/proc/$CORDON_PID/fd" -mindepth 1 -maxdepth 1 -printf '%l\n' | sort
-}
 fd_names >"$TEST_TMP/fds-before"
-fds_before=$(fds)
+fds_before=$(fd_count)
 processes_before=$(processes)
 
 # gtk_sandbox NAME: a sandbox with a GTK 3 app over X11, checked, used and ended.
@@ -105,14 +99,14 @@ gtk_sandbox A
 once=0
 fd_names | grep -qx /dev/urandom && ! grep -qx /dev/urandom "$TEST_TMP/fds-before" && once=1
 fds_back() {
-	(($(fds) <= $1))
+	(($(fd_count) <= $1))
 }
-wait_for "cordon's fds to return to $fds_before (+$once; now $(fds))" fds_back $((fds_before + once))
+wait_for "cordon's fds to return to $fds_before (+$once; now $(fd_count))" fds_back $((fds_before + once))
 assert_eq "$processes_before" "$(processes)" "cordon's children and the X servers running"
 # A second sandbox, the same way: nothing more is left.
-fds_before=$(fds)
+fds_before=$(fd_count)
 gtk_sandbox B
-wait_for "cordon's fds to return to $fds_before after a second sandbox (now $(fds))" \
+wait_for "cordon's fds to return to $fds_before after a second sandbox (now $(fd_count))" \
 	fds_back "$fds_before"
 assert_eq "$processes_before" "$(processes)" "cordon's children and the X servers running"
 
@@ -141,6 +135,6 @@ for i in 1 2 3 4 5 6 7 8; do
 	stop_client "capped-$i"
 done
 wait_for "the capped app's displays to go" no_capped
-wait_for "cordon's fds to return to $fds_before (now $(fds)) once every sandbox ended" \
+wait_for "cordon's fds to return to $fds_before (now $(fd_count)) once every sandbox ended" \
 	fds_back "$fds_before"
 echo "ok: a sandbox's X display is its own, tagged, shown where cordonctl says, and gone with it"

@@ -3,11 +3,6 @@
 # shellcheck disable=SC2034 # used by the scripts that source this file
 ATTACK="${CORDON_TEST_CLIENTS%/clients}/attack/resources"
 
-# fd_count: how many fds cordon holds now.
-fd_count() {
-	ls "/proc/$CORDON_PID/fd" | wc -l
-}
-
 # pidfd_count: how many of them are pidfds.
 pidfd_count() {
 	local n=0 fd
