@@ -827,6 +827,23 @@ def seed_popup_grab_twice(seed):
     seed.button()
 
 
+def seed_popup_parent_self(seed):
+    """Regression: wlroots 0.20.2 lets a surface whose popup was destroyed take a new popup
+    with itself as the parent; walking up from it to its toplevel never ends, and cordon
+    hung at its first commit. cordon refuses the popup (compositor/request_guard.c)."""
+    a = seed.connect(SANDBOX_A)
+    w = toplevel(seed, a)
+    positioner = seed.request(a, w["wm"], "create_positioner")
+    seed.request(a, positioner, "set_size", 20, 20)
+    seed.request(a, positioner, "set_anchor_rect", 0, 0, 10, 10)
+    surface = seed.request(a, w["compositor"], "create_surface")
+    xdg = seed.request(a, w["wm"], "get_xdg_surface", surface)
+    menu = seed.request(a, xdg, "get_popup", w["xdg"], positioner)
+    seed.request(a, menu, "destroy")
+    seed.request(a, xdg, "get_popup", xdg, positioner)
+    seed.request(a, surface, "commit")
+
+
 def seed_output_hotplug(seed):
     """A monitor plugged in while apps run: a sandboxed app maps its window there (where the
     pointer is), binds that wl_output and its xdg_output and goes fullscreen on it, the host
@@ -946,6 +963,7 @@ SEEDS = {
     "control": seed_control,
     "popup-reposition-early": seed_popup_reposition_early,
     "popup-grab-twice": seed_popup_grab_twice,
+    "popup-parent-self": seed_popup_parent_self,
     "output-hotplug": seed_output_hotplug,
     "output-lock": seed_output_lock,
 }

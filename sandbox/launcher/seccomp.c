@@ -569,6 +569,17 @@ static bool family_allowed(int family, bool network) {
 	}
 }
 
+/*
+ * A comparison of syscall argument arg with value (under mask for SCMP_CMP_MASKED_EQ). What
+ * libseccomp's SCMP_A0() macros make, with every field named, which clang's
+ * -Wmissing-field-initializers wants.
+ */
+static struct scmp_arg_cmp arg_cmp(
+	unsigned int arg, enum scmp_compare op, uint64_t mask_or_value, uint64_t value) {
+	return (struct scmp_arg_cmp){
+		.arg = arg, .op = op, .datum_a = mask_or_value, .datum_b = value};
+}
+
 static int add_rule(scmp_filter_ctx ctx, const struct deny_rule *rule, int nr) {
 	uint32_t action = SCMP_ACT_ERRNO((uint32_t)rule->error);
 	switch (rule->when) {
@@ -576,13 +587,14 @@ static int add_rule(scmp_filter_ctx ctx, const struct deny_rule *rule, int nr) {
 	case DENY_UNLESS_DEVEL:
 		return seccomp_rule_add(ctx, action, nr, 0);
 	case DENY_ARG0_HAS_FLAG:
-		return seccomp_rule_add(
-			ctx, action, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, rule->value, rule->value));
+		return seccomp_rule_add(ctx, action, nr, 1,
+			arg_cmp(0, SCMP_CMP_MASKED_EQ, rule->value, rule->value));
 	case DENY_ARG0_NOT:
-		return seccomp_rule_add(ctx, action, nr, 1, SCMP_A0(SCMP_CMP_NE, rule->value));
-	case DENY_IOCTL_REQUEST:
 		return seccomp_rule_add(
-			ctx, action, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, rule->value));
+			ctx, action, nr, 1, arg_cmp(0, SCMP_CMP_NE, rule->value, 0));
+	case DENY_IOCTL_REQUEST:
+		return seccomp_rule_add(ctx, action, nr, 1,
+			arg_cmp(1, SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, rule->value));
 	}
 	return -EINVAL;
 }
@@ -595,17 +607,17 @@ static void add_socket_rules(scmp_filter_ctx ctx, bool network) {
 			continue;
 		}
 		int r = seccomp_rule_add(ctx, action, nr, 1,
-			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, (uint64_t)family));
+			arg_cmp(0, SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, (uint64_t)family));
 		if (r < 0) {
 			errno = -r;
 			cordon_die_errno("seccomp: adding the rule for socket family %d", family);
 		}
 	}
 	/* Families above the last known one, and any value with a non-zero high half. */
-	int r = seccomp_rule_add(ctx, action, nr, 1, SCMP_A0(SCMP_CMP_GE, (uint64_t)AF_MAX));
+	int r = seccomp_rule_add(ctx, action, nr, 1, arg_cmp(0, SCMP_CMP_GE, (uint64_t)AF_MAX, 0));
 	if (r == 0) {
-		r = seccomp_rule_add(ctx, action, nr, 2, SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
-			SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE));
+		r = seccomp_rule_add(ctx, action, nr, 2, arg_cmp(0, SCMP_CMP_EQ, AF_NETLINK, 0),
+			arg_cmp(2, SCMP_CMP_NE, NETLINK_ROUTE, 0));
 	}
 	if (r < 0) {
 		errno = -r;

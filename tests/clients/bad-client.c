@@ -10,6 +10,7 @@
  *   invalid-resize-edge  xdg_toplevel.resize(edges = 99) on a configured toplevel
  *   popup-reposition-early  xdg_popup.reposition before the popup's first commit
  *   popup-grab-twice     xdg_popup.grab twice on one popup, then the popup destroyed
+ *   popup-parent-self    xdg_surface.get_popup with the surface itself as the parent
  *
  * Prints "protocol-error interface=I code=C id=N" and exits 0 when it was
  * disconnected with a protocol error; prints "no-error" (still connected after
@@ -305,10 +306,34 @@ static int run_popup_grab_twice(void) {
 	return code;
 }
 
+/*
+ * A popup that is its own parent: wlroots 0.20 makes it, and walking up from it to its
+ * toplevel never ends, which hung the compositor at the popup's first commit (found by the
+ * Wayland fuzzer). cordon refuses the popup (request_guard.c).
+ */
+static int run_popup_parent_self(void) {
+	struct tc_client *client = tc_client_connect();
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(client->wm_base);
+	xdg_positioner_set_size(positioner, 10, 10);
+	xdg_positioner_set_anchor_rect(positioner, 0, 0, 1, 1);
+	struct wl_surface *surface = wl_compositor_create_surface(client->compositor);
+	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(client->wm_base, surface);
+	struct xdg_popup *popup = xdg_surface_get_popup(xdg_surface, xdg_surface, positioner);
+	wl_surface_commit(surface);
+	int code = expect_protocol_error(client);
+	xdg_popup_destroy(popup);
+	xdg_surface_destroy(xdg_surface);
+	wl_surface_destroy(surface);
+	xdg_positioner_destroy(positioner);
+	tc_client_destroy(client);
+	return code;
+}
+
 int main(int argc, char *argv[]) {
 	if (argc != 2) {
 		tc_die("usage: bad-client unknown-object|invalid-enum|negative-size|"
-		       "invalid-resize-edge|popup-reposition-early|popup-grab-twice");
+		       "invalid-resize-edge|popup-reposition-early|popup-grab-twice|"
+		       "popup-parent-self");
 	}
 	const char *mode = argv[1];
 	if (strcmp(mode, "unknown-object") == 0) {
@@ -328,6 +353,9 @@ int main(int argc, char *argv[]) {
 	}
 	if (strcmp(mode, "popup-grab-twice") == 0) {
 		return run_popup_grab_twice();
+	}
+	if (strcmp(mode, "popup-parent-self") == 0) {
+		return run_popup_parent_self();
 	}
 	tc_die("bad-client: unknown mode \"%s\"", mode);
 }
