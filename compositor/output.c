@@ -49,6 +49,13 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&output->request_state.link);
 	wl_list_remove(&output->destroy.link);
 	wl_list_remove(&output->link);
+	/*
+	 * Out of the layout and the scene first: what follows moves, shows and focuses windows,
+	 * and a surface that entered this output now would listen to it with nothing to end
+	 * that (this signal has passed those listeners), which wlroots asserts on. Found by the
+	 * Wayland fuzzer.
+	 */
+	cordon_output_unplace(output);
 	cordon_layer_shell_output_destroyed(server, output);
 	output->wlr_output->data = NULL;
 	/* The layout and scene drop the output through their own destroy listeners. */
@@ -109,9 +116,9 @@ void cordon_output_handle_new(struct cordon_server *server, struct wlr_output *w
 	wl_list_init(&output->layer_surfaces);
 	wlr_output->data = output;
 	/*
-	 * Before the layout and scene add theirs: destroy listeners run in the order they were
-	 * added, and what lived on an unplugged output (layer surfaces, unmapped here) damages
-	 * the scene output, whose damage tracker goes in its own destroy listener.
+	 * Before the layout and scene add theirs (destroy listeners run in the order they were
+	 * added): handle_destroy takes the output out of both itself, before what lived on an
+	 * unplugged output goes.
 	 */
 	output->destroy.notify = handle_destroy;
 	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
