@@ -249,24 +249,46 @@ static int run_invalid_resize_edge(void) {
 	return code;
 }
 
+/* A popup on a surface of its own, from a complete positioner. */
+struct bad_popup {
+	struct xdg_positioner *positioner;
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_popup *popup;
+};
+
+/* parent: the parent's xdg_surface, or NULL; own_parent makes the popup its own parent. */
+static void bad_popup_create(struct bad_popup *popup, struct tc_client *client,
+	struct xdg_surface *parent, bool own_parent) {
+	popup->positioner = xdg_wm_base_create_positioner(client->wm_base);
+	xdg_positioner_set_size(popup->positioner, 10, 10);
+	xdg_positioner_set_anchor_rect(popup->positioner, 0, 0, 1, 1);
+	popup->surface = wl_compositor_create_surface(client->compositor);
+	popup->xdg_surface = xdg_wm_base_get_xdg_surface(client->wm_base, popup->surface);
+	popup->popup = xdg_surface_get_popup(
+		popup->xdg_surface, own_parent ? popup->xdg_surface : parent, popup->positioner);
+}
+
+static void bad_popup_destroy(struct bad_popup *popup) {
+	if (popup->popup) {
+		xdg_popup_destroy(popup->popup);
+	}
+	xdg_surface_destroy(popup->xdg_surface);
+	wl_surface_destroy(popup->surface);
+	xdg_positioner_destroy(popup->positioner);
+}
+
 /*
  * xdg_popup.reposition before the popup's first commit: wlroots 0.20 aborts on it (the
  * Wayland fuzzer found it); cordon answers with a protocol error (request_guard.c).
  */
 static int run_popup_reposition_early(void) {
 	struct tc_client *client = tc_client_connect();
-	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(client->wm_base);
-	xdg_positioner_set_size(positioner, 10, 10);
-	xdg_positioner_set_anchor_rect(positioner, 0, 0, 1, 1);
-	struct wl_surface *surface = wl_compositor_create_surface(client->compositor);
-	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(client->wm_base, surface);
-	struct xdg_popup *popup = xdg_surface_get_popup(xdg_surface, NULL, positioner);
-	xdg_popup_reposition(popup, positioner, 1);
+	struct bad_popup popup;
+	bad_popup_create(&popup, client, NULL, false);
+	xdg_popup_reposition(popup.popup, popup.positioner, 1);
 	int code = expect_protocol_error(client);
-	xdg_popup_destroy(popup);
-	xdg_surface_destroy(xdg_surface);
-	wl_surface_destroy(surface);
-	xdg_positioner_destroy(positioner);
+	bad_popup_destroy(&popup);
 	tc_client_destroy(client);
 	return code;
 }
@@ -284,23 +306,17 @@ static int run_popup_grab_twice(void) {
 		tc_client_destroy(client);
 		return TC_EXIT_FAIL;
 	}
-	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(client->wm_base);
-	xdg_positioner_set_size(positioner, 10, 10);
-	xdg_positioner_set_anchor_rect(positioner, 0, 0, 1, 1);
-	struct wl_surface *surface = wl_compositor_create_surface(client->compositor);
-	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(client->wm_base, surface);
-	struct xdg_popup *popup =
-		xdg_surface_get_popup(xdg_surface, toplevel->xdg_surface, positioner);
-	xdg_popup_grab(popup, client->seat, 0);
-	xdg_popup_grab(popup, client->seat, 0);
+	struct bad_popup popup;
+	bad_popup_create(&popup, client, toplevel->xdg_surface, false);
+	xdg_popup_grab(popup.popup, client->seat, 0);
+	xdg_popup_grab(popup.popup, client->seat, 0);
 	int code = expect_protocol_error(client);
 	/* Taken anyway, the popup goes: what the grab list keeps of it is freed memory, which
 	 * the test's next click reaches. */
-	xdg_popup_destroy(popup);
+	xdg_popup_destroy(popup.popup);
+	popup.popup = NULL;
 	wl_display_roundtrip(client->display);
-	xdg_surface_destroy(xdg_surface);
-	wl_surface_destroy(surface);
-	xdg_positioner_destroy(positioner);
+	bad_popup_destroy(&popup);
 	tc_toplevel_destroy(toplevel);
 	tc_client_destroy(client);
 	return code;
@@ -313,18 +329,11 @@ static int run_popup_grab_twice(void) {
  */
 static int run_popup_parent_self(void) {
 	struct tc_client *client = tc_client_connect();
-	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(client->wm_base);
-	xdg_positioner_set_size(positioner, 10, 10);
-	xdg_positioner_set_anchor_rect(positioner, 0, 0, 1, 1);
-	struct wl_surface *surface = wl_compositor_create_surface(client->compositor);
-	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(client->wm_base, surface);
-	struct xdg_popup *popup = xdg_surface_get_popup(xdg_surface, xdg_surface, positioner);
-	wl_surface_commit(surface);
+	struct bad_popup popup;
+	bad_popup_create(&popup, client, NULL, true);
+	wl_surface_commit(popup.surface);
 	int code = expect_protocol_error(client);
-	xdg_popup_destroy(popup);
-	xdg_surface_destroy(xdg_surface);
-	wl_surface_destroy(surface);
-	xdg_positioner_destroy(positioner);
+	bad_popup_destroy(&popup);
 	tc_client_destroy(client);
 	return code;
 }
