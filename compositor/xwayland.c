@@ -19,6 +19,7 @@
 #include <wlr/xwayland/server.h>
 #include <wlr/xwayland/shell.h>
 #include <wlr/xwayland/xwayland.h>
+#include <xcb/xcb.h>
 
 #include "common/escape.h"
 #include "compositor/client.h"
@@ -167,6 +168,23 @@ static bool handle_x_event(struct wlr_xwayland *wlr_xwayland, xcb_generic_event_
 			xwayland->server->seat->selection, xwayland->xserver->client);
 	}
 	return false; /* wlroots handles every event */
+}
+
+/*
+ * wlroots' window manager reads X events only when its X socket turns readable (since it
+ * flushes requests asynchronously, its handler ignores the event loop's check). A reply it
+ * waits for elsewhere reads the socket, and X events that came before the reply then wait
+ * in xcb's queue for the next X traffic, which may never come: a window whose message
+ * naming its surface waited there was never shown. A request with a reply makes the
+ * socket readable again, and the handler takes the queued events with the reply.
+ */
+void cordon_xwayland_take_queued_events(struct cordon_xwayland *xwayland) {
+	xcb_connection_t *conn = wlr_xwayland_get_xwm_connection(xwayland->wlr_xwayland);
+	if (!conn) {
+		return;
+	}
+	xcb_discard_reply(conn, xcb_get_input_focus(conn).sequence);
+	xcb_flush(conn);
 }
 
 static void handle_new_surface(struct wl_listener *listener, void *data) {

@@ -251,6 +251,7 @@ static void handle_associate(struct wl_listener *listener, void *data) {
 	x11->view.surface = surface;
 	wl_signal_add(&surface->events.map, &x11->map);
 	wl_signal_add(&surface->events.unmap, &x11->unmap);
+	cordon_xwayland_take_queued_events(x11->xwayland);
 	if (surface->mapped) {
 		handle_map(&x11->map, NULL);
 	} else {
@@ -615,6 +616,7 @@ static void handle_unmanaged_associate(struct wl_listener *listener, void *data)
 	struct wlr_surface *surface = unmanaged->xsurface->surface;
 	wl_signal_add(&surface->events.map, &unmanaged->map);
 	wl_signal_add(&surface->events.unmap, &unmanaged->unmap);
+	cordon_xwayland_take_queued_events(unmanaged->xwayland);
 	if (surface->mapped) {
 		handle_unmanaged_map(&unmanaged->map, NULL);
 	} else {

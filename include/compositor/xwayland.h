@@ -53,6 +53,13 @@ struct wl_client *cordon_xwayland_wl_client(const struct cordon_xwayland *xwayla
 /* Whether its Xwayland process runs (it starts at the first X connection). */
 bool cordon_xwayland_is_running(const struct cordon_xwayland *xwayland);
 
+/*
+ * Has the window manager take the X events that wait in its connection's queue: call after
+ * wlroots waited for an X reply outside its X event handler (a window's properties, read
+ * when the window is tied to its surface during a Wayland request of the X server).
+ */
+void cordon_xwayland_take_queued_events(struct cordon_xwayland *xwayland);
+
 /* The X server this Wayland client is, or NULL when it is none of cordon's. */
 struct cordon_xwayland *cordon_xwayland_from_client(
 	struct cordon_server *server, const struct wl_client *client);
