@@ -1,7 +1,8 @@
 /*
  * Requests that wlroots 0.20 answers by aborting, hanging or corrupting the whole compositor
  * when a client sends them at the wrong time: cordon refuses them with a protocol error
- * before wlroots' handler runs. One client's mistake (or attack) must never take every app on the desktop down.
+ * before wlroots' handler runs. One client's mistake (or attack) must never take every app on the
+ * desktop down.
  */
 #ifndef CORDON_COMPOSITOR_REQUEST_GUARD_H
 #define CORDON_COMPOSITOR_REQUEST_GUARD_H
