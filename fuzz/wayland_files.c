@@ -106,55 +106,46 @@ static void append_marker(struct fuzz_uri_list *list, enum fuzz_sandbox writer) 
 	append_text(list, "\r\n");
 }
 
+/*
+ * The kinds that are one fixed entry: text is a path under the scratch folder, written after
+ * prefix, or, without a prefix, the whole URI.
+ */
+static const struct {
+	const char *prefix;
+	const char *text;
+} fixed_entries[] = {
+	[FUZZ_FILE_PLAIN] = {"file://", "/files/plain.txt"},
+	[FUZZ_FILE_SYMLINK] = {"file://", "/files/link.txt"},
+	[FUZZ_FILE_THROUGH_SYMLINK] = {"file://", "/files/via/inside.txt"},
+	[FUZZ_FILE_DIRECTORY] = {"file://", "/files/folder"},
+	[FUZZ_FILE_FIFO] = {"file://", "/files/fifo"},
+	[FUZZ_FILE_CLOSED] = {"file://", "/files/closed/inner.txt"},
+	[FUZZ_FILE_PASSWD] = {NULL, "file:///etc/passwd"},
+	[FUZZ_FILE_ENVIRON] = {NULL, "file:///proc/self/environ"},
+	[FUZZ_FILE_DEVICE] = {NULL, "file:///dev/null"},
+	[FUZZ_FILE_DOTDOT] = {"file://", "/files/folder/../plain.txt"},
+	[FUZZ_FILE_ESCAPED] = {"file://", "/files/sp%61ced%20name%25.txt"},
+	[FUZZ_FILE_ESCAPED_DOTDOT] = {"file://", "/files/via/%2e%2e/files/plain.txt"},
+	[FUZZ_FILE_NUL] = {"file://", "/files/plain.txt%00.png"},
+	[FUZZ_FILE_LOCALHOST] = {"file://localhost", "/files/plain.txt"},
+	[FUZZ_FILE_WEB] = {NULL, "https://example.org/a%20b?c#d"},
+};
+
 void fuzz_files_append(struct fuzz_uri_list *list, const char *dir, enum fuzz_sandbox writer,
 	enum fuzz_file_kind kind, const uint8_t *raw, size_t raw_length, const char *document) {
 	append_marker(list, writer);
+	if ((size_t)kind < sizeof(fixed_entries) / sizeof(fixed_entries[0]) &&
+		fixed_entries[kind].text) {
+		if (fixed_entries[kind].prefix) {
+			append_scratch(
+				list, fixed_entries[kind].prefix, dir, fixed_entries[kind].text);
+		} else {
+			append_text(list, fixed_entries[kind].text);
+			append_text(list, "\r\n");
+		}
+		return;
+	}
 	switch (kind) {
-	case FUZZ_FILE_PLAIN:
-		append_scratch(list, "file://", dir, "/files/plain.txt");
-		break;
-	case FUZZ_FILE_SYMLINK:
-		append_scratch(list, "file://", dir, "/files/link.txt");
-		break;
-	case FUZZ_FILE_THROUGH_SYMLINK:
-		append_scratch(list, "file://", dir, "/files/via/inside.txt");
-		break;
-	case FUZZ_FILE_DIRECTORY:
-		append_scratch(list, "file://", dir, "/files/folder");
-		break;
-	case FUZZ_FILE_FIFO:
-		append_scratch(list, "file://", dir, "/files/fifo");
-		break;
-	case FUZZ_FILE_CLOSED:
-		append_scratch(list, "file://", dir, "/files/closed/inner.txt");
-		break;
-	case FUZZ_FILE_PASSWD:
-		append_text(list, "file:///etc/passwd\r\n");
-		break;
-	case FUZZ_FILE_ENVIRON:
-		append_text(list, "file:///proc/self/environ\r\n");
-		break;
-	case FUZZ_FILE_DEVICE:
-		append_text(list, "file:///dev/null\r\n");
-		break;
-	case FUZZ_FILE_DOTDOT:
-		append_scratch(list, "file://", dir, "/files/folder/../plain.txt");
-		break;
-	case FUZZ_FILE_ESCAPED:
-		append_scratch(list, "file://", dir, "/files/sp%61ced%20name%25.txt");
-		break;
-	case FUZZ_FILE_ESCAPED_DOTDOT:
-		append_scratch(list, "file://", dir, "/files/via/%2e%2e/files/plain.txt");
-		break;
-	case FUZZ_FILE_NUL:
-		append_scratch(list, "file://", dir, "/files/plain.txt%00.png");
-		break;
-	case FUZZ_FILE_LOCALHOST:
-		append_scratch(list, "file://localhost", dir, "/files/plain.txt");
-		break;
-	case FUZZ_FILE_WEB:
-		append_text(list, "https://example.org/a%20b?c#d\r\n");
-		break;
 	case FUZZ_FILE_LONG:
 		append_text(list, "file:///etc/passwd\r\n");
 		for (int i = 1; i < LONG_ENTRIES; i++) {
@@ -177,7 +168,7 @@ void fuzz_files_append(struct fuzz_uri_list *list, const char *dir, enum fuzz_sa
 		}
 		append_text(list, "\r\n");
 		break;
-	case FUZZ_FILE_KIND_COUNT:
+	default: /* the fixed entries above, and FUZZ_FILE_KIND_COUNT */
 		break;
 	}
 }
