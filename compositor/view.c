@@ -10,6 +10,7 @@
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -478,17 +479,9 @@ static void place_new_view(struct cordon_view *view) {
 	cordon_view_move_to(view, box.x, box.y);
 }
 
-/* Whether any of the box is on one of the outputs cordon has (an unplugged one is not). */
+/* Whether any of the box is on an output of the layout (an unplugged one has left it). */
 static bool box_on_an_output(struct cordon_server *server, const struct wlr_box *box) {
-	struct cordon_output *output;
-	wl_list_for_each(output, &server->outputs, link) {
-		struct wlr_box output_box, overlap;
-		cordon_output_get_box(output, &output_box);
-		if (wlr_box_intersection(&overlap, box, &output_box)) {
-			return true;
-		}
-	}
-	return false;
+	return wlr_output_layout_intersects(server->output_layout, NULL, box);
 }
 
 /* A window whose output went comes onto this one, in the state it was in. */
