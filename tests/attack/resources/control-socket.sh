@@ -3,11 +3,12 @@
 # Flatpak scope that could see the socket granted itself permissions with cordonctl, and
 # could type into other apps and take screenshots. Its peers are now identified as Wayland
 # clients are (the cgroup tag): here cordonctl runs in an app-flatpak-*.scope cgroup and
-# tries permissions, key, screenshot, windows and quit: each is refused with a message and
-# has no effect (the permission store unchanged, no key delivered, no file, cordon still
-# running), one log line names the app, and the host's cordonctl still does all of it. A
-# policy may give the app read-only commands (control-commands), never the others. A peer
-# that asks without reading is cut off, and cordon's memory stays bounded.
+# tries permissions, key, screenshot, windows, selection (what other apps copied) and quit:
+# each is refused with a message and has no effect (the permission store unchanged, no key
+# delivered, no file, cordon still running), one log line names the app, and the host's
+# cordonctl still does all of it. A policy may give the app read-only commands
+# (control-commands), never the others. A peer that asks without reading is cut off, and
+# cordon's memory stays bounded.
 set -euo pipefail
 source "$CORDON_SOURCE_ROOT/tests/lib/harness.sh"
 source "$CORDON_SOURCE_ROOT/tests/clients/lib.sh"
@@ -55,6 +56,7 @@ ctl permissions grant org.example.Other camera >/dev/null
 perms=$(ctl --json permissions list)
 [[ "$perms" == *org.example.Other* ]] || fail "the host's grant is not listed: $perms"
 screenshot HEADLESS-1 "$TEST_TMP/host.png"
+ctl --json selection | jq -e 'length == 2' >/dev/null || fail "the host's selection failed"
 
 # The attack.
 since=$SECONDS
@@ -64,6 +66,7 @@ refused revoke permissions revoke org.example.Other camera
 refused key key click b
 refused shot screenshot HEADLESS-1 "$TEST_TMP/attack.png"
 refused windows windows
+refused selection selection
 refused quit quit
 CTL_CGROUP=$unknown_cgroup CTL_WHO="an unknown sandbox" refused unknown-grant \
 	permissions grant "$app" camera
@@ -85,10 +88,13 @@ assert_log_lines "$lines" "$since" "the refusals of the app's commands"
 cordon_stop
 cat >"$policy" <<EOF_POLICY
 [app $app]
-control-commands = windows, outputs
+control-commands = windows, outputs, selection
 EOF_POLICY
 cordon_start --policy "$policy"
 sandboxed_ctl granted windows || fail "windows, granted by the policy, failed: $(cat "$TEST_TMP/granted.err")"
+# The probe of the attack above works: granted, the same command answers.
+sandboxed_ctl granted-selection selection ||
+	fail "selection, granted by the policy, failed: $(cat "$TEST_TMP/granted-selection.err")"
 sandboxed_ctl granted-json --json outputs ||
 	fail "outputs, granted by the policy, failed: $(cat "$TEST_TMP/granted-json.err")"
 jq -e '.[0].name == "HEADLESS-1"' "$TEST_TMP/granted-json.out" >/dev/null ||
